@@ -1,0 +1,100 @@
+# joulestat: one hand-written GNU Makefile (STYLE §10).
+# Targets: all check check-asan check-valgrind bench demo fuzz install uninstall clean format
+
+CC	?= cc
+CFLAGS	?= -O2 -g
+WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
+	   -Wmissing-prototypes -Wwrite-strings -Wpointer-arith -Wundef
+CPPFLAGS += -Iinclude -D_GNU_SOURCE
+LDLIBS	 = -lpopt -lcsv -ldl -lm
+# Test code must build without a single warning.
+TESTWARN = $(WARN) -Werror
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANPREFIX ?= $(PREFIX)/share/man
+DESTDIR	?=
+BUILD	?= build
+VERSION	 = 0.1.0
+
+SRC	 = $(sort $(wildcard src/*.c src/sources/*.c))
+OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
+LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
+BIN	 = $(BUILD)/joulestat
+
+UNITSRC	 = $(sort $(wildcard tests/unit/test_*.c))
+UNITBIN	 = $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
+SIMSRC	 = $(sort $(wildcard tests/sim/*.c))
+SIMLIB	 = $(BUILD)/sim/libnvidia-ml.so.1
+WORK	 = $(BUILD)/tests/js-work
+CSVTOOL	 = $(BUILD)/tests/csvtool
+TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(SIMLIB)
+
+# Per-test timeouts are multiplied by this (slow or instrumented builds).
+TIMEOUT_MULT ?= 1
+
+.PHONY: all check check-asan check-valgrind bench demo fuzz install uninstall clean format
+
+all: $(BIN) $(SIMLIB) $(WORK)
+
+$(BIN): $(OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+$(BUILD)/src/%.o: src/%.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) -DJOULESTAT_VERSION='"$(VERSION)"' $(CFLAGS) $(WARN) -MMD -MP -c -o $@ $<
+
+$(BUILD)/tests/test_%: tests/unit/test_%.c $(LIBOBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< $(LIBOBJ) $(LDLIBS) -lcmocka
+
+$(WORK): tests/workloads/js-work.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lm
+
+$(CSVTOOL): tests/tools/csvtool.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lcsv
+
+# The simulated NVML: its own ABI transcription, nothing shared with src/.
+$(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)
+	@mkdir -p $(@D)
+	$(CC) -Itests/sim -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared \
+	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $(SIMSRC) -lm
+
+check: $(BIN) $(TESTBINS)
+	BUILD=$(BUILD) TIMEOUT_MULT=$(TIMEOUT_MULT) WRAP="$(WRAP)" sh tests/run.sh
+
+# The same suite with AddressSanitizer and UndefinedBehaviorSanitizer.
+check-asan:
+	$(MAKE) BUILD=build-asan TIMEOUT_MULT=4 \
+	    CFLAGS="-O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer" \
+	    LDFLAGS="-fsanitize=address,undefined" check
+
+# The suite with the joulestat binary run under valgrind memcheck.
+check-valgrind: $(BIN) $(TESTBINS)
+	BUILD=$(BUILD) TIMEOUT_MULT=10 \
+	    WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    sh tests/run.sh
+
+bench: $(BIN) $(WORK) $(SIMLIB)
+	BUILD=$(BUILD) sh scripts/bench.sh
+
+demo: $(BIN) $(WORK) $(SIMLIB)
+	BUILD=$(BUILD) sh scripts/demo.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/joulestat
+	install -m 644 man/joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+
+format:
+	clang-format -i $(SRC) $(wildcard include/joulestat/*.h src/sources/*.h)
+
+clean:
+	rm -rf build build-asan
+
+-include $(OBJ:.o=.d) $(UNITBIN:=.d) $(WORK).d $(CSVTOOL).d

@@ -1,0 +1,110 @@
+/*
+ * Pure arithmetic on device readings (DESIGN §4): energy from a hardware
+ * counter (deltas, wrap, reset), energy integrated from power (trapezoid
+ * over the actual sample times, and over the driver's own samples when
+ * there are any), and the split of time and energy by P-state.  No I/O,
+ * no clocks: everything comes in through the samples.
+ */
+#ifndef JOULESTAT_ACCOUNT_H
+#define JOULESTAT_ACCOUNT_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "joulestat/procfs.h"
+#include "joulestat/source.h"
+
+/* P-states 0..15 and one slot for "unknown". */
+#define ACCOUNT_NSTATES		(PSTATE_MAX + 2)
+#define ACCOUNT_STATE_UNKNOWN	(PSTATE_MAX + 1)
+
+struct pstate_acct {
+	int64_t		time_ns;
+	double		energy_mj;	/* counter deltas when a counter exists, else integrated */
+	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
+	int64_t		clock_ns;	/* time with a known SM clock */
+};
+
+struct dev_acct {
+	bool		has_prev;
+	struct sample	prev;		/* last good reading; points not kept */
+	int64_t		first_ns;	/* first good reading */
+	int64_t		last_ns;	/* last good reading */
+	/* Energy from the hardware counter. */
+	bool		has_counter;
+	double		counter_mj;
+	uint64_t	counter_wraps;
+	uint64_t	counter_resets;
+	int64_t		counter_gap_ns;	/* intervals without a counter delta */
+	/* Energy integrated from one power reading per tick. */
+	bool		has_ticks_integral;
+	double		ticks_mj;
+	int64_t		ticks_ns;	/* time covered by the integral */
+	/* Energy integrated from the driver's samples between ticks. */
+	bool		has_points;
+	double		points_mj;
+	int64_t		points_ns;
+	int64_t		last_point_ns;
+	uint32_t	last_point_mw;
+	/* Power figures. */
+	bool		has_power;
+	uint32_t	peak_power_mw;
+	/* P-state split; energy per state uses the same source as energy_mj(). */
+	struct pstate_acct states[ACCOUNT_NSTATES];
+	bool		has_states;
+	/* Readings that failed. */
+	uint64_t	lost_samples;
+	int64_t		lost_ns;	/* time between a lost reading and the next good one */
+	uint64_t	throttled_samples;
+};
+
+/* How the headline energy of a device was obtained. */
+enum energy_method {
+	ENERGY_NONE,
+	ENERGY_COUNTER,			/* hardware energy counter deltas */
+	ENERGY_POINTS,			/* integrated from the driver's power samples */
+	ENERGY_TICKS,			/* integrated from one power reading per tick */
+};
+
+/*
+ * Add one reading.  Lost readings (s->is_lost) only count time; the
+ * interval before the next good reading is excluded from the integrals.
+ * range_mj is the counter's wrap range (0 = never wraps).
+ */
+void	account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj);
+
+/*
+ * Energy in mJ by the best method available, and that method; 0 and
+ * ENERGY_NONE when nothing was measured.
+ */
+double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
+
+/* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
+double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);
+
+/* Per-process usage over the run, one entry per (device, pid, starttime). */
+struct pid_acct {
+	size_t		dev;		/* global device index */
+	pid_t		pid;
+	uint64_t	starttime_ticks;
+	char		comm[PROCFS_COMM_MAX];
+	double		sm_pct_ns;	/* SM% integrated over time */
+	double		mem_pct_ns;
+	int64_t		util_ns;	/* time with a utilization reading */
+	uint64_t	max_gpu_mem_kib;
+	bool		is_between_ticks; /* only end-of-run accounting saw it */
+};
+
+struct pid_acct_set {
+	struct pid_acct	*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+/* The entry for (dev, pid, starttime), created when missing. */
+struct pid_acct *account_pid(struct pid_acct_set *set, size_t dev, pid_t pid,
+	    uint64_t starttime_ticks);
+
+#endif

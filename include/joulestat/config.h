@@ -1,0 +1,67 @@
+/*
+ * struct config: everything a command-line option can set, and the parser
+ * that fills it from argv with libpopt.  The parser validates values and
+ * reports the first problem as a one-line cause; it never prints or exits,
+ * so main.c stays the one place that decides the exit status (STYLE §6).
+ */
+#ifndef JOULESTAT_CONFIG_H
+#define JOULESTAT_CONFIG_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+
+#include "joulestat/util.h"
+
+#define CONFIG_INTERVAL_DEFAULT_MS	100
+#define CONFIG_INTERVAL_MIN_MS		1
+#define CONFIG_INTERVAL_MAX_MS		60000
+#define CONFIG_MAX_PIDS			4096
+
+/* What to do with descendants still running when the main workload ends. */
+enum descendants {
+	DESCENDANTS_LEAVE,	/* report them and exit; they keep running */
+	DESCENDANTS_WAIT,	/* keep measuring until the whole tree is gone */
+	DESCENDANTS_KILL,	/* SIGTERM, then SIGKILL after a grace period */
+};
+
+enum config_action {
+	ACTION_RUN,		/* launch argv, or attach to pids */
+	ACTION_HELP,		/* --help, --usage or --version: text in cfg->text */
+	ACTION_LIST_DEVICES,
+};
+
+struct config {
+	enum config_action	 action;
+	unsigned		 interval_ms;
+	const char		*output;	/* report: NULL = stderr, "-" = stdout */
+	const char		*field_sep;	/* -x: report as CSV with this separator */
+	const char		*csv_path;	/* --csv: summary CSV, "-" = stdout */
+	bool			 is_quiet;
+	enum descendants	 descendants;
+	pid_t			*pids;		/* -p: attach to these (npids > 0) */
+	size_t			 npids;
+	char			**argv;		/* workload, NULL-terminated (argc > 0) */
+	int			 argc;
+	const char		*nvml_lib;	/* --nvml-lib, else JOULESTAT_NVML_LIB */
+	const char		*devices;	/* -d: selection list, NULL = all */
+	char			*text;		/* ACTION_HELP: what to print on stdout */
+	void			*priv;		/* parser state that owns the strings */
+};
+
+/*
+ * Parse argv into cfg.  Option parsing stops at the first non-option (or
+ * after "--"); everything from there on is the workload, untouched.
+ * Returns 0, or -1 with a one-line cause in err (a usage error).  On
+ * success and on failure the caller must call config_free().
+ */
+int	config_parse(struct config *cfg, int argc, const char **argv,
+	    struct errbuf *err);
+
+/* The one-line usage text, without a trailing newline. */
+const char *config_usage(void);
+
+/* Release everything config_parse allocated.  Safe on a zeroed cfg. */
+void	config_free(struct config *cfg);
+
+#endif

@@ -1,0 +1,88 @@
+/*
+ * The workload's process tree, refreshed once per tick (DESIGN §4 "Process
+ * tree").  The walk starts at the root pids and follows
+ * /proc/PID/task/TID/children, so its cost grows with the tree and not
+ * with the machine; when the kernel lacks those files it falls back to one
+ * scan of /proc.  A process is identified by (pid, starttime): a pid that
+ * comes back with another start time is a new process.  Every process ever
+ * seen is kept, so totals survive its exit.
+ */
+#ifndef JOULESTAT_PROCTREE_H
+#define JOULESTAT_PROCTREE_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "joulestat/procfs.h"
+#include "joulestat/util.h"
+
+struct proc {
+	pid_t		 pid;
+	pid_t		 ppid;
+	uint64_t	 starttime_ticks;	/* identity, with pid */
+	char		 comm[PROCFS_COMM_MAX];
+	uint64_t	 utime_ticks;		/* as last seen */
+	uint64_t	 stime_ticks;
+	uint64_t	 rss_kib;		/* as last seen */
+	uint64_t	 max_rss_kib;		/* largest RSS seen at a tick */
+	int64_t		 first_seen_ns;
+	int64_t		 last_seen_ns;
+	bool		 is_alive;		/* seen by the latest refresh */
+	bool		 is_root;		/* one of the -p pids */
+};
+
+struct proctree {
+	int		 proc_dirfd;		/* the proc root, usually /proc */
+	bool		 has_children_files;	/* else: scan the proc root */
+	bool		 is_root_included;	/* attach: roots are measured too */
+	pid_t		*roots;
+	size_t		 nroots;
+	struct proc	*procs;			/* every process ever seen */
+	size_t		 nproc;
+	size_t		 capproc;
+	size_t		*live;			/* indices into procs of live ones */
+	size_t		 nlive;
+	size_t		 caplive;
+	size_t		*slots;			/* hash: pid -> index + 1 of newest */
+	size_t		 nslots;
+	pid_t		*queue;			/* walk scratch */
+	size_t		 nqueue;
+	size_t		 capqueue;
+	uint64_t	 page_kib;
+	uint64_t	 max_concurrent;
+	uint64_t	 peak_rss_kib;		/* largest sum of RSS at one tick */
+	uint64_t	 races;			/* processes that vanished mid-read */
+	uint64_t	 refreshes;
+};
+
+/*
+ * Prepare a tree rooted at roots[0..nroots).  proc_root is the procfs
+ * mount to read ("/proc" unless overridden for fixtures).  When
+ * is_root_included is false the roots themselves are not measured, only
+ * their descendants: joulestat passes its own pid in launch mode, since as
+ * a subreaper it is the parent of the workload and of every orphan.
+ * Returns 0, or -1 with a cause in err (the proc root cannot be opened).
+ */
+int	proctree_init(struct proctree *tree, const char *proc_root,
+	    const pid_t *roots, size_t nroots, bool is_root_included,
+	    struct errbuf *err);
+
+/*
+ * Walk the tree once at time t_ns (CLOCK_MONOTONIC): add new processes,
+ * update the live ones, mark the vanished ones dead.  Processes that
+ * disappear during the walk are skipped and counted in races.  Returns the
+ * number of live processes.
+ */
+size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
+
+/* The live process with this pid, or NULL when pid is not in the tree. */
+const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
+
+/* Sum of the last-seen user and system CPU time of every process, in ns. */
+void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
+
+void	proctree_free(struct proctree *tree);
+
+#endif

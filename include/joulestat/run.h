@@ -1,0 +1,58 @@
+/*
+ * struct run: the state of one measured run, passed explicitly from main
+ * through the loop to the report (STYLE §11: no file-scope state).  The
+ * loop fills it; report_build() turns it into numbers.
+ */
+#ifndef JOULESTAT_RUN_H
+#define JOULESTAT_RUN_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "joulestat/account.h"
+#include "joulestat/launch.h"
+#include "joulestat/proctree.h"
+#include "joulestat/source.h"
+#include "joulestat/tickstats.h"
+
+struct config;
+struct timeline;
+
+/* One backend that probed successfully, and its devices. */
+struct backend {
+	const struct source_ops	*ops;
+	struct device		*devs;
+	size_t			 ndev;
+	struct sample		*cur;		/* this tick's readings, one per device */
+	struct dev_acct		*acct;		/* one per device */
+	bool			 is_gone;	/* sample() returned -1 */
+	struct errbuf		 why_gone;
+};
+
+struct run {
+	const struct config	*cfg;
+	bool			 is_attach;
+	struct child		 child;		/* launch mode */
+	int			*pidfds;	/* attach mode: one per -p pid, -1 when closed */
+	size_t			 npidfds;
+	struct proctree		 tree;
+	struct backend		*backends;
+	size_t			 nbackends;
+	char			 notes[8][DEVICE_NOTE_LEN]; /* "nvml: not available: ..." */
+	unsigned		 nnotes;
+	struct pid_usage_set	 pids;		/* scratch for one tick */
+	struct pid_acct_set	 pidacct;	/* per device and pid, for the run */
+	struct tickstats	 ticks;
+	int64_t			 t0_ns;		/* first reading, before exec */
+	int64_t			 t_end_ns;	/* main workload seen to end */
+	int			 signals_seen;	/* SIGINT/SIGTERM/... received */
+	int			 last_signal;
+	bool			 has_interrupt;	/* attach mode ended by a signal */
+	struct rusage		 self_ru;	/* joulestat's own usage at the end */
+	pid_t			*leftover;	/* descendants alive when the workload ended */
+	size_t			 nleftover;
+};
+
+#endif

@@ -1,0 +1,144 @@
+/*
+ * The backend contract (DESIGN §3, STYLE §3).  A device source is a table
+ * of three functions that find devices, read all of them once per tick,
+ * and let go of them.  Backends fill plain structs in fixed units (mW, mJ,
+ * MHz, %, ns, KiB); the loop and the accounting never learn which vendor a
+ * number came from.  Every field has a validity bit: unknown is not zero.
+ */
+#ifndef JOULESTAT_SOURCE_H
+#define JOULESTAT_SOURCE_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "joulestat/util.h"
+
+struct config;
+struct proctree;
+
+/* What a device can report (device.measures), and what was read (sample.valid). */
+enum measure {
+	M_POWER		= 1u << 0,	/* power_mw */
+	M_ENERGY	= 1u << 1,	/* energy_mj: monotonic hardware counter */
+	M_CLOCKS	= 1u << 2,	/* gfx_mhz, sm_mhz, mem_mhz */
+	M_PSTATE	= 1u << 3,	/* pstate */
+	M_UTIL		= 1u << 4,	/* util_pct, mem_util_pct */
+	M_PID_UTIL	= 1u << 5,	/* per-process usage in struct pid_usage */
+	M_TEMP		= 1u << 6,	/* temp_c */
+	M_THROTTLE	= 1u << 7,	/* throttle_reasons */
+	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
+	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
+};
+
+#define PSTATE_UNKNOWN		(-1)
+#define PSTATE_MAX		15
+#define DEVICE_MAX_NOTES	8
+#define DEVICE_NOTE_LEN		200
+
+/* What a power reading means; integration error depends on it. */
+enum power_kind {
+	POWER_KIND_UNKNOWN,
+	POWER_KIND_INSTANT,		/* a reading of the moment */
+	POWER_KIND_AVERAGE_1S,		/* trailing ~1 s average (NVIDIA Ampere and later) */
+};
+
+struct device {
+	const struct source_ops	*ops;		/* owning backend */
+	char		 id[96];		/* stable: GPU UUID, PCI slot, "package-0" */
+	char		 name[96];		/* marketing name for the report */
+	char		 bus_id[32];		/* PCI bus id, or empty */
+	unsigned	 index;			/* the backend's own index */
+	unsigned	 measures;		/* enum measure: what probe found */
+	enum power_kind	 power_kind;
+	char		 how[512];		/* "power:CALL energy:CALL ...", for --list-devices */
+	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
+	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
+	unsigned	 nnotes;
+	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
+	int64_t		 throttle_power_ns;	/* time throttled by power over the run */
+	int64_t		 throttle_thermal_ns;	/* time throttled by temperature */
+	void		*priv;			/* backend-private state */
+};
+
+/* One power sample the driver took between two of our ticks. */
+struct power_point {
+	int64_t		 t_ns;			/* CLOCK_MONOTONIC */
+	uint32_t	 power_mw;
+};
+
+/* One reading of one device. */
+struct sample {
+	int64_t		 t_ns;			/* CLOCK_MONOTONIC when read */
+	unsigned	 valid;			/* enum measure bits read this tick */
+	bool		 is_lost;		/* the device stopped answering */
+	uint32_t	 power_mw;
+	uint64_t	 energy_mj;
+	uint32_t	 gfx_mhz;
+	uint32_t	 sm_mhz;
+	uint32_t	 mem_mhz;
+	int		 pstate;		/* 0..15 or PSTATE_UNKNOWN */
+	uint8_t		 util_pct;
+	uint8_t		 mem_util_pct;
+	int16_t		 temp_c;
+	uint64_t	 throttle_reasons;	/* backend's bit mask, nonzero = throttled */
+	uint16_t	 foreign_sm_pct;	/* summed over pids not in the tree */
+	uint16_t	 foreign_mem_pct;
+	const struct power_point *points;	/* M_POWER_POINTS; backend-owned until next call */
+	size_t		 npoints;
+};
+
+/* One workload process on one device, over the last interval. */
+struct pid_usage {
+	size_t		 dev;			/* index into the devs array */
+	pid_t		 pid;			/* host pid, NSpid already resolved */
+	uint8_t		 sm_pct;
+	uint8_t		 mem_pct;
+	uint64_t	 engine_ns;		/* fdinfo engine time delta, when that is the source */
+	uint64_t	 gpu_mem_kib;		/* device memory in use; 0 = unknown */
+	bool		 has_util;		/* sm_pct and mem_pct are valid */
+	bool		 is_between_ticks;	/* known only from end-of-run accounting */
+};
+
+struct pid_usage_set {
+	struct pid_usage *v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+/* Append one entry to set, growing it.  Returns the entry, zeroed. */
+struct pid_usage *pid_usage_add(struct pid_usage_set *set);
+
+struct source_ops {
+	const char	*name;			/* "nvml", "drm", "rapl" */
+	/*
+	 * Find devices.  Returns 0 and sets *ndev (possibly 0: "nothing here"
+	 * is not an error), or -1 with a one-line reason in err ("library not
+	 * found").  *devs is allocated with malloc and owned by the caller
+	 * until close.  A note for the report may be left in err with 0.
+	 */
+	int	(*probe)(const struct config *cfg, struct device **devs, size_t *ndev,
+		    struct errbuf *err);
+	/*
+	 * Read every device once.  Fills out[i] for devs[i] and appends usage
+	 * for pids in tree only.  A device that fails is marked in out[i], not
+	 * returned as -1; -1 means the whole backend is gone.
+	 */
+	int	(*sample)(struct device *devs, size_t ndev, const struct proctree *tree,
+		    struct sample *out, struct pid_usage_set *pids, struct errbuf *err);
+	/*
+	 * Once, after the last sample: fill end-of-run figures (final_valid)
+	 * and append processes of the tree that only end-of-run accounting
+	 * knows about.  May be NULL.
+	 */
+	void	(*finish)(struct device *devs, size_t ndev, const struct proctree *tree,
+		    struct pid_usage_set *pids);
+	void	(*close)(struct device *devs, size_t ndev);
+};
+
+/* The backends, in probe order; NULL-terminated (src/sources/registry.c). */
+extern const struct source_ops *const sources[];
+
+#endif

@@ -1,0 +1,80 @@
+/*
+ * Small helpers shared by every module: the error buffer that library
+ * modules fill instead of printing, allocation that cannot fail (only used
+ * before the workload starts), the monotonic clock, strict number parsers
+ * and EINTR-safe reads.  Nothing here knows about devices or processes.
+ */
+#ifndef JOULESTAT_UTIL_H
+#define JOULESTAT_UTIL_H
+
+#include <sys/types.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROGNAME	"joulestat"
+#define NSEC_PER_SEC	1000000000LL
+#define NSEC_PER_MSEC	1000000LL
+#define NSEC_PER_USEC	1000LL
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+/*
+ * A one-line cause, written by a library module and printed (with context
+ * added) by its caller.  msg is always NUL-terminated; empty means none.
+ */
+struct errbuf {
+	char	msg[256];
+};
+
+/* Replace the cause in err with a printf-style message.  err may be NULL. */
+void	errbuf_set(struct errbuf *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Prefix the existing cause with "context: ".  err may be NULL. */
+void	errbuf_prefix(struct errbuf *err, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/*
+ * Allocation that prints "joulestat: out of memory" and exits 125 when it
+ * fails.  Only for use before the workload is started (STYLE §6 rule 3).
+ */
+void	*xmalloc(size_t size);
+void	*xcalloc(size_t nmemb, size_t size);
+void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
+char	*xstrdup(const char *s);
+int	 xasprintf(char **ret, const char *fmt, ...)
+	    __attribute__((format(printf, 2, 3)));
+
+/* Print "joulestat: MESSAGE" to stderr; warn_errno appends ": strerror". */
+void	warnmsg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* CLOCK_MONOTONIC and CLOCK_REALTIME in nanoseconds. */
+int64_t	now_ns(void);
+int64_t	realtime_ns(void);
+
+/*
+ * Strict parsers: the whole string must be one number, with no sign for
+ * the unsigned forms and no surrounding white space.  They return 0,
+ * -EINVAL (not a number, empty, trailing garbage) or -ERANGE (does not fit
+ * or outside [min, max]); *out is written only on success.
+ */
+int	parse_u64(const char *s, uint64_t *out);
+int	parse_i64(const char *s, int64_t *out);
+int	parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+int	parse_double(const char *s, double *out);
+
+/*
+ * Read at most size - 1 bytes of a file at offset 0 into buf and
+ * NUL-terminate it.  read_file opens path relative to dirfd (AT_FDCWD for
+ * plain paths); pread_text re-reads an open fd, which is cheaper for files
+ * read every tick.  Both return the byte count or -errno.
+ */
+ssize_t	read_file(int dirfd, const char *path, char *buf, size_t size);
+ssize_t	pread_text(int fd, char *buf, size_t size);
+
+/* write(2) all of buf, retrying on EINTR and short writes.  0 or -errno. */
+int	write_all(int fd, const void *buf, size_t len);
+
+#endif

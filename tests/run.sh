@@ -1,0 +1,64 @@
+#!/bin/sh
+# Runs every layer of the suite (STYLE §9): unit -> cli (which includes the
+# simulated-NVML and fixture tests).  Each test program speaks TAP; this
+# script prints one PASS/FAIL line per program with its duration, shows the
+# log only of programs that failed, and ends with "N passed, N failed".
+set -u
+BUILD=${BUILD:-build}
+TIMEOUT_MULT=${TIMEOUT_MULT:-1}
+top=$(cd "$(dirname "$0")/.." && pwd)
+b=$(cd "$top/$BUILD" && pwd)
+logdir=$(mktemp -d "${TMPDIR:-/tmp}/joulestat-check.XXXXXX")
+trap 'rm -rf "$logdir"' EXIT INT TERM
+
+JOULESTAT=$b/joulestat
+if [ -n "${WRAP:-}" ]; then
+	# Run the tool under a checker (valgrind) wherever a test calls it.
+	printf '#!/bin/sh\nexec %s %s "$@"\n' "$WRAP" "$b/joulestat" >"$logdir/joulestat"
+	chmod +x "$logdir/joulestat"
+	JOULESTAT=$logdir/joulestat
+fi
+export JOULESTAT TIMEOUT_MULT
+export JS_WORK="$b/tests/js-work" CSVTOOL="$b/tests/csvtool"
+export SIMLIB="$b/sim/libnvidia-ml.so.1" TOP="$top"
+export CMOCKA_MESSAGE_OUTPUT=TAP
+# Tests must not see the developer's own overrides.
+unset JOULESTAT_NVML_LIB JOULESTAT_SYSFS_ROOT JOULESTAT_PROC_ROOT
+
+passed=0 failed=0 skipped=0
+run_one() {
+	name=$1
+	shift
+	log="$logdir/$(echo "$name" | tr '/' '_').log"
+	start=$(date +%s%N)
+	timeout -k 10 $((600 * TIMEOUT_MULT)) "$@" >"$log" 2>&1
+	rc=$?
+	ms=$((($(date +%s%N) - start) / 1000000))
+	p=$(grep -c '^ok ' "$log" | head -n 1)
+	s=$(grep -c '^ok .*# *[Ss][Kk][Ii][Pp]' "$log" | head -n 1)
+	f=$(grep -c '^not ok ' "$log" | head -n 1)
+	p=$((p - s))
+	if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+		f=1	# crashed or timed out outside any test
+	fi
+	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
+	if [ "$f" -eq 0 ]; then
+		printf 'PASS %-28s %4d ok %3d skip %6d ms\n' "$name" "$p" "$s" "$ms"
+	else
+		printf 'FAIL %-28s %4d ok %3d not ok (exit %d) %6d ms\n' "$name" "$p" "$f" "$rc" "$ms"
+		sed 's/^/    | /' "$log"
+	fi
+}
+
+for t in "$b"/tests/test_*; do
+	[ -x "$t" ] || continue
+	case $t in *.d) continue ;; esac
+	run_one "unit/$(basename "$t")" "$t"
+done
+for t in "$top"/tests/cli/*.sh; do
+	case $(basename "$t") in lib.sh) continue ;; esac
+	run_one "cli/$(basename "$t" .sh)" bash "$t"
+done
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]
