@@ -38,6 +38,13 @@ enum measure {
 #define DEVICE_MAX_NOTES	8
 #define DEVICE_NOTE_LEN		200
 
+/* Why clocks were held down during a reading (vendor reasons mapped to these). */
+enum throttle {
+	THROTTLE_POWER		= 1u << 0,	/* power cap or power brake */
+	THROTTLE_THERMAL	= 1u << 1,	/* software or hardware thermal slowdown */
+	THROTTLE_OTHER		= 1u << 2,	/* any other reason except idle */
+};
+
 /* What a power reading means; integration error depends on it. */
 enum power_kind {
 	POWER_KIND_UNKNOWN,
@@ -53,7 +60,8 @@ struct device {
 	unsigned	 index;			/* the backend's own index */
 	unsigned	 measures;		/* enum measure: what probe found */
 	enum power_kind	 power_kind;
-	char		 how[512];		/* "power:CALL energy:CALL ...", for --list-devices */
+	char		 version[96];		/* driver / library versions, for --list-devices */
+	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
@@ -83,7 +91,7 @@ struct sample {
 	uint8_t		 util_pct;
 	uint8_t		 mem_util_pct;
 	int16_t		 temp_c;
-	uint64_t	 throttle_reasons;	/* backend's bit mask, nonzero = throttled */
+	unsigned	 throttle;		/* enum throttle bits, mapped by the backend */
 	uint16_t	 foreign_sm_pct;	/* summed over pids not in the tree */
 	uint16_t	 foreign_mem_pct;
 	const struct power_point *points;	/* M_POWER_POINTS; backend-owned until next call */
