@@ -28,7 +28,7 @@ enum measure {
 	M_UTIL		= 1u << 4,	/* util_pct, mem_util_pct */
 	M_PID_UTIL	= 1u << 5,	/* per-process usage in struct pid_usage */
 	M_TEMP		= 1u << 6,	/* temp_c */
-	M_THROTTLE	= 1u << 7,	/* throttle_reasons */
+	M_THROTTLE	= 1u << 7,	/* throttle (enum throttle) */
 	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
 	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
 };
