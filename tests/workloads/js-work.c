@@ -1,0 +1,824 @@
+/*
+ * js-work: the one helper binary that the command-line tests run under
+ * joulestat (STYLE §2, like perf's -w workloads and libuv's spawn helpers).
+ * Each subcommand is a small, predictable workload: spin on the CPU, sleep,
+ * build a process tree, exit or die of a signal, double-fork a daemon, reuse
+ * a pid, echo its arguments byte for byte.  It measures nothing itself.
+ *
+ *	js-work [-p PIDFILE] COMMAND [ARG...]
+ *
+ * -p writes the pid of js-work to PIDFILE (atomically, by rename) once the
+ * command is ready: signal dispositions are in place and it is about to do
+ * its work.  Tests poll for that file instead of sleeping.
+ *
+ * Durations are a decimal number with an "ms" or "s" suffix ("300ms",
+ * "1.5s"); a bare number means seconds, like sleep(1).  Errors are one line
+ * on stderr and exit status 2.  Code that runs in a forked child calls only
+ * async-signal-safe functions and leaves with _exit().
+ */
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define EXIT_USAGE	2
+#define EXIT_SKIP	77	/* the automake/TAP "skipped" status */
+
+/* What "echo" writes; the tests compare the streams with these exactly. */
+#define ECHO_STDOUT	"js-work echo: this line goes to stdout\n"
+#define ECHO_STDERR	"js-work echo: this line goes to stderr\n"
+
+#define DAEMON_SPIN_NS	 (100 * NS_PER_MS)	/* CPU the daemon burns */
+#define DAEMON_LINGER_NS (150 * NS_PER_MS)	/* the middle process's life */
+#define REUSE_LIFE_NS	 (150 * NS_PER_MS)	/* each incarnation's life */
+#define REUSE_ATTEMPTS	 20
+#define SHORT_CHILD_TAIL_NS (100 * NS_PER_MS)	/* parent's sleep after reaping */
+#define FORKMANY_INFLIGHT 64
+#define NS_PER_MS	 INT64_C(1000000)
+#define NS_PER_S	 INT64_C(1000000000)
+
+static const char ns_last_pid_path[] = "/proc/sys/kernel/ns_last_pid";
+
+struct ctx {
+	const char	*pidfile;	/* -p, or NULL */
+};
+
+struct cmd {
+	const char	*name;
+	const char	*usage;		/* arguments, for the usage text */
+	int		 min_args;
+	int		 max_args;	/* -1: no limit */
+	int		(*fn)(const struct ctx *, int, char **);
+};
+
+struct signame {
+	const char	*name;
+	int		 sig;
+};
+
+static const struct signame signames[] = {
+	{ "HUP", SIGHUP },	{ "INT", SIGINT },	{ "QUIT", SIGQUIT },
+	{ "ILL", SIGILL },	{ "ABRT", SIGABRT },	{ "FPE", SIGFPE },
+	{ "KILL", SIGKILL },	{ "SEGV", SIGSEGV },	{ "PIPE", SIGPIPE },
+	{ "ALRM", SIGALRM },	{ "TERM", SIGTERM },	{ "USR1", SIGUSR1 },
+	{ "USR2", SIGUSR2 },	{ "CHLD", SIGCHLD },	{ "CONT", SIGCONT },
+	{ "STOP", SIGSTOP },	{ "TSTP", SIGTSTP },	{ "TTIN", SIGTTIN },
+	{ "TTOU", SIGTTOU },	{ "XCPU", SIGXCPU },	{ "XFSZ", SIGXFSZ },
+	{ "VTALRM", SIGVTALRM }, { "PROF", SIGPROF },	{ "WINCH", SIGWINCH },
+	{ "SYS", SIGSYS },
+};
+
+/* The signals that "wait-signal" puts back to their default action. */
+static const int deadly_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGTERM, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE,
+};
+
+static void
+die_usage(const char *cmd, const char *what, const char *arg)
+{
+	fprintf(stderr, "js-work: %s: %s '%s'\n", cmd, what, arg);
+	exit(EXIT_USAGE);
+}
+
+static void
+die_errno(const char *cmd, const char *what)
+{
+	fprintf(stderr, "js-work: %s: %s: %s\n", cmd, what, strerror(errno));
+	exit(EXIT_USAGE);
+}
+
+/*
+ * The async-signal-safe toolkit for forked children: write a string, write
+ * a number, complain and _exit.
+ */
+static void
+safe_puts(int fd, const char *s)
+{
+	size_t	 len = strlen(s);
+	ssize_t	 n;
+
+	while (len > 0) {
+		n = write(fd, s, len);
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return;
+		s += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Format v in decimal into buf (at least 24 bytes); returns buf. */
+static char *
+safe_utoa(uintmax_t v, char *buf)
+{
+	char	 tmp[24];
+	size_t	 n = 0, i;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v > 0);
+	for (i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = '\0';
+	return buf;
+}
+
+static void
+child_die(const char *what)
+{
+	safe_puts(STDERR_FILENO, "js-work: child: ");
+	safe_puts(STDERR_FILENO, what);
+	safe_puts(STDERR_FILENO, "\n");
+	_exit(EXIT_USAGE);
+}
+
+static int64_t
+now_ns(clockid_t clk)
+{
+	struct timespec	 ts;
+
+	clock_gettime(clk, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* Sleep until CLOCK_MONOTONIC has advanced by ns; signals don't cut it short. */
+static void
+sleep_ns(int64_t ns)
+{
+	struct timespec	 until;
+	int64_t		 t = now_ns(CLOCK_MONOTONIC) + ns;
+
+	until.tv_sec = t / NS_PER_S;
+	until.tv_nsec = t % NS_PER_S;
+	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL) == EINTR)
+		continue;
+}
+
+/*
+ * Burn ns of this process's CPU time, in user mode: check the clock (a
+ * system call) only between chunks of arithmetic, so that sys time stays
+ * small.  Measured in CPU time, so a loaded machine makes it take longer
+ * but never less.
+ */
+static void
+spin_ns(int64_t ns)
+{
+	volatile double	 x = 1.0;
+	int64_t		 end = now_ns(CLOCK_PROCESS_CPUTIME_ID) + ns;
+
+	while (now_ns(CLOCK_PROCESS_CPUTIME_ID) < end) {
+		for (int i = 0; i < 20000; i++)
+			x = sqrt(x + (double)i);
+	}
+}
+
+/* Parse "300ms", "1.5s" or "2" (seconds).  -1 when s is not a duration. */
+static int64_t
+parse_dur_unit(const char *s, int64_t bare_unit_ns)
+{
+	char	*end;
+	double	 v;
+	int64_t	 unit;
+
+	if (*s == '\0' || *s == '-' || *s == '+' || *s == ' ')
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno != 0 || end == s || !isfinite(v))
+		return -1;
+	if (strcmp(end, "ms") == 0)
+		unit = NS_PER_MS;
+	else if (strcmp(end, "s") == 0)
+		unit = NS_PER_S;
+	else if (*end == '\0')
+		unit = bare_unit_ns;
+	else
+		return -1;
+	if (v * (double)unit > (double)INT64_MAX / 2)
+		return -1;
+	return (int64_t)(v * (double)unit);
+}
+
+static int64_t
+dur_arg(const char *cmd, const char *s)
+{
+	int64_t	 ns = parse_dur_unit(s, NS_PER_S);
+
+	if (ns < 0)
+		die_usage(cmd, "invalid duration", s);
+	return ns;
+}
+
+static long
+long_arg(const char *cmd, const char *s, long min, long max)
+{
+	char	*end;
+	long	 v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno != 0 || end == s || *end != '\0' || v < min || v > max)
+		die_usage(cmd, "invalid number", s);
+	return v;
+}
+
+/* Accepts "TERM", "SIGTERM" or "15". */
+static int
+signal_arg(const char *cmd, const char *s)
+{
+	const char	*name = s;
+
+	if (strncmp(name, "SIG", 3) == 0)
+		name += 3;
+	for (size_t i = 0; i < sizeof(signames) / sizeof(signames[0]); i++) {
+		if (strcmp(signames[i].name, name) == 0)
+			return signames[i].sig;
+	}
+	return (int)long_arg(cmd, s, 1, SIGRTMAX);
+}
+
+/*
+ * Write pid to path: to a temporary name first, then rename, so a reader
+ * polling for the file never sees it half written.  Safe in a child.
+ */
+static int
+write_pidfile(const char *path, pid_t pid)
+{
+	char	 tmp[PATH_MAX], num[24];
+	size_t	 len = strlen(path);
+	int	 fd;
+
+	if (len + 5 > sizeof(tmp))
+		return -1;
+	memcpy(tmp, path, len);
+	memcpy(tmp + len, ".tmp", 5);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd == -1)
+		return -1;
+	safe_puts(fd, safe_utoa((uintmax_t)pid, num));
+	safe_puts(fd, "\n");
+	if (close(fd) == -1 || rename(tmp, path) == -1)
+		return -1;
+	return 0;
+}
+
+/* The -p rendezvous: this process is ready. */
+static void
+ready(const struct ctx *ctx)
+{
+	if (ctx->pidfile != NULL && write_pidfile(ctx->pidfile, getpid()) == -1)
+		die_errno("-p", ctx->pidfile);
+}
+
+/* Wait for every child; true when all exited with status 0. */
+static bool
+reap_all(void)
+{
+	bool	 is_ok = true;
+	int	 st;
+	pid_t	 pid;
+
+	for (;;) {
+		pid = waitpid(-1, &st, 0);
+		if (pid == -1 && errno == EINTR)
+			continue;
+		if (pid == -1)
+			return is_ok;
+		if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+			is_ok = false;
+	}
+}
+
+static void
+no_core_dumps(void)
+{
+	struct rlimit	 rl = { 0, 0 };
+
+	setrlimit(RLIMIT_CORE, &rl);
+}
+
+static int
+cmd_spin(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t	 ns = dur_arg(argv[0], argv[1]);
+
+	(void)argc;
+	ready(ctx);
+	spin_ns(ns);
+	return 0;
+}
+
+static int
+cmd_sleep(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t	 ns = dur_arg(argv[0], argv[1]);
+
+	(void)argc;
+	ready(ctx);
+	sleep_ns(ns);
+	return 0;
+}
+
+/*
+ * One node of "tree": fork width children that are trees of depth - 1,
+ * sleep, then wait for them.  All nodes sleep at the same time, so the
+ * whole tree is alive at once for most of ns.
+ */
+static bool
+tree_node(long depth, long width, int64_t ns)
+{
+	pid_t	 pid;
+
+	for (long i = 0; depth > 0 && i < width; i++) {
+		pid = fork();
+		if (pid == -1)
+			child_die("tree: fork failed");
+		if (pid == 0)
+			_exit(tree_node(depth - 1, width, ns) ? 0 : EXIT_USAGE);
+	}
+	sleep_ns(ns);
+	return reap_all();
+}
+
+static int
+cmd_tree(const struct ctx *ctx, int argc, char **argv)
+{
+	long	 depth = long_arg(argv[0], argv[1], 0, 8);
+	long	 width = long_arg(argv[0], argv[2], 1, 64);
+	int64_t	 ns = argc > 3 ? dur_arg(argv[0], argv[3]) : 200 * NS_PER_MS;
+
+	ready(ctx);
+	return tree_node(depth, width, ns) ? 0 : EXIT_USAGE;
+}
+
+static int
+cmd_exit(const struct ctx *ctx, int argc, char **argv)
+{
+	(void)argc;
+	ready(ctx);
+	return (int)long_arg(argv[0], argv[1], 0, 255);
+}
+
+/* Die of the named signal with its default action (no core file). */
+static int
+cmd_signal(const struct ctx *ctx, int argc, char **argv)
+{
+	int		 sig = signal_arg(argv[0], argv[1]);
+	sigset_t	 set;
+
+	(void)argc;
+	no_core_dumps();
+	signal(sig, SIG_DFL);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	ready(ctx);
+	raise(sig);
+	/* A stopping signal stops us; once continued, report the surprise. */
+	fprintf(stderr, "js-work: signal: still alive after SIG%s\n", argv[1]);
+	return EXIT_USAGE;
+}
+
+/*
+ * The daemon (grandchild): a new session, /dev/null for stdio, some CPU,
+ * then "ready" on the pipe, then life.  The pipe's write end stays open
+ * until it exits, so the main process sees EOF exactly when it is gone.
+ */
+static void
+daemon_main(int wfd, const char *pidfile, int64_t life_ns)
+{
+	int	 fd;
+
+	if (setsid() == -1)
+		child_die("daemonize: setsid failed");
+	fd = open("/dev/null", O_RDWR);
+	if (fd == -1)
+		child_die("daemonize: cannot open /dev/null");
+	spin_ns(DAEMON_SPIN_NS);
+	if (pidfile != NULL && write_pidfile(pidfile, getpid()) == -1)
+		child_die("daemonize: cannot write the pid file");
+	dup2(fd, STDIN_FILENO);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	if (fd > STDERR_FILENO)
+		close(fd);
+	if (write(wfd, "r", 1) != 1)
+		_exit(EXIT_USAGE);
+	sleep_ns(life_ns);
+	_exit(0);
+}
+
+/*
+ * The middle process of the double fork: start the daemon, linger a moment
+ * so that a sampler can see this process too, and exit.
+ */
+static void
+daemon_middle(int rfd, int wfd, const char *pidfile, int64_t life_ns)
+{
+	pid_t	 pid;
+
+	close(rfd);
+	pid = fork();
+	if (pid == -1)
+		child_die("daemonize: fork failed");
+	if (pid == 0)
+		daemon_main(wfd, pidfile, life_ns);
+	close(wfd);
+	sleep_ns(DAEMON_LINGER_NS);
+	_exit(0);
+}
+
+static ssize_t
+read_byte(int fd, char *c)
+{
+	ssize_t	 n;
+
+	do
+		n = read(fd, c, 1);
+	while (n == -1 && errno == EINTR);
+	return n;
+}
+
+/*
+ * daemonize [-d] [-f FILE] [DUR]: classic double fork.  The daemon lives
+ * DUR (default 300ms) after it is ready.  The main process reaps the middle
+ * one, waits until the daemon is ready and then, unless -d (detach) was
+ * given, until it has ended.  With -d the daemon outlives the main process.
+ * -f FILE: the daemon writes its own pid there before it is ready.
+ */
+static int
+cmd_daemonize(const struct ctx *ctx, int argc, char **argv)
+{
+	const char	*pidfile = NULL;
+	bool		 is_detach = false;
+	int64_t		 life_ns = 300 * NS_PER_MS;
+	int		 fds[2], i, st;
+	char		 c;
+	pid_t		 pid;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
+		if (strcmp(argv[i], "-d") == 0)
+			is_detach = true;
+		else if (strcmp(argv[i], "-f") == 0 && i + 1 < argc)
+			pidfile = argv[++i];
+		else
+			die_usage(argv[0], "invalid option", argv[i]);
+	}
+	if (i < argc)
+		life_ns = dur_arg(argv[0], argv[i++]);
+	if (i < argc)
+		die_usage(argv[0], "unexpected argument", argv[i]);
+
+	if (pipe2(fds, O_CLOEXEC) == -1)
+		die_errno(argv[0], "pipe");
+	pid = fork();
+	if (pid == -1)
+		die_errno(argv[0], "fork");
+	if (pid == 0)
+		daemon_middle(fds[0], fds[1], pidfile, life_ns);
+	close(fds[1]);
+	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		continue;
+	if (read_byte(fds[0], &c) != 1) {
+		fprintf(stderr, "js-work: daemonize: the daemon died before it was ready\n");
+		return EXIT_USAGE;
+	}
+	ready(ctx);
+	while (!is_detach && read_byte(fds[0], &c) > 0)
+		continue;
+	return 0;
+}
+
+/*
+ * short-child MS: a child spins MS ms (a bare number is milliseconds here)
+ * of CPU and exits; the parent reaps it, sleeps a moment and exits.  The
+ * whole run can fit between two samples, but the rusage totals include it.
+ */
+static int
+cmd_short_child(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t	 ns = parse_dur_unit(argv[1], NS_PER_MS);
+	pid_t	 pid;
+
+	(void)argc;
+	if (ns < 0)
+		die_usage(argv[0], "invalid duration", argv[1]);
+	ready(ctx);
+	pid = fork();
+	if (pid == -1)
+		die_errno(argv[0], "fork");
+	if (pid == 0) {
+		spin_ns(ns);
+		_exit(0);
+	}
+	if (!reap_all())
+		return EXIT_USAGE;
+	sleep_ns(SHORT_CHILD_TAIL_NS);
+	return 0;
+}
+
+/*
+ * One line per argument: bytes 0x21-0x7e except backslash as they are,
+ * everything else (space, backslash, control, non-ASCII) as \xHH.  An empty
+ * argument is an empty line.
+ */
+static int
+cmd_args(const struct ctx *ctx, int argc, char **argv)
+{
+	const unsigned char	*p;
+
+	ready(ctx);
+	for (int i = 1; i < argc; i++) {
+		for (p = (const unsigned char *)argv[i]; *p != '\0'; p++) {
+			if (*p > 0x20 && *p < 0x7f && *p != '\\')
+				putchar(*p);
+			else
+				printf("\\x%02x", *p);
+		}
+		putchar('\n');
+	}
+	return fflush(stdout) == 0 ? 0 : EXIT_USAGE;
+}
+
+/* stdin is worth reading unless it is a terminal or another char device. */
+static bool
+is_stdin_data(void)
+{
+	struct stat	 sb;
+
+	if (fstat(STDIN_FILENO, &sb) == -1)
+		return false;
+	return !S_ISCHR(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+static int
+copy_fd(int from, int to)
+{
+	char	 buf[65536];
+	ssize_t	 n;
+
+	for (;;) {
+		n = read(from, buf, sizeof(buf));
+		if (n == -1 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n == 0 ? 0 : -1;
+		for (ssize_t off = 0, w; off < n; off += w) {
+			w = write(to, buf + off, (size_t)(n - off));
+			if (w == -1 && errno == EINTR)
+				w = 0;
+			else if (w <= 0)
+				return -1;
+		}
+	}
+}
+
+/*
+ * echo: ECHO_STDOUT to stdout, ECHO_STDERR to stderr, then stdin copied to
+ * stdout when stdin is a file or a pipe (not a terminal, not /dev/null).
+ */
+static int
+cmd_echo(const struct ctx *ctx, int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	ready(ctx);
+	safe_puts(STDOUT_FILENO, ECHO_STDOUT);
+	safe_puts(STDERR_FILENO, ECHO_STDERR);
+	if (is_stdin_data() && copy_fd(STDIN_FILENO, STDOUT_FILENO) == -1)
+		die_errno("echo", "copying stdin");
+	return 0;
+}
+
+/* ignore SIG... DUR: ignore the signals, then sleep; exit 0. */
+static int
+cmd_ignore(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t	 ns = dur_arg(argv[0], argv[argc - 1]);
+	int	 sig;
+
+	for (int i = 1; i < argc - 1; i++) {
+		sig = signal_arg(argv[0], argv[i]);
+		if (signal(sig, SIG_IGN) == SIG_ERR)
+			die_usage(argv[0], "cannot ignore", argv[i]);
+	}
+	ready(ctx);
+	sleep_ns(ns);
+	return 0;
+}
+
+/* wait-signal DUR: default actions for the deadly signals, sleep, exit 0. */
+static int
+cmd_wait_signal(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t		 ns = dur_arg(argv[0], argv[1]);
+	sigset_t	 set;
+	size_t		 i;
+
+	(void)argc;
+	no_core_dumps();
+	sigemptyset(&set);
+	for (i = 0; i < sizeof(deadly_signals) / sizeof(deadly_signals[0]); i++) {
+		signal(deadly_signals[i], SIG_DFL);
+		sigaddset(&set, deadly_signals[i]);
+	}
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	ready(ctx);
+	sleep_ns(ns);
+	return 0;
+}
+
+static pid_t
+fork_sleeper(int64_t ns)
+{
+	pid_t	 pid = fork();
+
+	if (pid == 0) {
+		sleep_ns(ns);
+		_exit(0);
+	}
+	return pid;
+}
+
+static void
+reap_one(pid_t pid)
+{
+	while (waitpid(pid, NULL, 0) == -1 && errno == EINTR)
+		continue;
+}
+
+/*
+ * Ask the kernel for the pid after "last".  0 on success, -1 when the
+ * file cannot be written at all (no permission, no such file).
+ */
+static int
+set_ns_last_pid(pid_t last)
+{
+	char	 num[24];
+	int	 fd = open(ns_last_pid_path, O_WRONLY | O_CLOEXEC);
+	ssize_t	 n;
+
+	if (fd == -1)
+		return -1;
+	safe_utoa((uintmax_t)last, num);
+	n = write(fd, num, strlen(num));
+	close(fd);
+	return n == (ssize_t)strlen(num) ? 0 : -1;
+}
+
+/*
+ * reuse-pid: child A lives a moment and is reaped; then ns_last_pid is set
+ * so that the next fork gets A's pid again, and B lives a moment too.
+ * Another process on the machine can win the race for that pid, so try a
+ * few times.  Prints "reused PID N children C" (C: how many children this
+ * process forked in all, failed attempts included), or exits 77 when the
+ * kernel does not let us choose pids.
+ */
+static int
+cmd_reuse_pid(const struct ctx *ctx, int argc, char **argv)
+{
+	int	 nchild = 0;
+	pid_t	 a, b;
+
+	(void)argc;
+	ready(ctx);
+	for (int i = 0; i < REUSE_ATTEMPTS; i++) {
+		if ((a = fork_sleeper(REUSE_LIFE_NS)) == -1)
+			die_errno(argv[0], "fork");
+		nchild++;
+		reap_one(a);
+		if (set_ns_last_pid(a - 1) == -1) {
+			printf("cannot reuse a pid: %s: %s\n", ns_last_pid_path,
+			    strerror(errno));
+			return EXIT_SKIP;
+		}
+		if ((b = fork_sleeper(REUSE_LIFE_NS)) == -1)
+			die_errno(argv[0], "fork");
+		nchild++;
+		reap_one(b);
+		if (a == b) {
+			printf("reused PID %ld children %d\n", (long)a, nchild);
+			return 0;
+		}
+	}
+	printf("cannot reuse a pid: lost the race %d times\n", REUSE_ATTEMPTS);
+	return EXIT_SKIP;
+}
+
+/* forkmany N: N children that exit at once, at most 64 unreaped at a time. */
+static int
+cmd_forkmany(const struct ctx *ctx, int argc, char **argv)
+{
+	long	 n = long_arg(argv[0], argv[1], 0, 1000000);
+	long	 inflight = 0;
+	pid_t	 pid;
+
+	(void)argc;
+	ready(ctx);
+	for (long i = 0; i < n; i++) {
+		if (inflight == FORKMANY_INFLIGHT) {
+			while (wait(NULL) == -1 && errno == EINTR)
+				continue;
+			inflight--;
+		}
+		pid = fork();
+		if (pid == -1)
+			die_errno(argv[0], "fork");
+		if (pid == 0)
+			_exit(0);
+		inflight++;
+	}
+	return reap_all() ? 0 : EXIT_USAGE;
+}
+
+/* pidfile FILE DUR: the same as "-p FILE sleep DUR". */
+static int
+cmd_pidfile(const struct ctx *ctx, int argc, char **argv)
+{
+	struct ctx	 mine = *ctx;
+	int64_t		 ns = dur_arg(argv[0], argv[2]);
+
+	(void)argc;
+	mine.pidfile = argv[1];
+	ready(ctx);
+	ready(&mine);
+	sleep_ns(ns);
+	return 0;
+}
+
+static const struct cmd cmds[] = {
+	{ "args", "[ARG...]", 0, -1, cmd_args },
+	{ "daemonize", "[-d] [-f PIDFILE] [DUR]", 0, 4, cmd_daemonize },
+	{ "echo", "", 0, 0, cmd_echo },
+	{ "exit", "N", 1, 1, cmd_exit },
+	{ "forkmany", "N", 1, 1, cmd_forkmany },
+	{ "ignore", "SIG... DUR", 2, -1, cmd_ignore },
+	{ "pidfile", "FILE DUR", 2, 2, cmd_pidfile },
+	{ "reuse-pid", "", 0, 0, cmd_reuse_pid },
+	{ "short-child", "MS", 1, 1, cmd_short_child },
+	{ "signal", "NAME", 1, 1, cmd_signal },
+	{ "sleep", "DUR", 1, 1, cmd_sleep },
+	{ "spin", "DUR", 1, 1, cmd_spin },
+	{ "tree", "DEPTH WIDTH [DUR]", 2, 3, cmd_tree },
+	{ "wait-signal", "DUR", 1, 1, cmd_wait_signal },
+};
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: js-work [-p PIDFILE] COMMAND [ARG...]\n");
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(stderr, "       js-work %s%s%s\n", cmds[i].name,
+		    *cmds[i].usage != '\0' ? " " : "", cmds[i].usage);
+	exit(EXIT_USAGE);
+}
+
+static const struct cmd *
+cmd_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (strcmp(cmds[i].name, name) == 0)
+			return &cmds[i];
+	}
+	return NULL;
+}
+
+int
+main(int argc, char *argv[])
+{
+	struct ctx	 ctx = { NULL };
+	const struct cmd *cmd;
+	int		 i = 1, nargs;
+
+	if (argc > 2 && strcmp(argv[1], "-p") == 0) {
+		ctx.pidfile = argv[2];
+		i = 3;
+	}
+	if (i >= argc)
+		usage();
+	if ((cmd = cmd_find(argv[i])) == NULL) {
+		fprintf(stderr, "js-work: unknown command '%s'\n", argv[i]);
+		usage();
+	}
+	nargs = argc - i - 1;
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args)) {
+		fprintf(stderr, "js-work: %s: wrong number of arguments\n", cmd->name);
+		usage();
+	}
+	return cmd->fn(&ctx, argc - i, argv + i);
+}
