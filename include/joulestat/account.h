@@ -29,6 +29,7 @@ struct pstate_acct {
 
 struct dev_acct {
 	bool		has_prev;
+	bool		is_after_gap;	/* readings were lost since prev */
 	struct sample	prev;		/* last good reading; points not kept */
 	int64_t		first_ns;	/* first good reading */
 	int64_t		last_ns;	/* last good reading */
@@ -101,7 +102,11 @@ struct pid_acct_set {
 	struct pid_acct	*v;
 	size_t		 n;
 	size_t		 cap;
+	size_t		*slots;		/* hash of (dev, pid, starttime) -> index + 1 */
+	size_t		 nslots;
 };
+
+void	account_pid_free(struct pid_acct_set *set);
 
 /* The entry for (dev, pid, starttime), created when missing. */
 struct pid_acct *account_pid(struct pid_acct_set *set, size_t dev, pid_t pid,

@@ -23,6 +23,7 @@ struct proc {
 	pid_t		 ppid;
 	uint64_t	 starttime_ticks;	/* identity, with pid */
 	char		 comm[PROCFS_COMM_MAX];
+	char		 state;			/* as last seen: R, S, Z, ... */
 	uint64_t	 utime_ticks;		/* as last seen */
 	uint64_t	 stime_ticks;
 	uint64_t	 rss_kib;		/* as last seen */

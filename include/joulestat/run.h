@@ -27,6 +27,7 @@ struct backend {
 	size_t			 ndev;
 	struct sample		*cur;		/* this tick's readings, one per device */
 	struct dev_acct		*acct;		/* one per device */
+	int64_t			*span_ns;	/* per device: time since its previous reading */
 	bool			 is_gone;	/* sample() returned -1 */
 	struct errbuf		 why_gone;
 };
@@ -40,7 +41,7 @@ struct run {
 	struct proctree		 tree;
 	struct backend		*backends;
 	size_t			 nbackends;
-	char			 notes[8][DEVICE_NOTE_LEN]; /* "nvml: not available: ..." */
+	char			 notes[8][320];	/* "nvml: not available: ..." */
 	unsigned		 nnotes;
 	struct pid_usage_set	 pids;		/* scratch for one tick */
 	struct pid_acct_set	 pidacct;	/* per device and pid, for the run */

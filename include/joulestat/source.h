@@ -104,6 +104,7 @@ struct pid_usage {
 	pid_t		 pid;			/* host pid, NSpid already resolved */
 	uint8_t		 sm_pct;
 	uint8_t		 mem_pct;
+	int64_t		 span_ns;		/* time the percentages cover; 0 = one tick */
 	uint64_t	 engine_ns;		/* fdinfo engine time delta, when that is the source */
 	uint64_t	 gpu_mem_kib;		/* device memory in use; 0 = unknown */
 	bool		 has_util;		/* sm_pct and mem_pct are valid */

@@ -1,0 +1,25 @@
+/*
+ * CSV forms of the report, written only through libcsv's quoting (STYLE
+ * §8): a header row, a stable documented column order, the same field
+ * count on every row, C-locale numbers, and an empty field for unknown.
+ */
+#ifndef JOULESTAT_CSVOUT_H
+#define JOULESTAT_CSVOUT_H
+
+#include <stdio.h>
+
+#include "joulestat/report.h"
+
+#define CSVOUT_SCHEMA_VERSION	1
+
+/*
+ * The summary: one "run" row, then per device one "device" row and one
+ * "pstate" row per P-state seen.  sep separates fields (a string, usually
+ * ","). Returns 0, or -errno when writing failed.
+ */
+int	csvout_summary(FILE *f, const struct report *rep, const char *sep);
+
+/* Write one text field, quoted by libcsv when it holds anything. */
+int	csvout_text(FILE *f, const char *s);
+
+#endif

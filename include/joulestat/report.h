@@ -1,0 +1,115 @@
+/*
+ * struct report: every number of a run, computed once with its method and
+ * validity (STYLE §8), then handed to independent emitters: the human text
+ * (report.c) and CSV (csvout.c).  No emitter measures or derives anything.
+ */
+#ifndef JOULESTAT_REPORT_H
+#define JOULESTAT_REPORT_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "joulestat/account.h"
+#include "joulestat/source.h"
+
+struct run;
+
+enum outcome {
+	OUTCOME_EXITED,		/* code = exit status */
+	OUTCOME_SIGNALED,	/* code = signal number */
+	OUTCOME_NOT_FOUND,	/* exec failed with ENOENT; code = errno */
+	OUTCOME_CANNOT_EXEC,	/* exec failed otherwise; code = errno */
+	OUTCOME_ATTACHED,	/* -p: the processes ended */
+	OUTCOME_INTERRUPTED,	/* -p: a signal ended the measurement; code = signal */
+};
+
+struct state_report {
+	int		 pstate;		/* 0..15, or PSTATE_UNKNOWN */
+	int64_t		 time_ns;
+	double		 share;			/* of the device's measured window */
+	double		 energy_mj;
+	bool		 has_energy;
+	double		 avg_sm_mhz;
+	bool		 has_sm;
+};
+
+struct proc_report {
+	pid_t		 pid;
+	char		 comm[PROCFS_COMM_MAX];
+	double		 sm_pct;		/* time-weighted mean */
+	double		 mem_pct;
+	bool		 has_util;
+	uint64_t	 max_gpu_mem_kib;
+	bool		 is_between_ticks;
+};
+
+struct dev_report {
+	const struct device	*dev;
+	const char		*backend;
+	bool			 is_gone;	/* the backend failed mid-run */
+	int64_t			 window_ns;	/* first to last good reading */
+	enum energy_method	 method;
+	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
+	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
+	bool			 has_alt[4];
+	double			 avg_power_mw;
+	bool			 has_avg_power;
+	uint32_t		 peak_power_mw;
+	bool			 has_peak;
+	struct state_report	 states[ACCOUNT_NSTATES];
+	size_t			 nstates;
+	uint64_t		 lost_samples;
+	int64_t			 lost_ns;
+	uint64_t		 counter_resets;
+	struct proc_report	*procs;
+	size_t			 nprocs;
+};
+
+struct report {
+	char		*command;		/* argv joined by spaces, as given */
+	char		*command_quoted;	/* the same, shell-quoted for display */
+	enum outcome	 outcome;
+	int		 code;
+	int		 exit_status;		/* what joulestat will exit with for the workload */
+	size_t		 nattached;
+	int64_t		 wall_ns;
+	int64_t		 user_ns;
+	int64_t		 sys_ns;
+	bool		 is_cpu_sampled;	/* attach mode: from /proc, not rusage */
+	uint64_t	 max_rss_kib;		/* largest single process (rusage) */
+	bool		 has_max_rss;
+	uint64_t	 peak_tree_rss_kib;	/* largest sum seen at a tick */
+	uint64_t	 processes;
+	uint64_t	 max_concurrent;
+	pid_t		*leftover;
+	size_t		 nleftover;
+	unsigned	 interval_ms;
+	uint64_t	 ticks;
+	uint64_t	 missed;
+	int64_t		 late_max_ns;
+	int64_t		 late_p99_ns;
+	int64_t		 sampler_cpu_ns;
+	uint64_t	 races;
+	const char	*notes[16];		/* run-level notes ("nvml: not available: ...") */
+	size_t		 nnotes;
+	struct dev_report *devs;
+	size_t		 ndev;
+};
+
+/* Compute every figure of run once.  Release with report_free. */
+void	report_build(struct report *rep, const struct run *run);
+void	report_free(struct report *rep);
+
+/* "killed by SIGTERM (signal 15)", "7", "not found": the outcome in words. */
+void	report_outcome_text(const struct report *rep, char *buf, size_t size);
+
+/* The human report.  Returns 0, or -errno when writing failed. */
+int	report_write_text(FILE *f, const struct report *rep);
+
+/* The human name of a P-state slot ("P0", "unknown"). */
+const char *report_state_name(int pstate, char *buf, size_t size);
+
+#endif

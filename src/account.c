@@ -1,0 +1,267 @@
+/*
+ * Energy and P-state arithmetic (DESIGN §4), pure: readings in, sums out.
+ *
+ * Energy: hardware counter deltas when the device has a counter (wrap at
+ * its range; a counter that goes backwards without a plausible wrap is a
+ * reset, and that interval falls back to integrated power).  Power is
+ * always integrated too: a trapezoid over our own reading times, and over
+ * the driver's samples when the backend delivers them.
+ *
+ * P-state split: each interval between two readings belongs to the state
+ * of both ends when they agree.  When they differ, the interval is split
+ * in half between the two states, energy in proportion to the power at
+ * each end; the error is at most half an interval per transition.
+ */
+#include "joulestat/account.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+double
+account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj)
+{
+	if (cur >= prev)
+		return (double)(cur - prev);
+	/* Backwards: a wrap only when the counter has a range and was near its top. */
+	if (range_mj != 0 && prev <= range_mj && prev - cur > range_mj / 2)
+		return (double)(range_mj - prev + cur);
+	return -1;
+}
+
+static int
+state_slot(const struct sample *s)
+{
+	if ((s->valid & M_PSTATE) && s->pstate >= 0 && s->pstate <= PSTATE_MAX)
+		return s->pstate;
+	return ACCOUNT_STATE_UNKNOWN;
+}
+
+static bool
+has_both(const struct sample *a, const struct sample *b, unsigned bit)
+{
+	return (a->valid & bit) && (b->valid & bit);
+}
+
+/* Integrate the driver's own power samples; returns the energy they add. */
+static double
+add_points(struct dev_acct *a, const struct sample *s)
+{
+	const struct power_point	*pt;
+	double				 e = 0;
+	size_t				 i;
+
+	for (i = 0; i < s->npoints; i++) {
+		pt = &s->points[i];
+		if (pt->t_ns < a->first_ns || (a->has_points && pt->t_ns <= a->last_point_ns))
+			continue;
+		/* Before the first point, the first point's power stands from first_ns. */
+		if (!a->has_points)
+			e += (double)pt->power_mw * (double)(pt->t_ns - a->first_ns) / 1e9;
+		else
+			e += ((double)a->last_point_mw + pt->power_mw) / 2 *
+			    (double)(pt->t_ns - a->last_point_ns) / 1e9;
+		a->has_points = true;
+		a->last_point_ns = pt->t_ns;
+		a->last_point_mw = pt->power_mw;
+	}
+	a->points_mj += e;
+	return e;
+}
+
+/* The energy of one interval by the best method for it; false when unknown. */
+static bool
+interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
+    uint64_t range_mj, double points_e, double *e)
+{
+	double	dt = (double)(s->t_ns - p->t_ns) / 1e9, ticks_e = -1, d = -1;
+
+	if (has_both(p, s, M_POWER) && !a->is_after_gap) {
+		ticks_e = ((double)p->power_mw + s->power_mw) / 2 * dt;
+		a->ticks_mj += ticks_e;
+		a->ticks_ns += s->t_ns - p->t_ns;
+		a->has_ticks_integral = true;
+	}
+	if (has_both(p, s, M_ENERGY)) {
+		if ((d = account_counter_delta(p->energy_mj, s->energy_mj, range_mj)) < 0) {
+			a->counter_resets++;
+			a->counter_gap_ns += s->t_ns - p->t_ns;
+		} else if (s->energy_mj < p->energy_mj)
+			a->counter_wraps++;
+		a->has_counter = true;
+	}
+	if (d >= 0)
+		*e = d;
+	else if (points_e > 0)
+		*e = points_e;
+	else if (ticks_e >= 0)
+		*e = ticks_e;
+	else
+		return false;
+	if (a->has_counter && d < 0)
+		a->counter_mj += *e;	/* a reset interval: filled from power */
+	else if (d >= 0)
+		a->counter_mj += d;
+	return true;
+}
+
+/* Give dt of an interval, with its energy, to the P-states at its two ends. */
+static void
+split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
+    double e, bool has_e)
+{
+	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
+	int			 sp = state_slot(p), sc = state_slot(s);
+	bool			 has_clk = has_both(p, s, M_CLOCKS);
+	double			 w0 = 0.5;
+
+	if (a->is_after_gap)
+		sp = sc = ACCOUNT_STATE_UNKNOWN;
+	if (sp == sc) {
+		a->states[sp].time_ns += dt;
+		a->states[sp].energy_mj += has_e ? e : 0;
+		if (has_clk) {
+			a->states[sp].sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
+			a->states[sp].clock_ns += dt;
+		}
+		return;
+	}
+	if (has_both(p, s, M_POWER) && p->power_mw + (uint64_t)s->power_mw > 0)
+		w0 = (double)p->power_mw / ((double)p->power_mw + s->power_mw);
+	a->states[sp].time_ns += half;
+	a->states[sc].time_ns += dt - half;
+	a->states[sp].energy_mj += has_e ? e * w0 : 0;
+	a->states[sc].energy_mj += has_e ? e * (1 - w0) : 0;
+	if (has_clk) {
+		a->states[sp].sm_mhz_ns += (double)p->sm_mhz * (double)half;
+		a->states[sp].clock_ns += half;
+		a->states[sc].sm_mhz_ns += (double)s->sm_mhz * (double)(dt - half);
+		a->states[sc].clock_ns += dt - half;
+	}
+}
+
+void
+account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
+{
+	double	points_e, e = 0;
+	bool	has_e;
+
+	if (s->is_lost) {
+		a->lost_samples++;
+		a->is_after_gap = true;
+		return;
+	}
+	if (s->valid & M_POWER) {
+		a->has_power = true;
+		if (s->power_mw > a->peak_power_mw)
+			a->peak_power_mw = s->power_mw;
+	}
+	if (s->throttle != 0)
+		a->throttled_samples++;
+	if (!a->has_prev) {
+		a->first_ns = a->last_ns = s->t_ns;
+		add_points(a, s);
+		a->prev = *s;
+		a->has_prev = true;
+		return;
+	}
+	if (a->is_after_gap)
+		a->lost_ns += s->t_ns - a->prev.t_ns;
+	points_e = add_points(a, s);
+	has_e = interval_energy(a, &a->prev, s, range_mj, points_e, &e);
+	split_states(a, &a->prev, s, e, has_e);
+	a->has_states = true;
+	a->is_after_gap = false;
+	a->prev = *s;
+	a->prev.points = NULL;
+	a->prev.npoints = 0;
+	a->last_ns = s->t_ns;
+}
+
+double
+account_energy_mj(const struct dev_acct *a, enum energy_method *method)
+{
+	double	tail;
+
+	if (a->has_counter) {
+		*method = ENERGY_COUNTER;
+		return a->counter_mj;
+	}
+	if (a->has_points) {
+		/* After the last driver sample, its power stands until the last reading. */
+		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
+		*method = ENERGY_POINTS;
+		return a->points_mj + (tail > 0 ? tail : 0);
+	}
+	if (a->has_ticks_integral) {
+		*method = ENERGY_TICKS;
+		return a->ticks_mj;
+	}
+	*method = ENERGY_NONE;
+	return 0;
+}
+
+static size_t
+pid_hash(size_t dev, pid_t pid, uint64_t starttime)
+{
+	uint64_t	h = ((uint64_t)dev << 40) ^ (uint64_t)pid ^ (starttime * 0x9e3779b97f4a7c15ull);
+
+	return (size_t)(h * 0xff51afd7ed558ccdull >> 17);
+}
+
+static bool
+pid_match(const struct pid_acct *p, size_t dev, pid_t pid, uint64_t starttime)
+{
+	return p->dev == dev && p->pid == pid && p->starttime_ticks == starttime;
+}
+
+static void
+pid_slots_grow(struct pid_acct_set *set)
+{
+	size_t	i, j;
+
+	free(set->slots);
+	set->nslots = set->nslots == 0 ? 64 : set->nslots * 2;
+	set->slots = xcalloc(set->nslots, sizeof *set->slots);
+	for (i = 0; i < set->n; i++) {
+		j = pid_hash(set->v[i].dev, set->v[i].pid, set->v[i].starttime_ticks);
+		while (set->slots[j & (set->nslots - 1)] != 0)
+			j++;
+		set->slots[j & (set->nslots - 1)] = i + 1;
+	}
+}
+
+struct pid_acct *
+account_pid(struct pid_acct_set *set, size_t dev, pid_t pid, uint64_t starttime_ticks)
+{
+	struct pid_acct	*p;
+	size_t		 j;
+
+	if (2 * (set->n + 1) > set->nslots)
+		pid_slots_grow(set);
+	for (j = pid_hash(dev, pid, starttime_ticks); set->slots[j & (set->nslots - 1)] != 0; j++) {
+		p = &set->v[set->slots[j & (set->nslots - 1)] - 1];
+		if (pid_match(p, dev, pid, starttime_ticks))
+			return p;
+	}
+	if (set->n == set->cap) {
+		set->cap = set->cap == 0 ? 16 : set->cap * 2;
+		set->v = xreallocarray(set->v, set->cap, sizeof *set->v);
+	}
+	p = &set->v[set->n];
+	memset(p, 0, sizeof *p);
+	p->dev = dev;
+	p->pid = pid;
+	p->starttime_ticks = starttime_ticks;
+	set->slots[j & (set->nslots - 1)] = ++set->n;
+	return p;
+}
+
+void
+account_pid_free(struct pid_acct_set *set)
+{
+	free(set->v);
+	free(set->slots);
+	memset(set, 0, sizeof *set);
+}

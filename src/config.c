@@ -1,0 +1,315 @@
+/*
+ * Command-line options (popt) into struct config.  The table is sorted by
+ * long name like style(9)'s getopt switch; its help strings use the man
+ * page's wording.  Parsing stops at the first non-option, so everything
+ * after the command name reaches the workload untouched.  Values are
+ * checked here and the first problem is returned as a one-line cause;
+ * nothing is printed and nothing exits (main.c owns exit statuses).
+ */
+#include "joulestat/config.h"
+
+#include <sys/types.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <popt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+#ifndef JOULESTAT_VERSION
+#define JOULESTAT_VERSION "unknown"
+#endif
+
+static const char USAGE[] =
+    "usage: joulestat [options] [--] COMMAND [ARG...]\n"
+    "       joulestat [options] -p PID[,PID...]\n"
+    "       joulestat [options] --list-devices";
+
+enum opt_val {
+	OPT_HELP = 1,
+	OPT_USAGE,
+	OPT_VERSION,
+};
+
+/* Where popt leaves option arguments before they are checked. */
+struct raw_opts {
+	char	*interval;
+	char	*output;
+	char	*field_sep;
+	char	*csv;
+	char	*pids;
+	char	*descendants;
+	char	*nvml_lib;
+	char	*devices;
+	int	 is_quiet;
+	int	 is_list_devices;
+};
+
+#define NOPTIONS 14
+
+struct parser {
+	struct raw_opts	 raw;
+	poptContext	 ctx;
+	char		**argv;
+};
+
+static void
+fill_table(struct poptOption *t, struct raw_opts *r)
+{
+	const struct poptOption table[] = {
+	    { "csv", '\0', POPT_ARG_STRING, &r->csv, 0,
+		"write the summary as CSV to FILE (- for stdout)", "FILE" },
+	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, 0,
+		"when the command ends before its descendants: leave them running (default), "
+		"wait for them, or kill them", "leave|wait|kill" },
+	    { "devices", 'd', POPT_ARG_STRING, &r->devices, 0,
+		"measure only these devices: indices, UUIDs or PCI bus ids", "LIST" },
+	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, 0,
+		"write the report as CSV with separator SEP", "SEP" },
+	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	    { "interval", 'i', POPT_ARG_STRING, &r->interval, 0,
+		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
+	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
+		"list what can be measured on this machine, and how, then exit", NULL },
+	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, 0,
+		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
+	    { "output", 'o', POPT_ARG_STRING, &r->output, 0,
+		"write the report to FILE instead of stderr (- for stdout)", "FILE" },
+	    { "pid", 'p', POPT_ARG_STRING, &r->pids, 0,
+		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
+	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
+	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
+	    { "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
+	    POPT_TABLEEND
+	};
+
+	_Static_assert(sizeof table == NOPTIONS * sizeof table[0], "NOPTIONS is the table size");
+	memcpy(t, table, sizeof table);
+}
+
+
+const char *
+config_usage(void)
+{
+	return USAGE;
+}
+
+static int
+parse_interval(struct config *cfg, const char *s, struct errbuf *err)
+{
+	uint64_t	v;
+
+	if (parse_u64_range(s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS, &v) != 0) {
+		errbuf_set(err, "invalid interval '%s': expected milliseconds from %d to %d",
+		    s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS);
+		return -1;
+	}
+	cfg->interval_ms = (unsigned)v;
+	return 0;
+}
+
+static int
+parse_pids(struct config *cfg, const char *s, struct errbuf *err)
+{
+	char		*copy = xstrdup(s), *tok, *save = NULL;
+	uint64_t	 v;
+
+	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+		if (parse_u64_range(tok, 1, INT_MAX, &v) != 0 || cfg->npids == CONFIG_MAX_PIDS) {
+			errbuf_set(err, "invalid pid '%s' in --pid", tok);
+			free(copy);
+			return -1;
+		}
+		cfg->pids = xreallocarray(cfg->pids, cfg->npids + 1, sizeof *cfg->pids);
+		cfg->pids[cfg->npids++] = (pid_t)v;
+	}
+	free(copy);
+	if (cfg->npids == 0) {
+		errbuf_set(err, "invalid --pid '%s': expected PID[,PID...]", s);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+parse_descendants(struct config *cfg, const char *s, struct errbuf *err)
+{
+	static const struct {
+		const char		*name;
+		enum descendants	 value;
+	} names[] = {
+		{ "leave", DESCENDANTS_LEAVE },
+		{ "wait", DESCENDANTS_WAIT },
+		{ "kill", DESCENDANTS_KILL },
+	};
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if (strcmp(s, names[i].name) == 0) {
+			cfg->descendants = names[i].value;
+			return 0;
+		}
+	}
+	errbuf_set(err, "invalid --descendants '%s': expected leave, wait or kill", s);
+	return -1;
+}
+
+static int
+check_path(const char *opt, const char *s, struct errbuf *err)
+{
+	if (s != NULL && s[0] == '\0') {
+		errbuf_set(err, "%s needs a file name (- for stdout)", opt);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+check_separator(const char *s, struct errbuf *err)
+{
+	if (s == NULL)
+		return 0;
+	if (s[0] == '\0' || strpbrk(s, "\"\r\n") != NULL) {
+		errbuf_set(err, "invalid field separator '%s': must be non-empty, without quotes "
+		    "or newlines", s);
+		return -1;
+	}
+	return 0;
+}
+
+/* Check and convert the raw option strings into cfg. */
+static int
+apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
+{
+	if (r->interval != NULL && parse_interval(cfg, r->interval, err) != 0)
+		return -1;
+	if (r->pids != NULL && parse_pids(cfg, r->pids, err) != 0)
+		return -1;
+	if (r->descendants != NULL && parse_descendants(cfg, r->descendants, err) != 0)
+		return -1;
+	if (check_path("--output", r->output, err) != 0 || check_path("--csv", r->csv, err) != 0 ||
+	    check_path("--nvml-lib", r->nvml_lib, err) != 0 || check_separator(r->field_sep, err) != 0)
+		return -1;
+	if (r->devices != NULL && r->devices[0] == '\0') {
+		errbuf_set(err, "--devices needs a list of indices, UUIDs or bus ids");
+		return -1;
+	}
+	cfg->output = r->output;
+	cfg->field_sep = r->field_sep;
+	cfg->csv_path = r->csv;
+	cfg->nvml_lib = r->nvml_lib != NULL ? r->nvml_lib : getenv("JOULESTAT_NVML_LIB");
+	if (cfg->nvml_lib != NULL && cfg->nvml_lib[0] == '\0')
+		cfg->nvml_lib = NULL;
+	cfg->devices = r->devices;
+	cfg->is_quiet = r->is_quiet != 0;
+	if (r->is_list_devices)
+		cfg->action = ACTION_LIST_DEVICES;
+	return 0;
+}
+
+static char *
+help_text(poptContext ctx, int which)
+{
+	char	*text = NULL;
+	size_t	 len = 0;
+	FILE	*f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return xstrdup(USAGE);
+	if (which == OPT_VERSION)
+		fprintf(f, "joulestat %s\n", JOULESTAT_VERSION);
+	else if (which == OPT_USAGE)
+		fprintf(f, "%s\n", USAGE);
+	else {
+		fprintf(f, "%s\n\nMeasure the time and energy of a command and of its processes.\n\n",
+		    USAGE);
+		poptPrintHelp(ctx, f, 0);
+		fprintf(f, "\nExit status: the command's own; 128+N if it died of signal N; "
+		    "126 if it could not be run; 127 if not found; 125 if joulestat failed.\n"
+		    "See joulestat(1).\n");
+	}
+	fclose(f);
+	return text;
+}
+
+/* Take the workload's argv from what popt left over. */
+static int
+take_command(struct config *cfg, struct parser *ps, struct errbuf *err)
+{
+	const char	**rest = poptGetArgs(ps->ctx);
+	int		  n = 0, i;
+
+	while (rest != NULL && rest[n] != NULL)
+		n++;
+	if (n > 0 && cfg->npids > 0) {
+		errbuf_set(err, "give a command or --pid, not both");
+		return -1;
+	}
+	if (n == 0 && cfg->npids == 0 && cfg->action == ACTION_RUN) {
+		errbuf_set(err, "no command given");
+		return -1;
+	}
+	ps->argv = xcalloc((size_t)n + 1, sizeof *ps->argv);
+	for (i = 0; i < n; i++)
+		ps->argv[i] = xstrdup(rest[i]);
+	cfg->argv = ps->argv;
+	cfg->argc = n;
+	return 0;
+}
+
+int
+config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err)
+{
+	struct poptOption	 table[NOPTIONS];
+	struct parser		*ps;
+	int			 rc;
+
+	memset(cfg, 0, sizeof *cfg);
+	cfg->interval_ms = CONFIG_INTERVAL_DEFAULT_MS;
+	ps = xcalloc(1, sizeof *ps);
+	cfg->priv = ps;
+	fill_table(table, &ps->raw);
+	ps->ctx = poptGetContext(PROGNAME, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
+	while ((rc = poptGetNextOpt(ps->ctx)) > 0) {
+		cfg->action = ACTION_HELP;
+		cfg->text = help_text(ps->ctx, rc);
+		return 0;
+	}
+	if (rc < -1) {
+		errbuf_set(err, "%s: %s", poptBadOption(ps->ctx, POPT_BADOPTION_NOALIAS),
+		    poptStrerror(rc));
+		return -1;
+	}
+	if (apply_raw(cfg, &ps->raw, err) != 0)
+		return -1;
+	return take_command(cfg, ps, err);
+}
+
+void
+config_free(struct config *cfg)
+{
+	struct parser	*ps = cfg->priv;
+	int		 i;
+
+	if (ps != NULL) {
+		for (i = 0; ps->argv != NULL && ps->argv[i] != NULL; i++)
+			free(ps->argv[i]);
+		free(ps->argv);
+		free(ps->raw.interval);
+		free(ps->raw.output);
+		free(ps->raw.field_sep);
+		free(ps->raw.csv);
+		free(ps->raw.pids);
+		free(ps->raw.descendants);
+		free(ps->raw.nvml_lib);
+		free(ps->raw.devices);
+		poptFreeContext(ps->ctx);
+		free(ps);
+	}
+	free(cfg->pids);
+	free(cfg->text);
+	memset(cfg, 0, sizeof *cfg);
+}

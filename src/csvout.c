@@ -1,0 +1,250 @@
+/*
+ * The summary CSV (STYLE §8, perf stat -x): one header row and one row per
+ * run, device and P-state, all from one column table, so every row has the
+ * same fields in the same order.  Text goes through libcsv's quoting; a
+ * number is written in the C locale with no separators; unknown is an
+ * empty field, with a method column beside figures that have one.
+ */
+#include "joulestat/csvout.h"
+
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+enum col {
+	C_SCHEMA, C_SCOPE, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
+	C_TREERSS, C_PROCS, C_MAXCONC, C_LEFTOVER, C_INTERVAL, C_TICKS, C_MISSED, C_LATEMAX,
+	C_LATEP99, C_SAMPLERCPU, C_DEVICE, C_DEVID, C_DEVNAME, C_BACKEND, C_POWERKIND,
+	C_PSTATE, C_TIME, C_SHARE, C_ENERGY, C_METHOD, C_E_COUNTER, C_E_POINTS, C_E_TICKS,
+	C_AVGPOWER, C_PEAKPOWER, C_AVGSM, C_LOST, C_LOSTS, C_THR_POWER, C_THR_THERMAL,
+	C_NCOLS
+};
+
+static const char *const col_names[C_NCOLS] = {
+	"schema_version", "scope", "command", "exit_status", "outcome", "wall_s", "user_s",
+	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
+	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms",
+	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
+	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
+	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
+	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
+};
+
+static const char *const method_words[] = { "", "counter", "driver-samples", "readings" };
+static const char *const kind_words[] = { "", "instant", "average-1s" };
+static const char *const outcome_words[] = {
+	"exited", "signaled", "not-found", "cannot-execute", "attached", "interrupted"
+};
+
+struct row {
+	const struct report		*rep;
+	const char			*scope;
+	const struct dev_report		*d;	/* device and pstate rows */
+	size_t				 di;
+	const struct state_report	*s;	/* pstate rows */
+};
+
+enum kind { K_EMPTY, K_TEXT, K_INT, K_REAL };
+
+struct cell {
+	enum kind	 kind;
+	const char	*text;
+	int64_t		 i;
+	double		 r;
+	int		 prec;
+};
+
+static void
+set_int(struct cell *c, int64_t v)
+{
+	c->kind = K_INT;
+	c->i = v;
+}
+
+static void
+set_real(struct cell *c, double v, int prec)
+{
+	c->kind = K_REAL;
+	c->r = v;
+	c->prec = prec;
+}
+
+static void
+set_text(struct cell *c, const char *s)
+{
+	c->kind = s != NULL && s[0] != '\0' ? K_TEXT : K_EMPTY;
+	c->text = s;
+}
+
+/* Columns every row carries: they identify the run. */
+static bool
+run_cell(enum col col, const struct row *r, struct cell *c)
+{
+	const struct report	*rep = r->rep;
+
+	switch (col) {
+	case C_SCHEMA: set_int(c, CSVOUT_SCHEMA_VERSION); return true;
+	case C_SCOPE: set_text(c, r->scope); return true;
+	case C_COMMAND: set_text(c, rep->command); return true;
+	case C_EXIT:
+		if (rep->outcome != OUTCOME_ATTACHED && rep->outcome != OUTCOME_INTERRUPTED)
+			set_int(c, rep->exit_status);
+		return true;
+	case C_OUTCOME: set_text(c, outcome_words[rep->outcome]); return true;
+	default: return false;
+	}
+}
+
+/* Columns of the run row only. */
+static void
+run_only_cell(enum col col, const struct report *rep, struct cell *c)
+{
+	switch (col) {
+	case C_WALL: set_real(c, (double)rep->wall_ns / 1e9, 6); break;
+	case C_USER: set_real(c, (double)rep->user_ns / 1e9, 6); break;
+	case C_SYS: set_real(c, (double)rep->sys_ns / 1e9, 6); break;
+	case C_MAXRSS: if (rep->has_max_rss) set_int(c, (int64_t)rep->max_rss_kib); break;
+	case C_TREERSS: set_int(c, (int64_t)rep->peak_tree_rss_kib); break;
+	case C_PROCS: set_int(c, (int64_t)rep->processes); break;
+	case C_MAXCONC: set_int(c, (int64_t)rep->max_concurrent); break;
+	case C_LEFTOVER: set_int(c, (int64_t)rep->nleftover); break;
+	case C_INTERVAL: set_int(c, rep->interval_ms); break;
+	case C_TICKS: set_int(c, (int64_t)rep->ticks); break;
+	case C_MISSED: set_int(c, (int64_t)rep->missed); break;
+	case C_LATEMAX: set_real(c, (double)rep->late_max_ns / 1e6, 3); break;
+	case C_LATEP99: set_real(c, (double)rep->late_p99_ns / 1e6, 3); break;
+	case C_SAMPLERCPU: set_real(c, (double)rep->sampler_cpu_ns / 1e9, 6); break;
+	default: break;
+	}
+}
+
+/* Columns of device rows (and of pstate rows, for the device's identity). */
+static void
+device_cell(enum col col, const struct row *r, struct cell *c)
+{
+	const struct dev_report	*d = r->d;
+
+	switch (col) {
+	case C_DEVICE: set_int(c, (int64_t)r->di); break;
+	case C_DEVID: set_text(c, d->dev->id); break;
+	case C_DEVNAME: set_text(c, d->dev->name); break;
+	case C_BACKEND: set_text(c, d->backend); break;
+	case C_POWERKIND: set_text(c, kind_words[d->dev->power_kind]); break;
+	case C_METHOD: set_text(c, method_words[d->method]); break;
+	default: break;
+	}
+	if (r->s != NULL)
+		return;
+	switch (col) {
+	case C_TIME: set_real(c, (double)d->window_ns / 1e9, 6); break;
+	case C_ENERGY: if (d->method != ENERGY_NONE) set_real(c, d->energy_mj / 1e3, 6); break;
+	case C_E_COUNTER: if (d->has_alt[ENERGY_COUNTER]) set_real(c, d->alt_mj[ENERGY_COUNTER] / 1e3, 6); break;
+	case C_E_POINTS: if (d->has_alt[ENERGY_POINTS]) set_real(c, d->alt_mj[ENERGY_POINTS] / 1e3, 6); break;
+	case C_E_TICKS: if (d->has_alt[ENERGY_TICKS]) set_real(c, d->alt_mj[ENERGY_TICKS] / 1e3, 6); break;
+	case C_AVGPOWER: if (d->has_avg_power) set_real(c, d->avg_power_mw / 1e3, 3); break;
+	case C_PEAKPOWER: if (d->has_peak) set_real(c, d->peak_power_mw / 1e3, 3); break;
+	case C_LOST: set_int(c, (int64_t)d->lost_samples); break;
+	case C_LOSTS: set_real(c, (double)d->lost_ns / 1e9, 6); break;
+	case C_THR_POWER:
+		if (d->dev->final_valid & M_VIOLATION)
+			set_real(c, (double)d->dev->throttle_power_ns / 1e9, 6);
+		break;
+	case C_THR_THERMAL:
+		if (d->dev->final_valid & M_VIOLATION)
+			set_real(c, (double)d->dev->throttle_thermal_ns / 1e9, 6);
+		break;
+	default: break;
+	}
+}
+
+static void
+state_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t size)
+{
+	const struct state_report	*s = r->s;
+
+	switch (col) {
+	case C_PSTATE: set_text(c, report_state_name(s->pstate, name, size)); break;
+	case C_TIME: set_real(c, (double)s->time_ns / 1e9, 6); break;
+	case C_SHARE: set_real(c, s->share, 6); break;
+	case C_ENERGY: if (s->has_energy) set_real(c, s->energy_mj / 1e3, 6); break;
+	case C_AVGPOWER:
+		if (s->has_energy && s->time_ns > 0)
+			set_real(c, s->energy_mj / ((double)s->time_ns / 1e9) / 1e3, 3);
+		break;
+	case C_AVGSM: if (s->has_sm) set_real(c, s->avg_sm_mhz, 1); break;
+	default: break;
+	}
+}
+
+int
+csvout_text(FILE *f, const char *s)
+{
+	if (s == NULL || s[0] == '\0')
+		return 0;
+	return csv_fwrite(f, s, strlen(s)) == 0 ? 0 : -EIO;
+}
+
+static void
+write_cell(FILE *f, const struct cell *c)
+{
+	switch (c->kind) {
+	case K_EMPTY: break;
+	case K_TEXT: csvout_text(f, c->text); break;
+	case K_INT: fprintf(f, "%" PRId64, c->i); break;
+	case K_REAL: fprintf(f, "%.*f", c->prec, c->r); break;
+	}
+}
+
+static void
+write_row(FILE *f, const struct row *r, const char *sep)
+{
+	struct cell	c;
+	char		name[16];
+	int		col;
+
+	for (col = 0; col < C_NCOLS; col++) {
+		memset(&c, 0, sizeof c);
+		if (run_cell(col, r, &c))
+			;
+		else if (r->d == NULL)
+			run_only_cell(col, r->rep, &c);
+		else {
+			if (r->s != NULL)
+				state_cell(col, r, &c, name, sizeof name);
+			if (c.kind == K_EMPTY)
+				device_cell(col, r, &c);
+		}
+		if (col > 0)
+			fputs(sep, f);
+		write_cell(f, &c);
+	}
+	fputc('\n', f);
+}
+
+int
+csvout_summary(FILE *f, const struct report *rep, const char *sep)
+{
+	struct row	r = { .rep = rep, .scope = "run" };
+	size_t		i, k;
+	int		col;
+
+	for (col = 0; col < C_NCOLS; col++)
+		fprintf(f, "%s%s", col > 0 ? sep : "", col_names[col]);
+	fputc('\n', f);
+	write_row(f, &r, sep);
+	for (i = 0; i < rep->ndev; i++) {
+		r = (struct row){ .rep = rep, .scope = "device", .d = &rep->devs[i], .di = i };
+		write_row(f, &r, sep);
+		for (k = 0; k < rep->devs[i].nstates; k++) {
+			r.scope = "pstate";
+			r.s = &rep->devs[i].states[k];
+			write_row(f, &r, sep);
+		}
+	}
+	if (fflush(f) == EOF || ferror(f))
+		return -(errno != 0 ? errno : EIO);
+	return 0;
+}

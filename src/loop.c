@@ -1,0 +1,352 @@
+/*
+ * The poll loop (DESIGN §2).  Ticks are on absolute deadlines
+ * t0 + k * interval from a periodic timerfd: a tick that runs late is
+ * recorded with its lateness, and deadlines that passed while we were
+ * busy are counted as missed, never caught up in a burst.  Child exits and
+ * signals come through a signalfd, attached processes' exits through
+ * pidfds; no handler ever runs asynchronously (STYLE §6 rule 5).
+ */
+#include "joulestat/loop.h"
+
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/account.h"
+#include "joulestat/config.h"
+#include "joulestat/proctree.h"
+#include "joulestat/source.h"
+
+/* How long --descendants=kill waits after SIGTERM before SIGKILL. */
+#define KILL_GRACE_NS	(2 * NSEC_PER_SEC)
+
+enum phase {
+	PHASE_RUNNING,		/* the main workload (or an attached pid) is alive */
+	PHASE_DRAINING,		/* --descendants=wait: until the tree is empty */
+	PHASE_KILLING,		/* --descendants=kill: SIGTERM sent, SIGKILL at deadline */
+	PHASE_DONE,
+};
+
+struct loop {
+	struct run	*run;
+	int		 timerfd;
+	int		 sigfd;
+	enum phase	 phase;
+	uint64_t	 deadlines;	/* deadlines passed since t0 */
+	int64_t		 kill_at_ns;
+};
+
+void
+loop_signal_set(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	sigaddset(set, SIGINT);
+	sigaddset(set, SIGQUIT);
+	sigaddset(set, SIGTERM);
+	sigaddset(set, SIGHUP);
+}
+
+/* Record per-process usage of this tick against the run's totals. */
+static void
+account_pids(struct run *run, const struct backend *b, size_t dev_base)
+{
+	const struct pid_usage	*u;
+	const struct proc	*p;
+	struct pid_acct		*a;
+	int64_t			 span;
+	size_t			 i;
+
+	for (i = 0; i < run->pids.n; i++) {
+		u = &run->pids.v[i];
+		if (u->dev >= b->ndev)
+			continue;
+		p = proctree_find_live(&run->tree, u->pid);
+		a = account_pid(&run->pidacct, dev_base + u->dev, u->pid,
+		    p != NULL ? p->starttime_ticks : 0);
+		if (p != NULL && a->comm[0] == '\0')
+			memcpy(a->comm, p->comm, sizeof a->comm);
+		a->is_between_ticks = a->is_between_ticks || u->is_between_ticks;
+		if (u->gpu_mem_kib > a->max_gpu_mem_kib)
+			a->max_gpu_mem_kib = u->gpu_mem_kib;
+		span = u->span_ns > 0 ? u->span_ns : b->span_ns[u->dev];
+		if (!u->has_util || span <= 0)
+			continue;
+		a->sm_pct_ns += (double)u->sm_pct * (double)span;
+		a->mem_pct_ns += (double)u->mem_pct * (double)span;
+		a->util_ns += span;
+	}
+}
+
+static void
+sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns)
+{
+	struct dev_acct	*a;
+	size_t		 i;
+
+	if (b->is_gone)
+		return;
+	run->pids.n = 0;
+	memset(b->cur, 0, b->ndev * sizeof *b->cur);
+	for (i = 0; i < b->ndev; i++) {
+		b->cur[i].t_ns = t_ns;
+		b->cur[i].pstate = PSTATE_UNKNOWN;
+	}
+	if (b->ops->sample(b->devs, b->ndev, &run->tree, b->cur, &run->pids, &b->why_gone) != 0) {
+		b->is_gone = true;
+		return;
+	}
+	for (i = 0; i < b->ndev; i++) {
+		a = &b->acct[i];
+		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
+		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
+	}
+	account_pids(run, b, dev_base);
+}
+
+void
+loop_sample(struct run *run, int64_t t_ns)
+{
+	size_t	i, base = 0;
+
+	proctree_refresh(&run->tree, t_ns);
+	for (i = 0; i < run->nbackends; i++) {
+		sample_backend(run, &run->backends[i], base, t_ns);
+		base += run->backends[i].ndev;
+	}
+}
+
+static int
+arm_timer(struct loop *lp, struct errbuf *err)
+{
+	int64_t			iv = (int64_t)lp->run->cfg->interval_ms * NSEC_PER_MSEC;
+	int64_t			first = lp->run->t0_ns + iv;
+	struct itimerspec	its = {
+		.it_value = { first / NSEC_PER_SEC, first % NSEC_PER_SEC },
+		.it_interval = { iv / NSEC_PER_SEC, iv % NSEC_PER_SEC },
+	};
+
+	lp->timerfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+	if (lp->timerfd == -1 || timerfd_settime(lp->timerfd, TFD_TIMER_ABSTIME, &its, NULL) == -1) {
+		errbuf_set(err, "timerfd: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* A deadline (or several) passed: take one reading, count the rest as missed. */
+static void
+on_timer(struct loop *lp)
+{
+	struct run	*run = lp->run;
+	uint64_t	 n;
+	int64_t		 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC, t;
+
+	if (read(lp->timerfd, &n, sizeof n) != (ssize_t)sizeof n || n == 0)
+		return;
+	lp->deadlines += n;
+	t = now_ns();
+	loop_sample(run, t);
+	tickstats_add(&run->ticks, t - (run->t0_ns + (int64_t)lp->deadlines * iv), n - 1);
+}
+
+/* The processes of the tree still alive, other than the ended main child. */
+static void
+collect_leftovers(struct run *run)
+{
+	const struct proctree	*tree = &run->tree;
+	const struct proc	*p;
+	size_t			 i;
+
+	free(run->leftover);
+	run->leftover = xcalloc(tree->nlive, sizeof *run->leftover);
+	run->nleftover = 0;
+	for (i = 0; i < tree->nlive; i++) {
+		p = &tree->procs[tree->live[i]];
+		if (p->pid != run->child.pid && p->state != 'Z')
+			run->leftover[run->nleftover++] = p->pid;
+	}
+}
+
+static void
+kill_tree(struct run *run, int sig)
+{
+	size_t	i;
+
+	for (i = 0; i < run->nleftover; i++)
+		kill(run->leftover[i], sig);
+}
+
+/* The main workload has ended: decide what happens to its descendants. */
+static void
+main_child_ended(struct loop *lp, int64_t t)
+{
+	struct run	*run = lp->run;
+
+	run->t_end_ns = t;
+	collect_leftovers(run);
+	if (run->nleftover == 0) {
+		lp->phase = PHASE_DONE;
+		return;
+	}
+	switch (run->cfg->descendants) {
+	case DESCENDANTS_WAIT:
+		lp->phase = PHASE_DRAINING;
+		break;
+	case DESCENDANTS_KILL:
+		kill_tree(run, SIGTERM);
+		lp->kill_at_ns = t + KILL_GRACE_NS;
+		lp->phase = PHASE_KILLING;
+		break;
+	case DESCENDANTS_LEAVE:
+		lp->phase = PHASE_DONE;
+		break;
+	}
+}
+
+/* Waiting or killing: the run ends when nothing of the tree is left. */
+static void
+check_drained(struct loop *lp, int64_t t)
+{
+	struct run	*run = lp->run;
+
+	collect_leftovers(run);
+	if (lp->phase == PHASE_KILLING && t >= lp->kill_at_ns) {
+		kill_tree(run, SIGKILL);
+		lp->kill_at_ns = INT64_MAX;
+	}
+	if (run->nleftover == 0) {
+		run->t_end_ns = t;
+		lp->phase = PHASE_DONE;
+	}
+}
+
+static void
+on_sigchld(struct loop *lp)
+{
+	struct run	*run = lp->run;
+	int64_t		 t = now_ns();
+
+	/* Read the tree while exited children are still zombies: final CPU times. */
+	loop_sample(run, t);
+	launch_reap(&run->child);
+	if (lp->phase == PHASE_RUNNING && !run->is_attach && run->child.has_exited) {
+		proctree_refresh(&run->tree, t);
+		main_child_ended(lp, t);
+	} else if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING) {
+		proctree_refresh(&run->tree, t);
+		check_drained(lp, t);
+	}
+}
+
+/* SIGTERM/SIGHUP sent to joulestat alone go on to the workload; SIGINT and
+ * SIGQUIT from the terminal already reached the workload's process group. */
+static void
+on_signal(struct loop *lp, int sig)
+{
+	struct run	*run = lp->run;
+
+	run->signals_seen++;
+	run->last_signal = sig;
+	if (run->is_attach) {
+		run->has_interrupt = true;
+		run->t_end_ns = now_ns();
+		lp->phase = PHASE_DONE;
+		return;
+	}
+	if ((sig == SIGTERM || sig == SIGHUP) && !run->child.has_exited)
+		kill(run->child.pid, sig);
+	if (lp->phase == PHASE_DRAINING && (sig == SIGINT || sig == SIGTERM)) {
+		kill_tree(run, SIGTERM);
+		lp->kill_at_ns = now_ns() + KILL_GRACE_NS;
+		lp->phase = PHASE_KILLING;
+	}
+}
+
+static void
+on_sigfd(struct loop *lp)
+{
+	struct signalfd_siginfo	si;
+
+	while (read(lp->sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+		if (si.ssi_signo == SIGCHLD)
+			on_sigchld(lp);
+		else
+			on_signal(lp, (int)si.ssi_signo);
+		if (lp->phase == PHASE_DONE)
+			return;
+	}
+}
+
+/* Attach mode: a pidfd became readable, so that process ended. */
+static void
+on_pidfd(struct loop *lp, size_t i)
+{
+	struct run	*run = lp->run;
+	size_t		 k, open = 0;
+
+	close(run->pidfds[i]);
+	run->pidfds[i] = -1;
+	for (k = 0; k < run->npidfds; k++)
+		open += run->pidfds[k] != -1;
+	if (open == 0) {
+		run->t_end_ns = now_ns();
+		loop_sample(run, run->t_end_ns);
+		lp->phase = PHASE_DONE;
+	}
+}
+
+static void
+poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
+{
+	struct run	*run = lp->run;
+	size_t		 i;
+
+	if (poll(fds, (nfds_t)nfds, -1) == -1)
+		return;	/* EINTR: poll again */
+	if (fds[1].revents & POLLIN)
+		on_sigfd(lp);
+	if (lp->phase != PHASE_DONE && (fds[0].revents & POLLIN)) {
+		on_timer(lp);
+		if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING)
+			check_drained(lp, now_ns());
+	}
+	for (i = 2; i < nfds && lp->phase != PHASE_DONE; i++) {
+		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
+			on_pidfd(lp, i - 2);
+		if (run->pidfds[i - 2] == -1)
+			fds[i].fd = -1;
+	}
+}
+
+int
+loop_run(struct run *run, int sigfd, struct errbuf *err)
+{
+	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
+	struct pollfd	*fds;
+	size_t		 nfds = 2 + run->npidfds, i;
+
+	if (arm_timer(&lp, err) != 0)
+		return -1;
+	fds = xcalloc(nfds, sizeof *fds);
+	fds[0] = (struct pollfd){ .fd = lp.timerfd, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
+	for (i = 0; i < run->npidfds; i++)
+		fds[2 + i] = (struct pollfd){ .fd = run->pidfds[i], .events = POLLIN };
+	/* The child may have ended before the loop started: look once. */
+	if (!run->is_attach)
+		on_sigchld(&lp);
+	while (lp.phase != PHASE_DONE)
+		poll_once(&lp, fds, nfds);
+	free(fds);
+	close(lp.timerfd);
+	return 0;
+}

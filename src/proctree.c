@@ -1,0 +1,388 @@
+/*
+ * The workload's process tree (DESIGN §4 "Process tree").  Each refresh
+ * walks from the roots through /proc/PID/task/TID/children, so per-tick
+ * work grows with the tree, not with the machine; only kernels without
+ * CONFIG_PROC_CHILDREN get one scan of the whole proc root per tick.
+ * Processes are identified by (pid, starttime) and kept after they exit,
+ * so totals and per-process tables survive them.  Reads that race with an
+ * exiting process are skipped and counted, never fatal (STYLE §6 rule 6).
+ */
+#include "joulestat/proctree.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/procfs.h"
+#include "joulestat/util.h"
+
+#define PROCTREE_TEXT_MAX	4096
+
+static size_t
+slot_of(const struct proctree *tree, pid_t pid)
+{
+	return ((size_t)pid * 2654435761u) & (tree->nslots - 1);
+}
+
+static void
+slots_put(struct proctree *tree, pid_t pid, size_t idx)
+{
+	size_t	i = slot_of(tree, pid);
+
+	while (tree->slots[i] != 0 && tree->procs[tree->slots[i] - 1].pid != pid)
+		i = (i + 1) & (tree->nslots - 1);
+	tree->slots[i] = idx + 1;
+}
+
+static void
+slots_grow(struct proctree *tree)
+{
+	size_t	i;
+
+	free(tree->slots);
+	tree->nslots = tree->nslots == 0 ? 256 : tree->nslots * 2;
+	tree->slots = xcalloc(tree->nslots, sizeof *tree->slots);
+	for (i = 0; i < tree->nproc; i++)
+		slots_put(tree, tree->procs[i].pid, i);
+}
+
+/* The newest process seen with this pid, or NULL. */
+static struct proc *
+lookup(const struct proctree *tree, pid_t pid)
+{
+	size_t	i;
+
+	if (tree->nslots == 0)
+		return NULL;
+	for (i = slot_of(tree, pid); tree->slots[i] != 0; i = (i + 1) & (tree->nslots - 1)) {
+		if (tree->procs[tree->slots[i] - 1].pid == pid)
+			return &tree->procs[tree->slots[i] - 1];
+	}
+	return NULL;
+}
+
+static struct proc *
+add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
+{
+	struct proc	*p;
+
+	if (tree->nproc == tree->capproc) {
+		tree->capproc = tree->capproc == 0 ? 64 : tree->capproc * 2;
+		tree->procs = xreallocarray(tree->procs, tree->capproc, sizeof *tree->procs);
+	}
+	if (2 * (tree->nproc + 1) > tree->nslots)
+		slots_grow(tree);
+	p = &tree->procs[tree->nproc];
+	memset(p, 0, sizeof *p);
+	p->pid = st->pid;
+	p->starttime_ticks = st->starttime_ticks;
+	p->first_seen_ns = t_ns;
+	slots_put(tree, p->pid, tree->nproc);
+	tree->nproc++;
+	return p;
+}
+
+static void
+queue_push(pid_t pid, void *arg)
+{
+	struct proctree	*tree = arg;
+
+	if (tree->nqueue == tree->capqueue) {
+		tree->capqueue = tree->capqueue == 0 ? 64 : tree->capqueue * 2;
+		tree->queue = xreallocarray(tree->queue, tree->capqueue, sizeof *tree->queue);
+	}
+	tree->queue[tree->nqueue++] = pid;
+}
+
+static void
+live_push(struct proctree *tree, struct proc *p)
+{
+	if (tree->nlive == tree->caplive) {
+		tree->caplive = tree->caplive == 0 ? 64 : tree->caplive * 2;
+		tree->live = xreallocarray(tree->live, tree->caplive, sizeof *tree->live);
+	}
+	tree->live[tree->nlive++] = (size_t)(p - tree->procs);
+}
+
+/* Queue the children of every thread of pid.  Returns false when pid is gone. */
+static bool
+queue_children(struct proctree *tree, pid_t pid, uint64_t nthreads)
+{
+	char		 path[64], text[PROCTREE_TEXT_MAX];
+	struct dirent	*de;
+	DIR		*dir;
+	int		 fd;
+
+	if (nthreads == 1) {
+		snprintf(path, sizeof path, "%d/task/%d/children", (int)pid, (int)pid);
+		if (read_file(tree->proc_dirfd, path, text, sizeof text) < 0)
+			return false;
+		procfs_parse_pid_list(text, queue_push, tree);
+		return true;
+	}
+	snprintf(path, sizeof path, "%d/task", (int)pid);
+	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return false;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return false;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%.20s/children", de->d_name);
+		if (read_file(dirfd(dir), path, text, sizeof text) >= 0)
+			procfs_parse_pid_list(text, queue_push, tree);
+	}
+	closedir(dir);
+	return true;
+}
+
+static int
+read_stat(const struct proctree *tree, pid_t pid, struct proc_stat *st)
+{
+	char	path[32], text[PROCTREE_TEXT_MAX];
+	ssize_t	n;
+
+	snprintf(path, sizeof path, "%d/stat", (int)pid);
+	if ((n = read_file(tree->proc_dirfd, path, text, sizeof text)) < 0)
+		return (int)n;
+	return procfs_parse_stat(text, st);
+}
+
+/* Record one process found by the walk; returns it, or NULL if it vanished. */
+static struct proc *
+visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
+{
+	struct proc	*p;
+
+	if (read_stat(tree, pid, st) != 0) {
+		tree->races++;
+		return NULL;
+	}
+	p = lookup(tree, pid);
+	if (p != NULL && p->is_alive && p->starttime_ticks == st->starttime_ticks)
+		return NULL;	/* already visited in this walk */
+	if (p == NULL || p->starttime_ticks != st->starttime_ticks)
+		p = add_proc(tree, st, t_ns);
+	memcpy(p->comm, st->comm, sizeof p->comm);
+	p->ppid = st->ppid;
+	p->state = st->state;
+	p->utime_ticks = st->utime_ticks;
+	p->stime_ticks = st->stime_ticks;
+	p->rss_kib = st->rss_pages * tree->page_kib;
+	if (p->rss_kib > p->max_rss_kib)
+		p->max_rss_kib = p->rss_kib;
+	p->last_seen_ns = t_ns;
+	p->is_alive = true;
+	live_push(tree, p);
+	return p;
+}
+
+/* Walk by children files: the cost is proportional to the tree. */
+static void
+walk_children(struct proctree *tree, int64_t t_ns)
+{
+	struct proc_stat	 st;
+	struct proc		*p;
+	size_t			 head = 0, i;
+
+	tree->nqueue = 0;
+	for (i = 0; i < tree->nroots; i++) {
+		if (tree->is_root_included)
+			queue_push(tree->roots[i], tree);
+		else
+			queue_children(tree, tree->roots[i], 0);
+	}
+	while (head < tree->nqueue) {
+		if ((p = visit(tree, tree->queue[head++], t_ns, &st)) == NULL)
+			continue;
+		p->is_root = tree->is_root_included && head <= tree->nroots;
+		if (!queue_children(tree, p->pid, st.num_threads))
+			tree->races++;
+	}
+}
+
+struct pidpair {
+	pid_t	pid;
+	pid_t	ppid;
+};
+
+static int
+pidpair_cmp(const void *a, const void *b)
+{
+	const struct pidpair	*x = a, *y = b;
+
+	return (x->ppid > y->ppid) - (x->ppid < y->ppid);
+}
+
+/* Read (pid, ppid) of every process under the proc root, sorted by ppid. */
+static struct pidpair *
+scan_all(const struct proctree *tree, size_t *npairs)
+{
+	struct pidpair		*pairs = NULL;
+	struct proc_stat	 st;
+	struct dirent		*de;
+	DIR			*dir;
+	size_t			 n = 0, cap = 0;
+	uint64_t		 v;
+	int			 fd;
+
+	if ((fd = openat(tree->proc_dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
+	    (dir = fdopendir(fd)) == NULL) {
+		if (fd != -1)
+			close(fd);
+		*npairs = 0;
+		return NULL;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if (parse_u64(de->d_name, &v) != 0 || read_stat(tree, (pid_t)v, &st) != 0)
+			continue;
+		if (n == cap) {
+			cap = cap == 0 ? 512 : cap * 2;
+			pairs = xreallocarray(pairs, cap, sizeof *pairs);
+		}
+		pairs[n].pid = st.pid;
+		pairs[n++].ppid = st.ppid;
+	}
+	closedir(dir);
+	qsort(pairs, n, sizeof *pairs, pidpair_cmp);
+	*npairs = n;
+	return pairs;
+}
+
+static void
+queue_scanned_children(struct proctree *tree, const struct pidpair *pairs, size_t n, pid_t ppid)
+{
+	size_t	lo = 0, hi = n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pairs[mid].ppid < ppid)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (; lo < n && pairs[lo].ppid == ppid; lo++)
+		queue_push(pairs[lo].pid, tree);
+}
+
+/* Fallback for kernels without children files: one scan of the proc root. */
+static void
+walk_scan(struct proctree *tree, int64_t t_ns)
+{
+	struct proc_stat	 st;
+	struct pidpair		*pairs;
+	struct proc		*p;
+	size_t			 npairs, head = 0, i;
+
+	pairs = scan_all(tree, &npairs);
+	tree->nqueue = 0;
+	for (i = 0; i < tree->nroots; i++) {
+		if (tree->is_root_included)
+			queue_push(tree->roots[i], tree);
+		else
+			queue_scanned_children(tree, pairs, npairs, tree->roots[i]);
+	}
+	while (head < tree->nqueue) {
+		if ((p = visit(tree, tree->queue[head++], t_ns, &st)) == NULL)
+			continue;
+		p->is_root = tree->is_root_included && head <= tree->nroots;
+		queue_scanned_children(tree, pairs, npairs, p->pid);
+	}
+	free(pairs);
+}
+
+size_t
+proctree_refresh(struct proctree *tree, int64_t t_ns)
+{
+	uint64_t	rss = 0;
+	size_t		i;
+
+	for (i = 0; i < tree->nlive; i++)
+		tree->procs[tree->live[i]].is_alive = false;
+	tree->nlive = 0;
+	if (tree->has_children_files)
+		walk_children(tree, t_ns);
+	else
+		walk_scan(tree, t_ns);
+	for (i = 0; i < tree->nlive; i++)
+		rss += tree->procs[tree->live[i]].rss_kib;
+	if (rss > tree->peak_rss_kib)
+		tree->peak_rss_kib = rss;
+	if (tree->nlive > tree->max_concurrent)
+		tree->max_concurrent = tree->nlive;
+	tree->refreshes++;
+	return tree->nlive;
+}
+
+int
+proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
+    size_t nroots, bool is_root_included, struct errbuf *err)
+{
+	char		path[64];
+	struct stat	sb;
+	long		page;
+
+	memset(tree, 0, sizeof *tree);
+	tree->proc_dirfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (tree->proc_dirfd == -1) {
+		errbuf_set(err, "%s: %s", proc_root, strerror(errno));
+		return -1;
+	}
+	tree->roots = xcalloc(nroots, sizeof *roots);
+	memcpy(tree->roots, roots, nroots * sizeof *roots);
+	tree->nroots = nroots;
+	tree->is_root_included = is_root_included;
+	page = sysconf(_SC_PAGESIZE);
+	tree->page_kib = page > 0 ? (uint64_t)page / 1024 : 4;
+	/* CONFIG_PROC_CHILDREN is off by default in Kconfig: probe once. */
+	snprintf(path, sizeof path, "%d/task/%d/children", (int)roots[0], (int)roots[0]);
+	tree->has_children_files = fstatat(tree->proc_dirfd, path, &sb, 0) == 0;
+	return 0;
+}
+
+const struct proc *
+proctree_find_live(const struct proctree *tree, pid_t pid)
+{
+	const struct proc	*p = lookup(tree, pid);
+
+	return p != NULL && p->is_alive ? p : NULL;
+}
+
+void
+proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
+{
+	long		hz = sysconf(_SC_CLK_TCK);
+	uint64_t	ut = 0, st = 0;
+	size_t		i;
+
+	for (i = 0; i < tree->nproc; i++) {
+		ut += tree->procs[i].utime_ticks;
+		st += tree->procs[i].stime_ticks;
+	}
+	if (hz <= 0)
+		hz = 100;
+	*user_ns = (int64_t)(ut * (uint64_t)(NSEC_PER_SEC / hz));
+	*sys_ns = (int64_t)(st * (uint64_t)(NSEC_PER_SEC / hz));
+}
+
+void
+proctree_free(struct proctree *tree)
+{
+	if (tree->proc_dirfd > 0)
+		close(tree->proc_dirfd);
+	free(tree->roots);
+	free(tree->procs);
+	free(tree->live);
+	free(tree->slots);
+	free(tree->queue);
+	memset(tree, 0, sizeof *tree);
+}

@@ -1,0 +1,516 @@
+/*
+ * The report: report_build() computes every figure of a run once, with
+ * its method and validity (STYLE §8), and report_write_text() prints the
+ * human form, like time(1) and perf stat: the command, how it ended, its
+ * times, then one block per device, then the sampler's own figures.
+ * Unknown is printed as "unknown", never as 0.  Numbers use the C locale.
+ */
+#include "joulestat/report.h"
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/config.h"
+#include "joulestat/exitcode.h"
+#include "joulestat/run.h"
+#include "joulestat/util.h"
+
+static const char *const method_names[] = {
+	[ENERGY_NONE] = "unknown",
+	[ENERGY_COUNTER] = "counter",
+	[ENERGY_POINTS] = "integrated from driver samples",
+	[ENERGY_TICKS] = "integrated from readings",
+};
+
+/* True when s can be shown unquoted to a shell user. */
+static bool
+is_plain_word(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+		    "-_./=:,+@%", *s) == NULL)
+			return false;
+	}
+	return true;
+}
+
+static void
+append_word(FILE *f, const char *s, bool is_quoted)
+{
+	if (!is_quoted || is_plain_word(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static char *
+join_command(const struct run *run, bool is_quoted)
+{
+	const struct config	*cfg = run->cfg;
+	char			*text = NULL;
+	size_t			 len = 0, i;
+	FILE			*f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		return xstrdup("");
+	if (run->is_attach) {
+		fputs("pid", f);
+		for (i = 0; i < cfg->npids; i++)
+			fprintf(f, "%s%d", i == 0 ? " " : ",", (int)cfg->pids[i]);
+	}
+	for (i = 0; i < (size_t)cfg->argc; i++) {
+		if (i > 0)
+			fputc(' ', f);
+		append_word(f, cfg->argv[i], is_quoted);
+	}
+	fclose(f);
+	return text;
+}
+
+static void
+build_outcome(struct report *rep, const struct run *run)
+{
+	const struct child	*c = &run->child;
+
+	if (run->is_attach) {
+		rep->outcome = run->has_interrupt ? OUTCOME_INTERRUPTED : OUTCOME_ATTACHED;
+		rep->code = run->last_signal;
+		rep->exit_status = 0;
+	} else if (c->exec_errno != 0) {
+		rep->outcome = c->exec_errno == ENOENT ? OUTCOME_NOT_FOUND : OUTCOME_CANNOT_EXEC;
+		rep->code = c->exec_errno;
+		rep->exit_status = c->exec_errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
+	} else if (WIFSIGNALED(c->wstatus)) {
+		rep->outcome = OUTCOME_SIGNALED;
+		rep->code = WTERMSIG(c->wstatus);
+		rep->exit_status = EXIT_SIGNAL_BASE + rep->code;
+	} else {
+		rep->outcome = OUTCOME_EXITED;
+		rep->code = WEXITSTATUS(c->wstatus);
+		rep->exit_status = rep->code;
+	}
+}
+
+static int64_t
+tv_ns(const struct timeval *tv)
+{
+	return (int64_t)tv->tv_sec * NSEC_PER_SEC + (int64_t)tv->tv_usec * NSEC_PER_USEC;
+}
+
+static void
+build_times(struct report *rep, const struct run *run)
+{
+	struct rusage	ru;
+
+	rep->wall_ns = run->t_end_ns - run->t0_ns;
+	if (run->is_attach) {
+		proctree_cpu_ns(&run->tree, &rep->user_ns, &rep->sys_ns);
+		rep->is_cpu_sampled = true;
+	} else {
+		/* Every reaped descendant, including those that lived between ticks. */
+		getrusage(RUSAGE_CHILDREN, &ru);
+		rep->user_ns = tv_ns(&ru.ru_utime);
+		rep->sys_ns = tv_ns(&ru.ru_stime);
+		rep->max_rss_kib = (uint64_t)ru.ru_maxrss;
+		rep->has_max_rss = true;
+	}
+	rep->sampler_cpu_ns = tv_ns(&run->self_ru.ru_utime) + tv_ns(&run->self_ru.ru_stime);
+}
+
+static void
+build_states(struct dev_report *d, const struct dev_acct *a)
+{
+	struct state_report	*s;
+	int			 i;
+
+	for (i = 0; i < ACCOUNT_NSTATES; i++) {
+		if (a->states[i].time_ns == 0)
+			continue;
+		s = &d->states[d->nstates++];
+		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
+		s->time_ns = a->states[i].time_ns;
+		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
+		s->energy_mj = a->states[i].energy_mj;
+		s->has_energy = d->method != ENERGY_NONE;
+		s->has_sm = a->states[i].clock_ns > 0;
+		if (s->has_sm)
+			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
+	}
+}
+
+static int
+proc_cmp(const void *x, const void *y)
+{
+	const struct proc_report	*a = x, *b = y;
+
+	if (a->sm_pct != b->sm_pct)
+		return a->sm_pct < b->sm_pct ? 1 : -1;
+	return (a->pid > b->pid) - (a->pid < b->pid);
+}
+
+static void
+build_procs(struct dev_report *d, size_t gdev, const struct run *run)
+{
+	const struct pid_acct	*a;
+	struct proc_report	*p;
+	size_t			 i;
+
+	d->procs = xcalloc(run->pidacct.n, sizeof *d->procs);
+	for (i = 0; i < run->pidacct.n; i++) {
+		a = &run->pidacct.v[i];
+		if (a->dev != gdev)
+			continue;
+		p = &d->procs[d->nprocs++];
+		p->pid = a->pid;
+		memcpy(p->comm, a->comm, sizeof p->comm);
+		p->has_util = a->util_ns > 0;
+		if (p->has_util) {
+			p->sm_pct = a->sm_pct_ns / (double)a->util_ns;
+			p->mem_pct = a->mem_pct_ns / (double)a->util_ns;
+		}
+		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
+		p->is_between_ticks = a->is_between_ticks;
+	}
+	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
+}
+
+static void
+build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
+    const struct run *run)
+{
+	const struct dev_acct	*a = &b->acct[i];
+	struct dev_acct		 only;
+	enum energy_method	 got;
+	int			 m;
+
+	d->dev = &b->devs[i];
+	d->backend = b->ops->name;
+	d->is_gone = b->is_gone;
+	d->window_ns = a->has_prev ? a->last_ns - a->first_ns : 0;
+	d->energy_mj = account_energy_mj(a, &d->method);
+	/* Every method this device allowed, to show them side by side. */
+	for (m = 0; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
+		only = *a;
+		only.has_counter = a->has_counter && m == ENERGY_COUNTER;
+		only.has_points = a->has_points && m == ENERGY_POINTS;
+		only.has_ticks_integral = a->has_ticks_integral && m == ENERGY_TICKS;
+		d->alt_mj[m] = account_energy_mj(&only, &got);
+		d->has_alt[m] = m != ENERGY_NONE && (int)got == m;
+	}
+	d->has_avg_power = d->method != ENERGY_NONE && d->window_ns > 0;
+	if (d->has_avg_power)
+		d->avg_power_mw = d->energy_mj / ((double)d->window_ns / 1e9);
+	d->has_peak = a->has_power;
+	d->peak_power_mw = a->peak_power_mw;
+	d->lost_samples = a->lost_samples;
+	d->lost_ns = a->lost_ns;
+	d->counter_resets = a->counter_resets;
+	build_states(d, a);
+	build_procs(d, gdev, run);
+}
+
+static void
+build_devices(struct report *rep, const struct run *run)
+{
+	size_t	i, k, n = 0;
+
+	for (i = 0; i < run->nbackends; i++)
+		n += run->backends[i].ndev;
+	rep->devs = xcalloc(n, sizeof *rep->devs);
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++, rep->ndev++)
+			build_device(&rep->devs[rep->ndev], &run->backends[i], k, rep->ndev, run);
+	}
+}
+
+void
+report_build(struct report *rep, const struct run *run)
+{
+	size_t	i;
+
+	memset(rep, 0, sizeof *rep);
+	rep->command = join_command(run, false);
+	rep->command_quoted = join_command(run, true);
+	rep->nattached = run->cfg->npids;
+	build_outcome(rep, run);
+	build_times(rep, run);
+	rep->peak_tree_rss_kib = run->tree.peak_rss_kib;
+	rep->processes = run->tree.nproc;
+	rep->max_concurrent = run->tree.max_concurrent;
+	rep->races = run->tree.races;
+	rep->leftover = run->leftover;
+	rep->nleftover = run->nleftover;
+	rep->interval_ms = run->cfg->interval_ms;
+	rep->ticks = run->ticks.ticks;
+	rep->missed = run->ticks.missed;
+	rep->late_max_ns = run->ticks.late_max_ns;
+	rep->late_p99_ns = tickstats_quantile(&run->ticks, 0.99);
+	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
+		rep->notes[rep->nnotes++] = run->notes[i];
+	build_devices(rep, run);
+}
+
+void
+report_free(struct report *rep)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->ndev; i++)
+		free(rep->devs[i].procs);
+	free(rep->devs);
+	free(rep->command);
+	free(rep->command_quoted);
+	memset(rep, 0, sizeof *rep);
+}
+
+const char *
+report_state_name(int pstate, char *buf, size_t size)
+{
+	if (pstate == PSTATE_UNKNOWN)
+		snprintf(buf, size, "unknown");
+	else
+		snprintf(buf, size, "P%d", pstate);
+	return buf;
+}
+
+void
+report_outcome_text(const struct report *rep, char *buf, size_t size)
+{
+	const char	*name;
+
+	switch (rep->outcome) {
+	case OUTCOME_EXITED:
+		snprintf(buf, size, "%d", rep->code);
+		break;
+	case OUTCOME_SIGNALED:
+		name = sigabbrev_np(rep->code);
+		snprintf(buf, size, "killed by SIG%s (signal %d)", name != NULL ? name : "?",
+		    rep->code);
+		break;
+	case OUTCOME_NOT_FOUND:
+		snprintf(buf, size, "not found: %s", strerror(rep->code));
+		break;
+	case OUTCOME_CANNOT_EXEC:
+		snprintf(buf, size, "could not be executed: %s", strerror(rep->code));
+		break;
+	case OUTCOME_ATTACHED:
+		snprintf(buf, size, "attached processes ended");
+		break;
+	case OUTCOME_INTERRUPTED:
+		name = sigabbrev_np(rep->code);
+		snprintf(buf, size, "measurement stopped by SIG%s", name != NULL ? name : "?");
+		break;
+	}
+}
+
+/* "1.23 kJ": energy with a unit that keeps 3 to 4 significant digits. */
+static void
+fmt_energy(char *buf, size_t size, double mj)
+{
+	double	j = mj / 1000;
+
+	if (j >= 1e6)
+		snprintf(buf, size, "%.3f MJ", j / 1e6);
+	else if (j >= 1e4)
+		snprintf(buf, size, "%.3f kJ", j / 1e3);
+	else
+		snprintf(buf, size, "%.3f J", j);
+}
+
+static void
+fmt_kib(char *buf, size_t size, uint64_t kib)
+{
+	if (kib >= 1024 * 1024)
+		snprintf(buf, size, "%.2f GiB", (double)kib / (1024 * 1024));
+	else if (kib >= 1024)
+		snprintf(buf, size, "%.1f MiB", (double)kib / 1024);
+	else
+		snprintf(buf, size, "%" PRIu64 " KiB", kib);
+}
+
+static void
+write_run(FILE *f, const struct report *rep)
+{
+	char	buf[128], rss[32];
+	size_t	i;
+
+	report_outcome_text(rep, buf, sizeof buf);
+	fprintf(f, "\n joulestat: %s\n\n", rep->command_quoted);
+	fprintf(f, "   %-18s %s\n", rep->nattached > 0 ? "status" : "exit status", buf);
+	fprintf(f, "   %-18s %.3f s\n", "wall time", (double)rep->wall_ns / 1e9);
+	fprintf(f, "   %-18s %.3f s%s\n", "user time", (double)rep->user_ns / 1e9,
+	    rep->is_cpu_sampled ? " (sampled from /proc)" : "");
+	fprintf(f, "   %-18s %.3f s%s\n", "sys time", (double)rep->sys_ns / 1e9,
+	    rep->is_cpu_sampled ? " (sampled from /proc)" : "");
+	if (rep->has_max_rss) {
+		fmt_kib(rss, sizeof rss, rep->max_rss_kib);
+		fprintf(f, "   %-18s %s (largest process)\n", "peak RSS", rss);
+	} else
+		fprintf(f, "   %-18s unknown (attached)\n", "peak RSS");
+	fmt_kib(rss, sizeof rss, rep->peak_tree_rss_kib);
+	fprintf(f, "   %-18s %s (whole tree at one reading)\n", "peak tree RSS", rss);
+	fprintf(f, "   %-18s %" PRIu64 " seen, at most %" PRIu64 " at once\n", "processes",
+	    rep->processes, rep->max_concurrent);
+	if (rep->nleftover > 0) {
+		fprintf(f, "   %-18s %zu descendant%s (pid", "still running", rep->nleftover,
+		    rep->nleftover == 1 ? "" : "s");
+		for (i = 0; i < rep->nleftover; i++)
+			fprintf(f, "%s%d", i == 0 ? " " : ", ", (int)rep->leftover[i]);
+		fprintf(f, ")\n");
+	}
+}
+
+static void
+write_energy(FILE *f, const struct dev_report *d)
+{
+	char	buf[32], alt[32];
+	int	m;
+
+	if (d->method == ENERGY_NONE) {
+		fprintf(f, "   %-18s unknown (no power or energy readings)\n", "energy");
+		return;
+	}
+	fmt_energy(buf, sizeof buf, d->energy_mj);
+	fprintf(f, "   %-18s %s (%s)\n", "energy", buf, method_names[d->method]);
+	for (m = 1; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
+		if (!d->has_alt[m] || m == (int)d->method)
+			continue;
+		fmt_energy(alt, sizeof alt, d->alt_mj[m]);
+		if (d->energy_mj > 0)
+			fprintf(f, "   %-18s %s (%s, %+.2f%%)\n", "", alt, method_names[m],
+			    100 * (d->alt_mj[m] - d->energy_mj) / d->energy_mj);
+		else
+			fprintf(f, "   %-18s %s (%s)\n", "", alt, method_names[m]);
+	}
+}
+
+static void
+write_power(FILE *f, const struct dev_report *d)
+{
+	const char	*kind = "";
+
+	if (d->dev->power_kind == POWER_KIND_AVERAGE_1S)
+		kind = "; readings are 1 s trailing averages";
+	else if (d->dev->power_kind == POWER_KIND_INSTANT)
+		kind = "; instantaneous readings";
+	if (d->has_avg_power)
+		fprintf(f, "   %-18s %.1f W", "average power", d->avg_power_mw / 1000);
+	else
+		fprintf(f, "   %-18s unknown", "average power");
+	if (d->has_peak)
+		fprintf(f, ", peak %.1f W%s\n", (double)d->peak_power_mw / 1000, kind);
+	else
+		fprintf(f, ", peak unknown\n");
+}
+
+static void
+write_states(FILE *f, const struct dev_report *d)
+{
+	const struct state_report	*s;
+	char				 name[16], sm[16], pw[16], e[16];
+	size_t				 i;
+
+	if (d->nstates == 0)
+		return;
+	fprintf(f, "   %-9s %10s %7s %11s %10s %9s\n", "P-state", "time (s)", "share",
+	    "energy (J)", "power (W)", "SM (MHz)");
+	for (i = 0; i < d->nstates; i++) {
+		s = &d->states[i];
+		snprintf(e, sizeof e, s->has_energy ? "%.3f" : "unknown", s->energy_mj / 1000);
+		snprintf(pw, sizeof pw, s->has_energy && s->time_ns > 0 ? "%.1f" : "unknown",
+		    s->energy_mj / ((double)s->time_ns / 1e9) / 1000);
+		snprintf(sm, sizeof sm, s->has_sm ? "%.0f" : "unknown", s->avg_sm_mhz);
+		fprintf(f, "   %-9s %10.3f %6.1f%% %11s %10s %9s\n",
+		    report_state_name(s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
+		    100 * s->share, e, pw, sm);
+	}
+}
+
+static void
+write_procs(FILE *f, const struct dev_report *d)
+{
+	const struct proc_report	*p;
+	char				 sm[16], mem[16], gm[32];
+	size_t				 i;
+
+	if (d->nprocs == 0)
+		return;
+	fprintf(f, "   workload processes on this device (utilization reported by the driver):\n");
+	fprintf(f, "   %8s  %-16s %6s %6s %12s\n", "pid", "command", "SM%", "mem%", "max memory");
+	for (i = 0; i < d->nprocs; i++) {
+		p = &d->procs[i];
+		snprintf(sm, sizeof sm, p->has_util ? "%.1f" : "unknown", p->sm_pct);
+		snprintf(mem, sizeof mem, p->has_util ? "%.1f" : "unknown", p->mem_pct);
+		if (p->max_gpu_mem_kib > 0)
+			fmt_kib(gm, sizeof gm, p->max_gpu_mem_kib);
+		else
+			snprintf(gm, sizeof gm, "unknown");
+		fprintf(f, "   %8d  %-16s %6s %6s %12s%s\n", (int)p->pid,
+		    p->comm[0] != '\0' ? p->comm : "?", sm, mem, gm,
+		    p->is_between_ticks ? "  (seen only by driver accounting)" : "");
+	}
+}
+
+static void
+write_device(FILE *f, const struct dev_report *d, size_t i)
+{
+	const struct device	*dev = d->dev;
+	unsigned		 k;
+
+	fprintf(f, "\n device %zu: %s  %s (%s)\n", i, dev->name, dev->id, d->backend);
+	write_energy(f, d);
+	write_power(f, d);
+	write_states(f, d);
+	if (dev->final_valid & M_VIOLATION)
+		fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
+		    "throttled", (double)dev->throttle_power_ns / 1e9,
+		    (double)dev->throttle_thermal_ns / 1e9);
+	if (d->lost_samples > 0)
+		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
+		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
+	if (d->counter_resets > 0)
+		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
+		    "counter resets", d->counter_resets);
+	if (d->is_gone)
+		fprintf(f, "   note: the backend stopped answering during the run\n");
+	for (k = 0; k < dev->nnotes; k++)
+		fprintf(f, "   note: %s\n", dev->notes[k]);
+	write_procs(f, d);
+}
+
+int
+report_write_text(FILE *f, const struct report *rep)
+{
+	size_t	i;
+
+	write_run(f, rep);
+	for (i = 0; i < rep->ndev; i++)
+		write_device(f, &rep->devs[i], i);
+	if (rep->nnotes > 0)
+		fputc('\n', f);
+	for (i = 0; i < rep->nnotes; i++)
+		fprintf(f, " %s\n", rep->notes[i]);
+	fprintf(f, "\n sampler: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness max "
+	    "%.3f ms, p99 %.3f ms, own CPU %.3f s\n\n", rep->ticks, rep->interval_ms, rep->missed,
+	    (double)rep->late_max_ns / 1e6, (double)rep->late_p99_ns / 1e6,
+	    (double)rep->sampler_cpu_ns / 1e9);
+	if (fflush(f) == EOF || ferror(f))
+		return -(errno != 0 ? errno : EIO);
+	return 0;
+}

@@ -1,0 +1,275 @@
+/*
+ * The small helpers declared in util.h: error buffers, allocation that
+ * cannot fail, clocks, strict number parsing and EINTR-safe file reads.
+ * Nothing here knows about devices or processes.
+ */
+#include "joulestat/util.h"
+
+#include <sys/types.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "joulestat/exitcode.h"
+
+void
+errbuf_set(struct errbuf *err, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+	va_end(ap);
+}
+
+void
+errbuf_prefix(struct errbuf *err, const char *fmt, ...)
+{
+	char	joined[2 * sizeof err->msg + 2];
+	va_list	ap;
+	size_t	n;
+
+	if (err == NULL)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(joined, sizeof err->msg, fmt, ap);
+	va_end(ap);
+	n = strlen(joined);
+	memcpy(joined + n, ": ", 2);
+	memcpy(joined + n + 2, err->msg, sizeof err->msg);
+	/* The cause may lose its tail; the context must not. */
+	joined[sizeof err->msg - 1] = '\0';
+	memcpy(err->msg, joined, sizeof err->msg);
+}
+
+static void
+out_of_memory(void)
+{
+	static const char msg[] = PROGNAME ": out of memory\n";
+
+	(void)write_all(STDERR_FILENO, msg, sizeof msg - 1);
+	_exit(EXIT_TOOL);
+}
+
+void *
+xmalloc(size_t size)
+{
+	void	*p;
+
+	if ((p = malloc(size == 0 ? 1 : size)) == NULL)
+		out_of_memory();
+	return p;
+}
+
+void *
+xcalloc(size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if ((p = calloc(nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size)) == NULL)
+		out_of_memory();
+	return p;
+}
+
+void *
+xreallocarray(void *ptr, size_t nmemb, size_t size)
+{
+	void	*p;
+
+	if ((p = reallocarray(ptr, nmemb == 0 ? 1 : nmemb, size == 0 ? 1 : size)) == NULL)
+		out_of_memory();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char	*p;
+
+	if ((p = strdup(s)) == NULL)
+		out_of_memory();
+	return p;
+}
+
+int
+xasprintf(char **ret, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vasprintf(ret, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		out_of_memory();
+	return n;
+}
+
+void
+warnmsg(const char *fmt, ...)
+{
+	va_list	ap;
+
+	fflush(stdout);
+	fputs(PROGNAME ": ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int64_t
+clock_ns(clockid_t id)
+{
+	struct timespec	ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+int64_t
+now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+int64_t
+realtime_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+int
+parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long	 v;
+	char			*end;
+
+	if (s == NULL || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0')
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int
+parse_i64(const char *s, int64_t *out)
+{
+	long long	 v;
+	char		*end;
+
+	if (s == NULL || (!isdigit((unsigned char)s[0]) && s[0] != '-'))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, 10);
+	if (end == s || *end != '\0')
+		return -EINVAL;
+	if (errno == ERANGE)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int
+parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
+{
+	uint64_t	v;
+	int		r;
+
+	if ((r = parse_u64(s, &v)) != 0)
+		return r;
+	if (v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+int
+parse_double(const char *s, double *out)
+{
+	double	 v;
+	char	*end;
+
+	if (s == NULL || s[0] == '\0' || isspace((unsigned char)s[0]))
+		return -EINVAL;
+	errno = 0;
+	v = strtod(s, &end);
+	if (end == s || *end != '\0' || isnan(v))
+		return -EINVAL;
+	if (errno == ERANGE || isinf(v))
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
+ssize_t
+pread_text(int fd, char *buf, size_t size)
+{
+	size_t	n = 0;
+	ssize_t	r;
+
+	if (size == 0)
+		return -EINVAL;
+	while (n < size - 1) {
+		do
+			r = pread(fd, buf + n, size - 1 - n, (off_t)n);
+		while (r == -1 && errno == EINTR);
+		if (r == -1)
+			return -errno;
+		if (r == 0)
+			break;
+		n += (size_t)r;
+	}
+	buf[n] = '\0';
+	return (ssize_t)n;
+}
+
+ssize_t
+read_file(int dirfd, const char *path, char *buf, size_t size)
+{
+	ssize_t	n;
+	int	fd;
+
+	do
+		fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
+	while (fd == -1 && errno == EINTR);
+	if (fd == -1)
+		return -errno;
+	n = pread_text(fd, buf, size);
+	close(fd);
+	return n;
+}
+
+int
+write_all(int fd, const void *buf, size_t len)
+{
+	const char	*p = buf;
+	ssize_t		 r;
+
+	while (len > 0) {
+		r = write(fd, p, len);
+		if (r == -1 && errno == EINTR)
+			continue;
+		if (r == -1)
+			return -errno;
+		p += r;
+		len -= (size_t)r;
+	}
+	return 0;
+}
