@@ -1,0 +1,33 @@
+#!/bin/sh
+# Set up joulestat on Debian 12: install what is missing (apt-get as root,
+# otherwise print the exact apt-get line and stop), build everything, and
+# run the demo on the simulated GPU.
+#   scripts/setup.sh              install, build, demo
+#   scripts/setup.sh --deps-only  install only (used by .ci/run)
+set -eu
+cd "$(dirname "$0")/.."
+
+# Build: compiler, make, libraries.  Tests: cmocka, valgrind, procps (ps, pgrep).
+PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libcmocka-dev valgrind procps"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "joulestat: missing Debian packages; run as root:" >&2
+		echo "  apt-get update && apt-get install -y$missing" >&2
+		exit 1
+	fi
+	echo "installing:$missing"
+	apt-get update -q
+	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
+fi
+
+[ "${1:-}" = "--deps-only" ] && exit 0
+make -j2 all
+make demo
