@@ -4,8 +4,12 @@
 #
 #   t_run "name" func      run func; it passes unless it calls fail
 #   try CMD...             run CMD with a timeout: $rc, files out and err
+#   try_in FILE CMD...     the same with stdin from FILE
+#   spawn CMD... / reap    the same in the background: $t_pid, then $rc
+#   wait_for / wait_file / wait_gone   poll (never a bare sleep) with a timeout
 #   fail MSG / skip MSG    end the current test
 #   assert_eq / assert_rc / assert_match / assert_no_match  helpers
+#   assert_ge / assert_le / assert_num / csv_get / pid_alive  more helpers
 #
 # Environment (set by tests/run.sh): JOULESTAT, JS_WORK, CSVTOOL, SIMLIB, TOP,
 # TIMEOUT_MULT (scales every timeout for slow or instrumented builds).
@@ -21,6 +25,7 @@ t_run() {
 	T=$(mktemp -d "${TMPDIR:-/tmp}/joulestat-t.XXXXXX")
 	(cd "$T" && "$@") >"$T/.log" 2>&1
 	r=$?
+	t_cleanup
 	case $r in
 	0) echo "ok $t_n - $t_name" ;;
 	77) echo "ok $t_n - $t_name # SKIP $(tail -n 1 "$T/.log")" ;;
@@ -52,12 +57,19 @@ skip() {
 
 # try [-t SECONDS] CMD...: run with a timeout; stdout to ./out, stderr to ./err.
 try() {
+	try_in /dev/null "$@"
+}
+
+# try_in FILE [-t SECONDS] CMD...: like try, with stdin from FILE.
+try_in() {
+	t_in=$1
+	shift
 	secs=$t_timeout
 	if [ "$1" = -t ]; then
 		secs=$2
 		shift 2
 	fi
-	timeout -k 5 $((secs * TIMEOUT_MULT)) "$@" >out 2>err </dev/null
+	timeout -k 5 $((secs * TIMEOUT_MULT)) "$@" >out 2>err <"$t_in"
 	rc=$?
 	if [ $rc -eq 124 ]; then
 		fail "timed out after $((secs * TIMEOUT_MULT)) s: $*"
@@ -86,4 +98,148 @@ assert_no_match() {
 assert_near() {
 	awk -v a="$1" -v e="$2" -v t="$3" 'BEGIN { d = a - e; if (d < 0) d = -d; exit !(d <= t) }' ||
 	    fail "${4:-value}: $1 is not within $3 of $2"
+}
+
+# assert_ge A B MSG / assert_le A B MSG: numeric comparisons (floats too).
+assert_ge() {
+	assert_num "$1" "${3:-value}"
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }' ||
+	    fail "${3:-value}: expected >= $2, got $1"
+}
+
+assert_le() {
+	assert_num "$1" "${3:-value}"
+	awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }' ||
+	    fail "${3:-value}: expected <= $2, got $1"
+}
+
+# assert_num VALUE MSG: a plain C-locale number (no sign, exponent, separators).
+assert_num() {
+	printf '%s\n' "$1" | grep -Eqx '[0-9]+(\.[0-9]+)?' ||
+	    fail "${2:-value}: '$1' is not a C-locale number"
+}
+
+# csv_get FILE COLUMN [KEY=VALUE...]: the value, through $CSVTOOL, in $csv_v.
+# Fails the test when the file does not parse or has no such column or row.
+csv_get() {
+	csv_v=$("$CSVTOOL" ${csv_sep:+-s "$csv_sep"} get "$@" 2>csvtool.err) ||
+	    fail "csvtool get $*: $(cat csvtool.err)"
+}
+
+# pid_alive PID: the process exists and is not a zombie.
+pid_alive() {
+	[ -r "/proc/$1/stat" ] || return 1
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	t_stat=${t_stat##*) }
+	case $t_stat in
+	Z* | X* | "") return 1 ;;
+	esac
+	return 0
+}
+
+# ppid_of PID: print the parent's pid.
+ppid_of() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- ${t_stat##*) }
+	echo "$2"
+}
+
+# poll [-t SECONDS] CMD...: run CMD every 20 ms until it succeeds (0) or
+# the time is up (1).
+poll() {
+	secs=$t_timeout
+	if [ "$1" = -t ]; then
+		secs=$2
+		shift 2
+	fi
+	t_end=$(($(date +%s%N) + secs * TIMEOUT_MULT * 1000000000))
+	until "$@"; do
+		[ "$(date +%s%N)" -le "$t_end" ] || return 1
+		sleep 0.02
+	done
+}
+
+# wait_for [-t SECONDS] CMD...: poll, and fail the test if the time is up.
+wait_for() {
+	poll "$@" || fail "waited in vain for: $*"
+}
+
+# wait_file FILE: until FILE exists and is not empty (js-work -p writes
+# its pid file atomically); then $t_file_pid holds its first line.
+wait_file() {
+	wait_for test -s "$1"
+	read -r t_file_pid <"$1"
+}
+
+# wait_gone PID: until the process has ended (a zombie counts as ended).
+wait_gone() {
+	wait_for t_not pid_alive "$1"
+}
+
+t_not() {
+	! "$@"
+}
+
+# t_kill_later SIG PID: send SIG to PID when the test ends, passed or not
+# (daemons that a failing test leaves behind, background jobs).
+t_kill_later() {
+	echo "$1 $2" >>"$T/.kill"
+}
+
+t_cleanup() {
+	[ -f "$T/.kill" ] || return 0
+	while read -r t_sig t_p; do
+		kill -s "$t_sig" "$t_p" 2>/dev/null
+	done <"$T/.kill"
+}
+
+# spawn [-t SECONDS] CMD...: start CMD in the background under a timeout,
+# stdout to ./out, stderr to ./err, stdin from /dev/null.  timeout(1) gives
+# it default actions for SIGINT and SIGQUIT, which a background job of a
+# script would otherwise ignore.  $t_pid is CMD's own pid (the child of
+# timeout; setsid(1) as CMD execs in place).  Collect it with reap.
+spawn() {
+	secs=$t_timeout
+	if [ "$1" = -t ]; then
+		secs=$2
+		shift 2
+	fi
+	t_spawn_secs=$((secs * TIMEOUT_MULT))
+	timeout -k 5 "$t_spawn_secs" "$@" >out 2>err </dev/null &
+	t_bg=$!
+	t_kill_later TERM "$t_bg"
+	t_pid=
+	wait_for t_spawned
+}
+
+t_spawned() {
+	t_pid=$(cat "/proc/$t_bg/task/$t_bg/children" 2>/dev/null)
+	t_pid=${t_pid%% *}
+	[ -n "$t_pid" ] && return 0
+	# Already over before we looked.
+	! kill -0 "$t_bg" 2>/dev/null && t_pid=0
+}
+
+# reap: wait for the spawned command; its exit status in $rc.
+reap() {
+	wait "$t_bg"
+	rc=$?
+	if [ $rc -eq 124 ]; then
+		fail "timed out after $t_spawn_secs s"
+	fi
+	return 0
+}
+
+# sig_handled PID SIG: PID blocks or catches SIG (number), so it is ready
+# to read it from a signalfd or a handler.
+sig_handled() {
+	t_bit=$((1 << ($2 - 1)))
+	while read -r t_k t_mask; do
+		case $t_k in
+		SigBlk: | SigCgt:)
+			[ $((0x$t_mask & t_bit)) -ne 0 ] && return 0
+			;;
+		esac
+	done <"/proc/$1/status"
+	return 1
 }

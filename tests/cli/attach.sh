@@ -1,0 +1,84 @@
+#!/bin/bash
+# Attach mode: -p PID[,PID...] measures processes that are already running,
+# until they have all exited, or until joulestat gets SIGINT; either way it
+# writes a report and exits 0.  It never kills what it attached to.
+. "$(dirname "$0")/lib.sh"
+
+assert_report() {
+	for label in 'wall time' 'user time' 'sys time' 'peak RSS' 'processes' \
+	    'sampler'; do
+		grep -q -- "$label" "$1" || fail "no '$label' in the report in $1"
+	done
+}
+
+# target FILE DUR: start js-work pidfile FILE DUR in the background (not a
+# child of joulestat); its pid in $tpid once it is up.
+target() {
+	timeout -k 5 $((60 * TIMEOUT_MULT)) "$JS_WORK" pidfile "$1" "$2" \
+	    </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file "$1"
+	tpid=$t_file_pid
+	t_kill_later KILL "$tpid"
+}
+
+test_attach_until_exit() {
+	target f 2s
+	try "$JOULESTAT" -i 20 --csv=s.csv -p "$tpid"
+	assert_rc 0
+	! pid_alive "$tpid" || fail "joulestat returned before the process ended"
+	assert_report err
+	csv_get s.csv wall_s scope=run
+	assert_ge "$csv_v" 0.5 wall_s
+}
+
+test_attach_long_option() {
+	target f 1s
+	try "$JOULESTAT" -i 20 --pid="$tpid"
+	assert_rc 0
+	! pid_alive "$tpid" || fail "joulestat returned before the process ended"
+	assert_report err
+}
+
+test_attach_two() {
+	target f1 1s
+	t1=$tpid
+	target f2 2s
+	t2=$tpid
+	try "$JOULESTAT" -i 20 --csv=s.csv -p "$t1,$t2"
+	assert_rc 0
+	! pid_alive "$t1" || fail "joulestat returned before $t1 ended"
+	! pid_alive "$t2" || fail "joulestat returned before $t2 ended"
+	csv_get s.csv wall_s scope=run
+	assert_ge "$csv_v" 1.0 "wall_s (the later process lives 2 s)"
+	csv_get s.csv processes scope=run
+	assert_ge "$csv_v" 2 processes
+}
+
+# SIGINT ends the measurement early, with a report, exit 0, and the
+# attached process keeps running.
+test_attach_interrupted() {
+	target f 60s
+	spawn "$JOULESTAT" -i 20 --csv=s.csv -p "$tpid"
+	wait_for sig_handled "$t_pid" 2
+	kill -INT "$t_pid"
+	reap
+	assert_rc 0
+	assert_report err
+	"$CSVTOOL" check s.csv >/dev/null 2>&1 || fail "s.csv is not consistent CSV"
+	pid_alive "$tpid" || fail "the attached process was killed"
+}
+
+test_attach_quiet() {
+	target f 500ms
+	try "$JOULESTAT" -q -p "$tpid"
+	assert_rc 0
+	[ ! -s err ] || fail "-q still wrote to stderr"
+}
+
+t_run "-p PID measures until the process exits" test_attach_until_exit
+t_run "--pid=PID works" test_attach_long_option
+t_run "-p A,B waits for both" test_attach_two
+t_run "SIGINT ends attach mode early with a report" test_attach_interrupted
+t_run "-q in attach mode prints nothing" test_attach_quiet
+t_done
