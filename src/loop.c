@@ -15,6 +15,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -229,14 +230,32 @@ check_drained(struct loop *lp, int64_t t)
 	}
 }
 
+/* True when the main child has exited and is still a zombie to read. */
+static bool
+main_child_waiting(const struct run *run)
+{
+	siginfo_t	si = { .si_pid = 0 };
+
+	if (run->is_attach || run->child.has_exited)
+		return false;
+	return waitid(P_PID, (id_t)run->child.pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0 &&
+	    si.si_pid == run->child.pid;
+}
+
+/*
+ * A child ended.  Only the end of the main workload costs a reading (the
+ * last one, taken while it is still a zombie so its final figures are
+ * there); other exits are just reaped, so a fork storm does not turn into
+ * a storm of readings.  Their CPU time reaches the totals through rusage.
+ */
 static void
 on_sigchld(struct loop *lp)
 {
 	struct run	*run = lp->run;
 	int64_t		 t = now_ns();
 
-	/* Read the tree while exited children are still zombies: final CPU times. */
-	loop_sample(run, t);
+	if (main_child_waiting(run))
+		loop_sample(run, t);
 	launch_reap(&run->child);
 	if (lp->phase == PHASE_RUNNING && !run->is_attach && run->child.has_exited) {
 		proctree_refresh(&run->tree, t);
@@ -259,6 +278,7 @@ on_signal(struct loop *lp, int sig)
 	if (run->is_attach) {
 		run->has_interrupt = true;
 		run->t_end_ns = now_ns();
+		loop_sample(run, run->t_end_ns);
 		lp->phase = PHASE_DONE;
 		return;
 	}
