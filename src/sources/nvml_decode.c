@@ -1,0 +1,384 @@
+/*
+ * Pure decoding of NVML answers into joulestat's structs (DESIGN §3, §4).
+ * This file holds no NVML calls, no clocks and no allocation: nvml.c makes
+ * the calls and hands the raw answers here, and the unit tests feed
+ * byte-exact structs.  Layouts and constants come from nvml_abi.h.
+ */
+#include "nvml_decode.h"
+
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+/* Longer accounting times (ms) are taken as garbage: about 31 years. */
+#define NVML_ACCOUNTING_MAX_MS	(1000ull * 86400 * 365 * 31)
+
+/* Candidate entry sizes of the running-process calls, see nvml_abi.h. */
+static const size_t nvml_strides[] = {
+	sizeof(nvmlProcessInfo_v1_t),
+	sizeof(nvmlProcessInfo_v2_t),
+	NVML_PROCESS_INFO_R535_SIZE,
+};
+
+static int
+nvml_decode_double(double d, uint64_t *out)
+{
+	if (isnan(d) || d < 0 || d >= 18446744073709551616.0)
+		return -1;
+	*out = (uint64_t)llround(d);
+	return 0;
+}
+
+int
+nvml_decode_value(nvmlValueType_t type, const nvmlValue_t *v, uint64_t *out)
+{
+	switch (type) {
+	case NVML_VALUE_TYPE_DOUBLE:
+		return nvml_decode_double(v->dVal, out);
+	case NVML_VALUE_TYPE_UNSIGNED_INT:
+		if (v->uiVal == NVML_VALUE_NOT_AVAILABLE_UINT)
+			return -1;
+		*out = v->uiVal;
+		return 0;
+	case NVML_VALUE_TYPE_UNSIGNED_LONG:
+	case NVML_VALUE_TYPE_UNSIGNED_LONG_LONG:
+		/* unsigned long is 8 bytes on LP64, like unsigned long long. */
+		if (v->ullVal == NVML_VALUE_NOT_AVAILABLE_ULL)
+			return -1;
+		*out = v->ullVal;
+		return 0;
+	case NVML_VALUE_TYPE_SIGNED_LONG_LONG:
+		if (v->sllVal < 0)
+			return -1;
+		*out = (uint64_t)v->sllVal;
+		return 0;
+	case NVML_VALUE_TYPE_SIGNED_INT:
+		if (v->siVal < 0)
+			return -1;
+		*out = (uint64_t)v->siVal;
+		return 0;
+	case NVML_VALUE_TYPE_UNSIGNED_SHORT:
+		if (v->usVal == 0xffff)
+			return -1;
+		*out = v->usVal;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+nvmlReturn_t
+nvml_decode_field(const nvmlFieldValue_t *fv, uint64_t *out)
+{
+	if (fv->nvmlReturn != NVML_SUCCESS)
+		return fv->nvmlReturn;
+	if (nvml_decode_value(fv->valueType, &fv->value, out) != 0)
+		return NVML_ERROR_UNKNOWN;
+	return NVML_SUCCESS;
+}
+
+int
+nvml_decode_pstate(nvmlPstates_t p)
+{
+	if (p > NVML_PSTATE_15)
+		return PSTATE_UNKNOWN;
+	return (int)p;
+}
+
+int64_t
+nvml_decode_time_ns(uint64_t ts_us, int64_t real_minus_mono_ns)
+{
+	if (ts_us > (uint64_t)(INT64_MAX / NSEC_PER_USEC))
+		ts_us = (uint64_t)(INT64_MAX / NSEC_PER_USEC);
+	return (int64_t)ts_us * NSEC_PER_USEC - real_minus_mono_ns;
+}
+
+unsigned
+nvml_decode_throttle(unsigned long long reasons)
+{
+	const unsigned long long power = NVML_CLOCKS_EVENT_REASON_SW_POWER_CAP |
+	    NVML_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN;
+	const unsigned long long thermal = NVML_CLOCKS_EVENT_REASON_SW_THERMAL_SLOWDOWN |
+	    NVML_CLOCKS_EVENT_REASON_HW_THERMAL_SLOWDOWN;
+	const unsigned long long benign = NVML_CLOCKS_EVENT_REASON_GPU_IDLE |
+	    NVML_CLOCKS_EVENT_REASON_APPLICATIONS_CLOCKS_SETTING;
+	unsigned t = 0;
+
+	if (reasons & power)
+		t |= THROTTLE_POWER;
+	if (reasons & thermal)
+		t |= THROTTLE_THERMAL;
+	if (reasons & ~(power | thermal | benign))
+		t |= THROTTLE_OTHER;
+	return t;
+}
+
+/* Keep one entry if it passes the robustness filters; see the header. */
+static bool
+nvml_decode_keep(uint64_t ts_us, unsigned int pid, unsigned int sm, unsigned int mem,
+    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us)
+{
+	if (ts_us <= last_seen_us || sm > 100 || mem > 100)
+		return false;
+	if (pid == 0 || pid > (unsigned int)INT_MAX)
+		return false;
+	out->ts_us = ts_us;
+	out->pid = (pid_t)pid;
+	out->sm_pct = (uint8_t)sm;
+	out->mem_pct = (uint8_t)mem;
+	if (ts_us > *newest_us)
+		*newest_us = ts_us;
+	return true;
+}
+
+size_t
+nvml_decode_util_info(const nvmlProcessUtilizationInfo_v1_t *v, size_t n,
+    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (nvml_decode_keep(v[i].timeStamp, v[i].pid, v[i].smUtil, v[i].memUtil,
+		    last_seen_us, &out[k], newest_us))
+			k++;
+	}
+	return k;
+}
+
+size_t
+nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t n,
+    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us)
+{
+	size_t	i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (nvml_decode_keep(v[i].timeStamp, v[i].pid, v[i].smUtil, v[i].memUtil,
+		    last_seen_us, &out[k], newest_us))
+			k++;
+	}
+	return k;
+}
+
+/* The mean SM and memory utilization of every entry of v with this pid. */
+static void
+nvml_decode_mean(const struct nvml_pid_util *v, size_t n, pid_t pid, uint8_t *sm,
+    uint8_t *mem)
+{
+	unsigned	sum_sm = 0, sum_mem = 0, count = 0;
+	size_t		i;
+
+	for (i = 0; i < n; i++) {
+		if (v[i].pid != pid)
+			continue;
+		sum_sm += v[i].sm_pct;
+		sum_mem += v[i].mem_pct;
+		count++;
+	}
+	*sm = (uint8_t)((sum_sm + count / 2) / count);
+	*mem = (uint8_t)((sum_mem + count / 2) / count);
+}
+
+static bool
+nvml_decode_seen_before(const struct nvml_pid_util *v, size_t i)
+{
+	size_t	j;
+
+	for (j = 0; j < i; j++) {
+		if (v[j].pid == v[i].pid)
+			return true;
+	}
+	return false;
+}
+
+static uint16_t
+nvml_decode_add_sat(uint16_t a, unsigned b)
+{
+	return (unsigned)a + b > UINT16_MAX ? UINT16_MAX : (uint16_t)(a + b);
+}
+
+size_t
+nvml_decode_split(const struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
+    const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
+    uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct)
+{
+	struct pid_usage	*u;
+	uint8_t			 sm, mem;
+	size_t			 i, k = 0;
+
+	*foreign_sm_pct = 0;
+	*foreign_mem_pct = 0;
+	for (i = 0; i < n; i++) {
+		/* Quadratic, but n is the number of processes on one GPU. */
+		if (nvml_decode_seen_before(v, i))
+			continue;
+		nvml_decode_mean(v, n, v[i].pid, &sm, &mem);
+		if (!is_mine(v[i].pid, arg)) {
+			*foreign_sm_pct = nvml_decode_add_sat(*foreign_sm_pct, sm);
+			*foreign_mem_pct = nvml_decode_add_sat(*foreign_mem_pct, mem);
+			continue;
+		}
+		if (k == cap)
+			continue;
+		u = &mine[k++];
+		memset(u, 0, sizeof *u);
+		u->dev = dev;
+		u->pid = v[i].pid;
+		u->sm_pct = sm;
+		u->mem_pct = mem;
+		u->has_util = true;
+	}
+	return k;
+}
+
+/* Offset one past the last byte of buf that is not the fill byte. */
+static size_t
+nvml_decode_written(const unsigned char *buf, size_t size)
+{
+	while (size > 0 && buf[size - 1] == NVML_PROC_FILL_BYTE)
+		size--;
+	return size;
+}
+
+size_t
+nvml_decode_stride(const unsigned char *buf, size_t size, unsigned count, size_t nominal)
+{
+	size_t	end, i;
+
+	if (count == 0)
+		return nominal;
+	/*
+	 * The last byte of each layout belongs to a field (usedGpuMemory,
+	 * computeInstanceId or usedGpuCcProtectedMemory), never to padding,
+	 * and its top byte is never 0xa5 in practice: so count entries of the
+	 * right stride end exactly at the last written byte.
+	 */
+	end = nvml_decode_written(buf, size);
+	if (end == (size_t)count * nominal)
+		return nominal;
+	for (i = 0; i < ARRAY_SIZE(nvml_strides); i++) {
+		if (end == (size_t)count * nvml_strides[i])
+			return nvml_strides[i];
+	}
+	return nominal;
+}
+
+size_t
+nvml_decode_procs(const unsigned char *buf, unsigned count, size_t stride,
+    struct nvml_proc_mem *out)
+{
+	unsigned int		pid;
+	unsigned long long	mem;
+	size_t			i, k = 0;
+
+	for (i = 0; i < count; i++) {
+		/* memcpy: the stride may leave the entries misaligned. */
+		memcpy(&pid, buf + i * stride + offsetof(nvmlProcessInfo_v1_t, pid), sizeof pid);
+		memcpy(&mem, buf + i * stride + offsetof(nvmlProcessInfo_v1_t, usedGpuMemory),
+		    sizeof mem);
+		if (pid == 0 || pid > (unsigned int)INT_MAX)
+			continue;
+		out[k].pid = (pid_t)pid;
+		out[k].gpu_mem_kib = mem == NVML_VALUE_NOT_AVAILABLE_ULL ? 0 : mem / 1024;
+		k++;
+	}
+	return k;
+}
+
+static int
+nvml_decode_sample_cmp(const void *a, const void *b)
+{
+	const nvmlSample_t	*x = a, *y = b;
+
+	return (x->timeStamp > y->timeStamp) - (x->timeStamp < y->timeStamp);
+}
+
+size_t
+nvml_decode_power_samples(nvmlSample_t *v, size_t n, nvmlValueType_t type,
+    uint64_t last_seen_us, int64_t real_minus_mono_ns, struct power_point *out,
+    uint64_t *newest_us)
+{
+	uint64_t	mw, prev_us = last_seen_us;
+	size_t		i, k = 0;
+
+	qsort(v, n, sizeof *v, nvml_decode_sample_cmp);
+	for (i = 0; i < n; i++) {
+		/* Also drops duplicates: each kept sample is strictly newer. */
+		if (v[i].timeStamp <= prev_us)
+			continue;
+		if (nvml_decode_value(type, &v[i].sampleValue, &mw) != 0 || mw > UINT32_MAX)
+			continue;
+		out[k].t_ns = nvml_decode_time_ns(v[i].timeStamp, real_minus_mono_ns);
+		out[k].power_mw = (uint32_t)mw;
+		k++;
+		prev_us = v[i].timeStamp;
+	}
+	if (prev_us > *newest_us)
+		*newest_us = prev_us;
+	return k;
+}
+
+int64_t
+nvml_decode_violation_ns(const nvmlViolationTime_t *start, const nvmlViolationTime_t *end)
+{
+	unsigned long long	d;
+
+	if (end->violationTime < start->violationTime)
+		return -1;
+	d = end->violationTime - start->violationTime;
+	return d > (unsigned long long)INT64_MAX ? INT64_MAX : (int64_t)d;
+}
+
+bool
+nvml_decode_accounting_matches(const nvmlAccountingStats_t *st, int64_t real_minus_mono_ns,
+    int64_t first_seen_ns, int64_t last_seen_ns, int64_t slack_ns)
+{
+	int64_t	start_ns, end_ns;
+
+	if (st->startTime == 0)
+		return true;		/* no start time: nothing to contradict */
+	start_ns = nvml_decode_time_ns(st->startTime, real_minus_mono_ns);
+	if (start_ns > last_seen_ns + slack_ns)
+		return false;
+	/* time is 0 while the process runs: then there is no end to compare. */
+	if (st->time == 0 || st->time > NVML_ACCOUNTING_MAX_MS)
+		return true;
+	end_ns = start_ns + (int64_t)st->time * NSEC_PER_MSEC;
+	return end_ns + slack_ns >= first_seen_ns;
+}
+
+void
+nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *out)
+{
+	out->is_between_ticks = true;
+	if (st->gpuUtilization <= 100 && st->memoryUtilization <= 100) {
+		out->sm_pct = (uint8_t)st->gpuUtilization;
+		out->mem_pct = (uint8_t)st->memoryUtilization;
+		out->has_util = true;
+	}
+	if (st->maxMemoryUsage != NVML_VALUE_NOT_AVAILABLE_ULL)
+		out->gpu_mem_kib = st->maxMemoryUsage / 1024;
+}
+
+/* GA100 (A100, A30, A800) answers instantly although it is Ampere. */
+static bool
+nvml_decode_is_ga100(unsigned int pci_device_id)
+{
+	return (pci_device_id >> 24) == 0x20;
+}
+
+enum power_kind
+nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
+    unsigned int pci_device_id, bool *is_assumed)
+{
+	*is_assumed = false;
+	if (pci_device_id != 0 && nvml_decode_is_ga100(pci_device_id) &&
+	    (!has_arch || arch == NVML_DEVICE_ARCH_AMPERE))
+		return POWER_KIND_INSTANT;
+	if (!has_arch || arch == NVML_DEVICE_ARCH_UNKNOWN) {
+		*is_assumed = true;
+		return POWER_KIND_AVERAGE_1S;
+	}
+	return arch >= NVML_DEVICE_ARCH_AMPERE ? POWER_KIND_AVERAGE_1S : POWER_KIND_INSTANT;
+}

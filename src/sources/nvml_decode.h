@@ -1,0 +1,181 @@
+/*
+ * Pure functions that turn NVML's answers into joulestat's structs
+ * (DESIGN §3, §4): field values with their per-field return codes,
+ * P-states, NVML's CLOCK_REALTIME microsecond timestamps, process
+ * utilization samples of both layouts, running-process entries of any
+ * stride, clocks-event reasons, violation counters and accounting
+ * records.  Nothing here calls NVML, reads a clock or allocates, so the
+ * unit tests can feed byte-exact structs (tests/unit/test_nvml.c).
+ */
+#ifndef JOULESTAT_NVML_DECODE_H
+#define JOULESTAT_NVML_DECODE_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "joulestat/source.h"
+
+#include "nvml_abi.h"
+
+/* Running-process buffers are filled with this byte before each call. */
+#define NVML_PROC_FILL_BYTE	0xa5
+
+/* One process-utilization entry, whichever NVML layout it came from. */
+struct nvml_pid_util {
+	uint64_t	ts_us;			/* CLOCK_REALTIME, us */
+	pid_t		pid;			/* host pid */
+	uint8_t		sm_pct;
+	uint8_t		mem_pct;
+};
+
+/* One running-process entry. */
+struct nvml_proc_mem {
+	pid_t		pid;
+	uint64_t	gpu_mem_kib;		/* 0 = unknown */
+};
+
+/* Tells whether a host pid belongs to the measured tree. */
+typedef bool	(*nvml_is_mine_fn)(pid_t pid, const void *arg);
+
+/*
+ * Read an nvmlValue_t of the given type as an unsigned integer.  Doubles
+ * are rounded; negative values and NaN are refused, and so is
+ * NVML_VALUE_NOT_AVAILABLE (all ones) in the unsigned types.  Returns 0
+ * with *out set, or -1.
+ */
+int	nvml_decode_value(nvmlValueType_t type, const nvmlValue_t *v, uint64_t *out);
+
+/*
+ * Decode one field of an nvmlDeviceGetFieldValues answer.  The call's
+ * overall SUCCESS says nothing about a field: its own nvmlReturn decides.
+ * Returns NVML_SUCCESS with *out set; the field's own error code when it
+ * failed; NVML_ERROR_UNKNOWN when it claims success with an unusable
+ * value (unknown type, negative, not available).
+ */
+nvmlReturn_t nvml_decode_field(const nvmlFieldValue_t *fv, uint64_t *out);
+
+/* NVML P-state to 0..15, or PSTATE_UNKNOWN for 32 and anything else. */
+int	nvml_decode_pstate(nvmlPstates_t p);
+
+/*
+ * An NVML timestamp (CLOCK_REALTIME, us since 1970) on the CLOCK_MONOTONIC
+ * ns scale.  real_minus_mono_ns is realtime_ns() - now_ns() read together
+ * just before the call that returned the timestamp.
+ */
+int64_t	nvml_decode_time_ns(uint64_t ts_us, int64_t real_minus_mono_ns);
+
+/*
+ * Clocks-event (throttle) reasons to enum throttle bits: software power
+ * cap and hardware power brake are THROTTLE_POWER; software and hardware
+ * thermal slowdown are THROTTLE_THERMAL; every other bit except GPU idle
+ * and the applications-clocks setting is THROTTLE_OTHER.
+ */
+unsigned nvml_decode_throttle(unsigned long long reasons);
+
+/*
+ * Normalize process-utilization entries of the versioned layout
+ * (nvmlDeviceGetProcessesUtilizationInfo, timeStamp first) or of the old
+ * one (nvmlDeviceGetProcessUtilization, pid first) into out[0..n).
+ * Entries not newer than last_seen_us, with a utilization above 100 % or
+ * with pid 0 or above INT_MAX are dropped (drivers have been seen to
+ * return all three).  *newest_us is raised to the newest timestamp kept.
+ * Returns the number of entries written.
+ */
+size_t	nvml_decode_util_info(const nvmlProcessUtilizationInfo_v1_t *v, size_t n,
+	    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us);
+size_t	nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t n,
+	    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us);
+
+/*
+ * Split normalized entries into usage of the tree's pids and the load of
+ * everybody else.  Entries of the same pid are merged (their mean is
+ * kept), since a driver may return several samples for one process.  For
+ * each pid that is_mine accepts, one struct pid_usage with dev, pid,
+ * sm_pct, mem_pct and has_util is written to mine[0..cap); the others are
+ * summed into *foreign_sm_pct and *foreign_mem_pct (saturating at
+ * UINT16_MAX; a sum above 100 means the device was time-shared).  Returns
+ * the number of pid_usage entries written (at most cap; the rest are
+ * dropped).
+ */
+size_t	nvml_decode_split(const struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
+	    const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
+	    uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct);
+
+/*
+ * Guess the entry size a driver really wrote into a running-process buffer
+ * that was filled with NVML_PROC_FILL_BYTE before the call (as nvml.c does).
+ * nominal is the size the symbol is documented to write (16 for the plain
+ * symbol, 24 for _v2 and _v3); drivers have also written 16 and 32 from
+ * _v3.  The candidate (16, 24 or 32) whose count entries end exactly at
+ * the last byte that is not the fill byte wins, the nominal size first.  Returns
+ * the stride, or nominal when the buffer gives no answer.
+ */
+size_t	nvml_decode_stride(const unsigned char *buf, size_t size, unsigned count,
+	    size_t nominal);
+
+/*
+ * Read count running-process entries of the given stride (pid at offset
+ * 0 and usedGpuMemory at offset 8 in all three layouts) into out.
+ * Entries with pid 0 or above INT_MAX are skipped; memory that is not
+ * available becomes 0 (unknown).  The buffer must hold count * stride
+ * bytes.  Returns the number of entries written.
+ */
+size_t	nvml_decode_procs(const unsigned char *buf, unsigned count, size_t stride,
+	    struct nvml_proc_mem *out);
+
+/*
+ * Convert driver power samples (nvmlDeviceGetSamples with
+ * NVML_TOTAL_POWER_SAMPLES, value type as returned) to power points on the
+ * CLOCK_MONOTONIC scale, sorted by time; the driver's buffer is a ring
+ * and need not come back in order.  Samples not newer than last_seen_us
+ * and values that cannot be read are dropped; v is sorted in place.
+ * *newest_us is raised to the newest timestamp kept.  Returns the number
+ * of points written to out (at most n).
+ */
+size_t	nvml_decode_power_samples(nvmlSample_t *v, size_t n, nvmlValueType_t type,
+	    uint64_t last_seen_us, int64_t real_minus_mono_ns, struct power_point *out,
+	    uint64_t *newest_us);
+
+/*
+ * Time throttled between two violation readings, in ns (NVML counts
+ * violationTime in ns).  Returns -1 when the counter went backwards
+ * (driver reload), which makes the figure unknown.
+ */
+int64_t	nvml_decode_violation_ns(const nvmlViolationTime_t *start,
+	    const nvmlViolationTime_t *end);
+
+/*
+ * Whether an accounting record can belong to a process of the tree that
+ * was seen from first_seen_ns to last_seen_ns (CLOCK_MONOTONIC): NVML
+ * keeps only the newest process per pid, so a record that started after
+ * the process was last seen, or ended before it was first seen, belongs
+ * to another process with a reused pid.  slack_ns allows for the tree's
+ * own sampling delay.
+ */
+bool	nvml_decode_accounting_matches(const nvmlAccountingStats_t *st,
+	    int64_t real_minus_mono_ns, int64_t first_seen_ns, int64_t last_seen_ns,
+	    int64_t slack_ns);
+
+/*
+ * Fill a pid_usage from an accounting record: lifetime SM and memory
+ * utilization (has_util only when both are within 0..100), the largest
+ * memory use, and is_between_ticks.  dev and pid are set by the caller.
+ */
+void	nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *out);
+
+/*
+ * What nvmlDeviceGetPowerUsage means on this device.  Ampere and newer
+ * report a 1 s trailing average, except GA100 (PCI device ids 0x20xx,
+ * pci_device_id 0x20xx10de), which stays instantaneous like every older
+ * architecture.  has_arch is false when the architecture could not be
+ * read; unless the PCI id says GA100, the answer is then
+ * POWER_KIND_AVERAGE_1S with *is_assumed set, since every current GPU
+ * averages.  pci_device_id 0 means unknown.
+ */
+enum power_kind nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
+	    unsigned int pci_device_id, bool *is_assumed);
+
+#endif

@@ -1,0 +1,514 @@
+/*
+ * Unit tests of the pure NVML decoders in src/sources/nvml_decode.c.  The
+ * NVML answers are built here byte by byte at the offsets written out in
+ * /work/shared/reference/nvml-abi-facts.md §3, not through our own struct
+ * definitions, so a layout mistake in nvml_abi.h shows up as a failure
+ * rather than cancelling out: field values with mixed per-field errors,
+ * P-state 32, CLOCK_REALTIME microsecond timestamps, process samples of
+ * both layouts with tree and foreign pids, and running-process entries
+ * of 16, 24 and 32 bytes.
+ */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "joulestat/source.h"
+
+#include "../../src/sources/nvml_decode.h"
+
+/* The tree of the split tests: pids 100, 101 and 102. */
+static const pid_t tree_pids[] = { 100, 101, 102 };
+
+static bool
+in_tree(pid_t pid, const void *arg)
+{
+	size_t	i;
+
+	(void)arg;
+	for (i = 0; i < ARRAY_SIZE(tree_pids); i++) {
+		if (tree_pids[i] == pid)
+			return true;
+	}
+	return false;
+}
+
+static void
+put_u32(unsigned char *p, size_t off, uint32_t v)
+{
+	memcpy(p + off, &v, sizeof v);
+}
+
+static void
+put_u64(unsigned char *p, size_t off, uint64_t v)
+{
+	memcpy(p + off, &v, sizeof v);
+}
+
+/* One nvmlFieldValue_t, 40 bytes: id 0, scope 4, ts 8, latency 16, type 24, ret 28, value 32. */
+static void
+put_field(unsigned char *p, uint32_t id, uint32_t type, uint32_t ret, uint64_t value)
+{
+	memset(p, 0, 40);
+	put_u32(p, 0, id);
+	put_u64(p, 8, 1700000000000000ull);
+	put_u32(p, 24, type);
+	put_u32(p, 28, ret);
+	put_u64(p, 32, value);
+}
+
+static void
+test_field_values(void **state)
+{
+	unsigned char		raw[7 * 40];
+	nvmlFieldValue_t	fv[7];
+	uint64_t		v = 0;
+	double			d = 212.6;
+	uint64_t		dbits;
+
+	(void)state;
+	assert_int_equal(sizeof fv, sizeof raw);
+	memcpy(&dbits, &d, sizeof dbits);
+	put_field(raw + 0 * 40, 186, 1, 0, 251000);			/* POWER_INSTANT, uint */
+	put_field(raw + 1 * 40, 83, 3, 0, 123456789012ull);		/* energy, ull */
+	put_field(raw + 2 * 40, 185, 1, 3, 999);			/* NOT_SUPPORTED */
+	put_field(raw + 3 * 40, 186, 1, 0, 0xffffffffu);		/* not available */
+	put_field(raw + 4 * 40, 186, 0, 0, dbits);			/* double */
+	put_field(raw + 5 * 40, 186, 4, 0, (uint64_t)-5);		/* negative sll */
+	put_field(raw + 6 * 40, 186, 99, 0, 1);				/* unknown type */
+	memcpy(fv, raw, sizeof raw);
+
+	assert_int_equal(nvml_decode_field(&fv[0], &v), NVML_SUCCESS);
+	assert_int_equal(v, 251000);
+	assert_int_equal(nvml_decode_field(&fv[1], &v), NVML_SUCCESS);
+	assert_true(v == 123456789012ull);
+	v = 7;
+	assert_int_equal(nvml_decode_field(&fv[2], &v), NVML_ERROR_NOT_SUPPORTED);
+	assert_int_equal(v, 7);
+	assert_int_equal(nvml_decode_field(&fv[3], &v), NVML_ERROR_UNKNOWN);
+	assert_int_equal(nvml_decode_field(&fv[4], &v), NVML_SUCCESS);
+	assert_int_equal(v, 213);
+	assert_int_equal(nvml_decode_field(&fv[5], &v), NVML_ERROR_UNKNOWN);
+	assert_int_equal(nvml_decode_field(&fv[6], &v), NVML_ERROR_UNKNOWN);
+}
+
+static void
+test_value_types(void **state)
+{
+	nvmlValue_t	val;
+	uint64_t	v;
+
+	(void)state;
+	memset(&val, 0, sizeof val);
+	val.usVal = 42;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_UNSIGNED_SHORT, &val, &v), 0);
+	assert_int_equal(v, 42);
+	val.siVal = 17;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_SIGNED_INT, &val, &v), 0);
+	assert_int_equal(v, 17);
+	val.siVal = -1;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_SIGNED_INT, &val, &v), -1);
+	val.ullVal = UINT64_MAX;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_UNSIGNED_LONG_LONG, &val, &v), -1);
+	val.ulVal = 5;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_UNSIGNED_LONG, &val, &v), 0);
+	assert_int_equal(v, 5);
+	val.dVal = -0.5;
+	assert_int_equal(nvml_decode_value(NVML_VALUE_TYPE_DOUBLE, &val, &v), -1);
+}
+
+static void
+test_pstate(void **state)
+{
+	(void)state;
+	assert_int_equal(nvml_decode_pstate(0), 0);
+	assert_int_equal(nvml_decode_pstate(8), 8);
+	assert_int_equal(nvml_decode_pstate(15), 15);
+	assert_int_equal(nvml_decode_pstate(32), PSTATE_UNKNOWN);
+	assert_int_equal(nvml_decode_pstate(16), PSTATE_UNKNOWN);
+	assert_int_equal(nvml_decode_pstate(0xffffffffu), PSTATE_UNKNOWN);
+}
+
+static void
+test_timestamps(void **state)
+{
+	/* Realtime 1700000000 s while the monotonic clock read 5 s. */
+	const int64_t	off = 1700000000LL * NSEC_PER_SEC - 5 * NSEC_PER_SEC;
+
+	(void)state;
+	assert_int_equal(nvml_decode_time_ns(1700000000000000ull, off), 5 * NSEC_PER_SEC);
+	assert_int_equal(nvml_decode_time_ns(1700000000123456ull, off),
+	    5 * NSEC_PER_SEC + 123456 * NSEC_PER_USEC);
+	/* A sample from before the monotonic epoch is negative, not wrapped. */
+	assert_true(nvml_decode_time_ns(1699999990000000ull, off) < 0);
+}
+
+static void
+test_throttle(void **state)
+{
+	(void)state;
+	assert_int_equal(nvml_decode_throttle(0), 0);
+	assert_int_equal(nvml_decode_throttle(0x1), 0);			/* GPU idle */
+	assert_int_equal(nvml_decode_throttle(0x2), 0);			/* app clocks */
+	assert_int_equal(nvml_decode_throttle(0x4), THROTTLE_POWER);	/* SW power cap */
+	assert_int_equal(nvml_decode_throttle(0x80), THROTTLE_POWER);	/* HW power brake */
+	assert_int_equal(nvml_decode_throttle(0x20), THROTTLE_THERMAL);	/* SW thermal */
+	assert_int_equal(nvml_decode_throttle(0x40), THROTTLE_THERMAL);	/* HW thermal */
+	assert_int_equal(nvml_decode_throttle(0x8), THROTTLE_OTHER);	/* HW slowdown */
+	assert_int_equal(nvml_decode_throttle(0x10), THROTTLE_OTHER);	/* sync boost */
+	assert_int_equal(nvml_decode_throttle(0x100), THROTTLE_OTHER);	/* display */
+	assert_int_equal(nvml_decode_throttle(0x1ull << 40), THROTTLE_OTHER);
+	assert_int_equal(nvml_decode_throttle(0x1 | 0x4 | 0x40 | 0x8),
+	    THROTTLE_POWER | THROTTLE_THERMAL | THROTTLE_OTHER);
+}
+
+/* nvmlProcessUtilizationInfo_v1_t, 40 bytes: ts 0, pid 8, sm 12, mem 16, enc 20 ... */
+static void
+put_info(unsigned char *p, uint64_t ts, uint32_t pid, uint32_t sm, uint32_t mem)
+{
+	memset(p, 0, 40);
+	put_u64(p, 0, ts);
+	put_u32(p, 8, pid);
+	put_u32(p, 12, sm);
+	put_u32(p, 16, mem);
+	put_u32(p, 20, 3);
+}
+
+/* nvmlProcessUtilizationSample_t, 32 bytes: pid 0, ts 8, sm 16, mem 20, enc 24, dec 28. */
+static void
+put_sample(unsigned char *p, uint32_t pid, uint64_t ts, uint32_t sm, uint32_t mem)
+{
+	memset(p, 0, 32);
+	put_u32(p, 0, pid);
+	put_u64(p, 8, ts);
+	put_u32(p, 16, sm);
+	put_u32(p, 20, mem);
+}
+
+/* The same seven answers in either layout, newer than last seen = 1000. */
+static const struct util_row {
+	uint64_t	ts;
+	uint32_t	pid, sm, mem;
+} util_rows[] = {
+	{ 1500, 100, 40, 10 },		/* tree */
+	{ 1600, 200, 30, 20 },		/* foreign */
+	{ 1700, 101, 50, 5 },		/* tree */
+	{ 900, 102, 90, 90 },		/* stale: not newer than last seen */
+	{ 1800, 201, 101, 0 },		/* util above 100 */
+	{ 1900, 100, 60, 30 },		/* tree, second sample of 100 */
+	{ 2000, 202, 25, 15 },		/* foreign */
+};
+
+static void
+check_split(const struct nvml_pid_util *norm, size_t n, uint64_t newest)
+{
+	struct pid_usage	mine[4];
+	uint16_t		fsm = 0, fmem = 0;
+	size_t			k;
+
+	assert_int_equal(n, 5);
+	assert_true(newest == 2000);
+	k = nvml_decode_split(norm, n, in_tree, NULL, 3, mine, ARRAY_SIZE(mine), &fsm, &fmem);
+	assert_int_equal(k, 2);
+	assert_int_equal(mine[0].pid, 100);
+	assert_int_equal(mine[0].sm_pct, 50);		/* mean of 40 and 60 */
+	assert_int_equal(mine[0].mem_pct, 20);
+	assert_int_equal(mine[0].dev, 3);
+	assert_true(mine[0].has_util);
+	assert_false(mine[0].is_between_ticks);
+	assert_int_equal(mine[1].pid, 101);
+	assert_int_equal(mine[1].sm_pct, 50);
+	assert_int_equal(mine[1].mem_pct, 5);
+	assert_int_equal(fsm, 55);
+	assert_int_equal(fmem, 35);
+
+	/* No room: the tree's entries are dropped, the foreign sum stays. */
+	k = nvml_decode_split(norm, n, in_tree, NULL, 0, mine, 0, &fsm, &fmem);
+	assert_int_equal(k, 0);
+	assert_int_equal(fsm, 55);
+}
+
+static void
+test_util_info_layout(void **state)
+{
+	unsigned char			raw[ARRAY_SIZE(util_rows) * 40];
+	nvmlProcessUtilizationInfo_v1_t	v[ARRAY_SIZE(util_rows)];
+	struct nvml_pid_util		norm[ARRAY_SIZE(util_rows)];
+	uint64_t			newest = 1000;
+	size_t				i, n;
+
+	(void)state;
+	assert_int_equal(sizeof v, sizeof raw);
+	for (i = 0; i < ARRAY_SIZE(util_rows); i++)
+		put_info(raw + i * 40, util_rows[i].ts, util_rows[i].pid, util_rows[i].sm,
+		    util_rows[i].mem);
+	memcpy(v, raw, sizeof raw);
+	n = nvml_decode_util_info(v, ARRAY_SIZE(v), 1000, norm, &newest);
+	check_split(norm, n, newest);
+}
+
+static void
+test_util_samples_layout(void **state)
+{
+	unsigned char			raw[ARRAY_SIZE(util_rows) * 32];
+	nvmlProcessUtilizationSample_t	v[ARRAY_SIZE(util_rows)];
+	struct nvml_pid_util		norm[ARRAY_SIZE(util_rows)];
+	uint64_t			newest = 1000;
+	size_t				i, n;
+
+	(void)state;
+	assert_int_equal(sizeof v, sizeof raw);
+	for (i = 0; i < ARRAY_SIZE(util_rows); i++)
+		put_sample(raw + i * 32, util_rows[i].pid, util_rows[i].ts, util_rows[i].sm,
+		    util_rows[i].mem);
+	memcpy(v, raw, sizeof raw);
+	n = nvml_decode_util_samples(v, ARRAY_SIZE(v), 1000, norm, &newest);
+	check_split(norm, n, newest);
+}
+
+static void
+test_util_bad_pids(void **state)
+{
+	unsigned char			raw[2 * 40];
+	nvmlProcessUtilizationInfo_v1_t	v[2];
+	struct nvml_pid_util		norm[2];
+	uint64_t			newest = 0;
+
+	(void)state;
+	put_info(raw, 10, 0, 10, 10);
+	put_info(raw + 40, 11, 0x80000000u, 10, 10);
+	memcpy(v, raw, sizeof raw);
+	assert_int_equal(nvml_decode_util_info(v, 2, 0, norm, &newest), 0);
+	assert_true(newest == 0);
+}
+
+/* One running-process entry of any stride: pid at 0, usedGpuMemory at 8. */
+static void
+put_proc(unsigned char *p, size_t stride, uint32_t pid, uint64_t mem)
+{
+	memset(p, 0, stride);
+	put_u32(p, 0, pid);
+	put_u64(p, 8, mem);
+	if (stride >= 24) {
+		put_u32(p, 16, 0xffffffffu);		/* gpuInstanceId, MIG off */
+		put_u32(p, 20, 0xffffffffu);		/* computeInstanceId */
+	}
+	if (stride >= 32)
+		put_u64(p, 24, 0);			/* usedGpuCcProtectedMemory */
+}
+
+static void
+check_stride(size_t written, size_t nominal)
+{
+	unsigned char		buf[8 * 32];
+	struct nvml_proc_mem	out[3];
+	size_t			stride;
+
+	memset(buf, NVML_PROC_FILL_BYTE, sizeof buf);
+	put_proc(buf, written, 100, 64ull << 20);
+	put_proc(buf + written, written, 200, 0xffffffffffffffffull);
+	put_proc(buf + 2 * written, written, 101, 1ull << 30);
+	stride = nvml_decode_stride(buf, sizeof buf, 3, nominal);
+	if (stride != written)
+		print_error("wrote %zu-byte entries, nominal %zu: got %zu\n", written, nominal,
+		    stride);
+	assert_int_equal(stride, written);
+	assert_int_equal(nvml_decode_procs(buf, 3, stride, out), 3);
+	assert_int_equal(out[0].pid, 100);
+	assert_int_equal(out[0].gpu_mem_kib, 64 * 1024);
+	assert_int_equal(out[1].pid, 200);
+	assert_int_equal(out[1].gpu_mem_kib, 0);	/* not available: unknown */
+	assert_int_equal(out[2].pid, 101);
+	assert_int_equal(out[2].gpu_mem_kib, 1024 * 1024);
+}
+
+static void
+test_proc_strides(void **state)
+{
+	unsigned char	buf[4 * 32];
+
+	(void)state;
+	check_stride(24, 24);		/* _v3 as documented */
+	check_stride(16, 16);		/* plain symbol */
+	check_stride(16, 24);		/* a 550.127 driver writing v1 from _v3 */
+	check_stride(32, 24);		/* early R535 writing 32 bytes from _v3 */
+	check_stride(24, 16);
+
+	/* Nothing written, or nothing to go by: the nominal stride. */
+	memset(buf, NVML_PROC_FILL_BYTE, sizeof buf);
+	assert_int_equal(nvml_decode_stride(buf, sizeof buf, 2, 24), 24);
+	assert_int_equal(nvml_decode_stride(buf, sizeof buf, 0, 16), 16);
+	memset(buf, 0, sizeof buf);
+	assert_int_equal(nvml_decode_stride(buf, sizeof buf, 2, 24), 24);
+}
+
+static void
+test_proc_bad_pid(void **state)
+{
+	unsigned char		buf[2 * 24];
+	struct nvml_proc_mem	out[2];
+
+	(void)state;
+	put_proc(buf, 24, 0, 100);
+	put_proc(buf + 24, 24, 300, 2048);
+	assert_int_equal(nvml_decode_procs(buf, 2, 24, out), 1);
+	assert_int_equal(out[0].pid, 300);
+	assert_int_equal(out[0].gpu_mem_kib, 2);
+}
+
+static void
+test_power_samples(void **state)
+{
+	/* Realtime 1000 s at monotonic 10 s. */
+	const int64_t		off = 990 * NSEC_PER_SEC;
+	unsigned char		raw[6 * 16];
+	nvmlSample_t		v[6];
+	struct power_point	out[6];
+	uint64_t		newest = 1000000000ull;
+	size_t			n;
+
+	(void)state;
+	/* nvmlSample_t, 16 bytes: timeStamp 0, value 8 (uiVal for power). */
+	memset(raw, 0, sizeof raw);
+	put_u64(raw + 0, 0, 1000200000ull);	put_u32(raw + 0, 8, 300000);
+	put_u64(raw + 16, 0, 1000100000ull);	put_u32(raw + 16, 8, 200000);
+	put_u64(raw + 32, 0, 999900000ull);	put_u32(raw + 32, 8, 100000);	/* old */
+	put_u64(raw + 48, 0, 1000100000ull);	put_u32(raw + 48, 8, 200000);	/* dup */
+	put_u64(raw + 64, 0, 1000300000ull);	put_u32(raw + 64, 8, 0xffffffffu);
+	put_u64(raw + 80, 0, 1000000000ull);	put_u32(raw + 80, 8, 50000);	/* == seen */
+	memcpy(v, raw, sizeof raw);
+	n = nvml_decode_power_samples(v, 6, NVML_VALUE_TYPE_UNSIGNED_INT, 1000000000ull, off, out,
+	    &newest);
+	assert_int_equal(n, 2);
+	assert_int_equal(out[0].t_ns, 10 * NSEC_PER_SEC + 100 * NSEC_PER_MSEC);
+	assert_int_equal(out[0].power_mw, 200000);
+	assert_int_equal(out[1].t_ns, 10 * NSEC_PER_SEC + 200 * NSEC_PER_MSEC);
+	assert_int_equal(out[1].power_mw, 300000);
+	assert_true(newest == 1000200000ull);
+}
+
+static void
+test_violation(void **state)
+{
+	unsigned char		raw[2 * 16];
+	nvmlViolationTime_t	v[2];
+
+	(void)state;
+	/* nvmlViolationTime_t, 16 bytes: referenceTime 0, violationTime (ns) 8. */
+	put_u64(raw, 0, 1000);
+	put_u64(raw, 8, 5000000);
+	put_u64(raw + 16, 0, 2000);
+	put_u64(raw + 16, 8, 7500000);
+	memcpy(v, raw, sizeof raw);
+	assert_int_equal(nvml_decode_violation_ns(&v[0], &v[1]), 2500000);
+	assert_int_equal(nvml_decode_violation_ns(&v[1], &v[0]), -1);
+	assert_int_equal(nvml_decode_violation_ns(&v[0], &v[0]), 0);
+}
+
+static void
+test_accounting(void **state)
+{
+	/* Realtime 1000 s at monotonic 0. */
+	const int64_t		off = 1000 * NSEC_PER_SEC;
+	unsigned char		raw[56];
+	nvmlAccountingStats_t	st;
+	struct pid_usage	u;
+
+	(void)state;
+	/* nvmlAccountingStats_t, 56 bytes: gpu 0, mem 4, maxMem 8, time 16, start 24, run 32. */
+	memset(raw, 0, sizeof raw);
+	put_u32(raw, 0, 70);
+	put_u32(raw, 4, 20);
+	put_u64(raw, 8, 512ull << 20);
+	put_u64(raw, 16, 300);				/* ran 300 ms */
+	put_u64(raw, 24, 1005000000ull);		/* started at monotonic 5 s */
+	memcpy(&st, raw, sizeof raw);
+
+	memset(&u, 0, sizeof u);
+	nvml_decode_accounting(&st, &u);
+	assert_true(u.has_util);
+	assert_true(u.is_between_ticks);
+	assert_int_equal(u.sm_pct, 70);
+	assert_int_equal(u.mem_pct, 20);
+	assert_int_equal(u.gpu_mem_kib, 512 * 1024);
+
+	/* Seen by the tree from 4.9 s to 5.1 s: the record fits. */
+	assert_true(nvml_decode_accounting_matches(&st, off, 4900 * NSEC_PER_MSEC,
+	    5100 * NSEC_PER_MSEC, 0));
+	/* Tree process last seen at 3 s: the record started later, another process. */
+	assert_false(nvml_decode_accounting_matches(&st, off, 2 * NSEC_PER_SEC,
+	    3 * NSEC_PER_SEC, 0));
+	/* Tree process first seen at 6 s: the record ended at 5.3 s. */
+	assert_false(nvml_decode_accounting_matches(&st, off, 6 * NSEC_PER_SEC,
+	    7 * NSEC_PER_SEC, 0));
+	assert_true(nvml_decode_accounting_matches(&st, off, 6 * NSEC_PER_SEC,
+	    7 * NSEC_PER_SEC, NSEC_PER_SEC));
+
+	/* Still running (time 0): only the start is checked. */
+	st.time = 0;
+	assert_true(nvml_decode_accounting_matches(&st, off, 6 * NSEC_PER_SEC,
+	    7 * NSEC_PER_SEC, 0));
+
+	/* Utilization not available: memory still counts. */
+	st.gpuUtilization = 0xffffffffu;
+	memset(&u, 0, sizeof u);
+	nvml_decode_accounting(&st, &u);
+	assert_false(u.has_util);
+	assert_int_equal(u.gpu_mem_kib, 512 * 1024);
+}
+
+static void
+test_power_kind(void **state)
+{
+	bool	is_assumed;
+
+	(void)state;
+	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_VOLTA, 0x1db410de,
+	    &is_assumed), POWER_KIND_INSTANT);
+	assert_false(is_assumed);
+	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_AMPERE, 0x220410de,
+	    &is_assumed), POWER_KIND_AVERAGE_1S);
+	assert_false(is_assumed);
+	/* A100 SXM4 (GA100) keeps instantaneous readings. */
+	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_AMPERE, 0x20b010de,
+	    &is_assumed), POWER_KIND_INSTANT);
+	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_HOPPER, 0x233010de,
+	    &is_assumed), POWER_KIND_AVERAGE_1S);
+	assert_int_equal(nvml_decode_power_kind(false, 0, 0, &is_assumed),
+	    POWER_KIND_AVERAGE_1S);
+	assert_true(is_assumed);
+	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_UNKNOWN, 0x2b8510de,
+	    &is_assumed), POWER_KIND_AVERAGE_1S);
+	assert_true(is_assumed);
+	assert_int_equal(nvml_decode_power_kind(false, 0, 0x20b210de, &is_assumed),
+	    POWER_KIND_INSTANT);
+	assert_false(is_assumed);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_field_values),
+		cmocka_unit_test(test_value_types),
+		cmocka_unit_test(test_pstate),
+		cmocka_unit_test(test_timestamps),
+		cmocka_unit_test(test_throttle),
+		cmocka_unit_test(test_util_info_layout),
+		cmocka_unit_test(test_util_samples_layout),
+		cmocka_unit_test(test_util_bad_pids),
+		cmocka_unit_test(test_proc_strides),
+		cmocka_unit_test(test_proc_bad_pid),
+		cmocka_unit_test(test_power_samples),
+		cmocka_unit_test(test_violation),
+		cmocka_unit_test(test_accounting),
+		cmocka_unit_test(test_power_kind),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
