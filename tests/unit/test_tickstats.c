@@ -116,6 +116,27 @@ dist_free(struct dist *d)
 {
 	free(d->v);
 	d->v = NULL;
+	d->n = 0;
+}
+
+/* Each distribution test owns one struct dist, freed even when it fails. */
+static int
+dist_setup(void **state)
+{
+	struct dist	*d;
+
+	if ((d = calloc(1, sizeof *d)) == NULL)
+		return -1;
+	*state = d;
+	return 0;
+}
+
+static int
+dist_teardown(void **state)
+{
+	dist_free(*state);
+	free(*state);
+	return 0;
 }
 
 /* Uniform lateness 1 ns .. n ns, each once. */
@@ -124,6 +145,7 @@ dist_uniform(struct dist *d, size_t n)
 {
 	size_t	i;
 
+	dist_free(d);
 	d->n = n;
 	d->v = calloc(n, sizeof *d->v);
 	assert_non_null(d->v);
@@ -138,6 +160,7 @@ dist_exponential(struct dist *d, size_t n, double mean_ns)
 {
 	size_t	i;
 
+	dist_free(d);
 	d->n = n;
 	d->v = calloc(n, sizeof *d->v);
 	assert_non_null(d->v);
@@ -152,6 +175,7 @@ dist_log_uniform(struct dist *d, size_t n)
 {
 	size_t	i;
 
+	dist_free(d);
 	d->n = n;
 	d->v = calloc(n, sizeof *d->v);
 	assert_non_null(d->v);
@@ -254,51 +278,41 @@ test_constant_exact(void **state)
 static void
 test_upper_edge_property(void **state)
 {
-	struct dist	d;
+	struct dist	*d = *state;
 
-	(void)state;
-	dist_uniform(&d, 100000);
-	assert_never_below(&d);
-	dist_free(&d);
-	dist_exponential(&d, 50000, 250000);
-	assert_never_below(&d);
-	dist_free(&d);
-	dist_log_uniform(&d, 50000);
-	assert_never_below(&d);
-	dist_free(&d);
+	dist_uniform(d, 100000);
+	assert_never_below(d);
+	dist_exponential(d, 50000, 250000);
+	assert_never_below(d);
+	dist_log_uniform(d, 50000);
+	assert_never_below(d);
 }
 
 static void
 test_quantiles_uniform(void **state)
 {
-	struct dist	d;
+	struct dist	*d = *state;
 
-	(void)state;
-	dist_uniform(&d, 100000);
-	assert_within_tolerance(&d, "uniform 1..100000 ns");
-	dist_free(&d);
+	dist_uniform(d, 100000);
+	assert_within_tolerance(d, "uniform 1..100000 ns");
 }
 
 static void
 test_quantiles_exponential(void **state)
 {
-	struct dist	d;
+	struct dist	*d = *state;
 
-	(void)state;
-	dist_exponential(&d, 50000, 250000);
-	assert_within_tolerance(&d, "exponential, mean 250 us");
-	dist_free(&d);
+	dist_exponential(d, 50000, 250000);
+	assert_within_tolerance(d, "exponential, mean 250 us");
 }
 
 static void
 test_quantiles_log_uniform(void **state)
 {
-	struct dist	d;
+	struct dist	*d = *state;
 
-	(void)state;
-	dist_log_uniform(&d, 50000);
-	assert_within_tolerance(&d, "log-uniform 10 us..50 ms");
-	dist_free(&d);
+	dist_log_uniform(d, 50000);
+	assert_within_tolerance(d, "log-uniform 10 us..50 ms");
 }
 
 /* The example the sampler cares about: p99 of mostly small lateness. */
@@ -331,10 +345,14 @@ main(void)
 		cmocka_unit_test(test_negative_is_on_time),
 		cmocka_unit_test(test_small_values_exact),
 		cmocka_unit_test(test_constant_exact),
-		cmocka_unit_test(test_upper_edge_property),
-		cmocka_unit_test(test_quantiles_uniform),
-		cmocka_unit_test(test_quantiles_exponential),
-		cmocka_unit_test(test_quantiles_log_uniform),
+		cmocka_unit_test_setup_teardown(test_upper_edge_property, dist_setup,
+		    dist_teardown),
+		cmocka_unit_test_setup_teardown(test_quantiles_uniform, dist_setup,
+		    dist_teardown),
+		cmocka_unit_test_setup_teardown(test_quantiles_exponential, dist_setup,
+		    dist_teardown),
+		cmocka_unit_test_setup_teardown(test_quantiles_log_uniform, dist_setup,
+		    dist_teardown),
 		cmocka_unit_test(test_p99_two_modes),
 	};
 
