@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -565,35 +566,53 @@ test_throttle_and_peak(void **state)
 	assert_true(a.throttled_samples == 2);
 }
 
+/* The pid tests own one table, freed even when a test fails. */
+static int
+pid_setup(void **state)
+{
+	struct pid_acct_set	*set;
+
+	if ((set = calloc(1, sizeof *set)) == NULL)
+		return -1;
+	*state = set;
+	return 0;
+}
+
+static int
+pid_teardown(void **state)
+{
+	account_pid_free(*state);
+	free(*state);
+	return 0;
+}
+
 static void
 test_pid_same_key_same_entry(void **state)
 {
-	struct pid_acct_set	set;
+	struct pid_acct_set	*set = *state;
 	struct pid_acct		*p, *q;
 
-	(void)state;
-	memset(&set, 0, sizeof set);
-	p = account_pid(&set, 1, 4242, 123456);
+	p = account_pid(set, 1, 4242, 123456);
 	assert_non_null(p);
 	assert_true(p->dev == 1 && p->pid == 4242 && p->starttime_ticks == 123456);
 	assert_true(p->util_ns == 0 && p->sm_pct_ns == 0 && !p->is_between_ticks);
 	p->util_ns = 77;
-	q = account_pid(&set, 1, 4242, 123456);
+	q = account_pid(set, 1, 4242, 123456);
 	assert_ptr_equal(p, q);
 	assert_true(q->util_ns == 77);
-	assert_int_equal(set.n, 1);
+	assert_int_equal(set->n, 1);
 
 	/* A reused pid (new starttime) and another device are other entries. */
-	q = account_pid(&set, 1, 4242, 999999);
-	assert_int_equal(set.n, 2);
+	q = account_pid(set, 1, 4242, 999999);
+	assert_int_equal(set->n, 2);
 	assert_true(q->starttime_ticks == 999999 && q->util_ns == 0);
-	q = account_pid(&set, 0, 4242, 123456);
-	assert_int_equal(set.n, 3);
+	q = account_pid(set, 0, 4242, 123456);
+	assert_int_equal(set->n, 3);
 	assert_true(q->dev == 0 && q->util_ns == 0);
-	assert_true(account_pid(&set, 1, 4242, 123456)->util_ns == 77);
-	account_pid_free(&set);
-	assert_null(set.v);
-	assert_int_equal(set.n, 0);
+	assert_true(account_pid(set, 1, 4242, 123456)->util_ns == 77);
+	account_pid_free(set);
+	assert_null(set->v);
+	assert_int_equal(set->n, 0);
 }
 
 /* Thousands of entries, with pid reuse and several devices, through growth. */
@@ -601,29 +620,27 @@ static void
 test_pid_growth(void **state)
 {
 	enum { N = 6000 };
-	struct pid_acct_set	 set;
+	struct pid_acct_set	*set = *state;
 	struct pid_acct		*p;
 	size_t			 i;
 
-	(void)state;
-	memset(&set, 0, sizeof set);
 	for (i = 0; i < N; i++) {
 		/* Half the keys share pid 42 and differ only in starttime. */
-		p = account_pid(&set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
-		assert_int_equal(set.n, i + 1);
+		p = account_pid(set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
+		assert_int_equal(set->n, i + 1);
 		p->util_ns = (int64_t)i;
 	}
 	for (i = 0; i < N; i++) {
-		p = account_pid(&set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
+		p = account_pid(set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
 		if (p->util_ns != (int64_t)i)
 			print_error("key %zu found entry %lld\n", i, (long long)p->util_ns);
 		assert_true(p->util_ns == (int64_t)i);
 		assert_int_equal(p->dev, i % 3);
 	}
-	assert_int_equal(set.n, N);
+	assert_int_equal(set->n, N);
 	/* The table stays at most half full. */
-	assert_true(set.nslots >= 2 * set.n);
-	account_pid_free(&set);
+	assert_true(set->nslots >= 2 * set->n);
+	account_pid_free(set);
 }
 
 int
@@ -645,8 +662,9 @@ main(void)
 		cmocka_unit_test(test_points_states_match_total),
 		cmocka_unit_test(test_points_slower_than_ticks),
 		cmocka_unit_test(test_throttle_and_peak),
-		cmocka_unit_test(test_pid_same_key_same_entry),
-		cmocka_unit_test(test_pid_growth),
+		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
+		    pid_teardown),
+		cmocka_unit_test_setup_teardown(test_pid_growth, pid_setup, pid_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
