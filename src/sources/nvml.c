@@ -359,12 +359,14 @@ nvml_dev_note(struct device *dev, const char *text)
 	snprintf(dev->notes[dev->nnotes++], DEVICE_NOTE_LEN, "%s", text);
 }
 
-/* Append " cap=call" to dev->how. */
+/* Append " cap=call" to dev->how, whole or not at all. */
 static void
 nvml_how(struct device *dev, const char *cap, const char *call)
 {
 	size_t	len = strlen(dev->how);
 
+	if (len + 1 + strlen(cap) + 1 + strlen(call) >= sizeof dev->how)
+		return;
 	snprintf(dev->how + len, sizeof dev->how - len, "%s%s=%s", len == 0 ? "" : " ", cap,
 	    call);
 }

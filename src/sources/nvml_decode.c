@@ -161,35 +161,12 @@ nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t n,
 	return k;
 }
 
-/* The mean SM and memory utilization of every entry of v with this pid. */
-static void
-nvml_decode_mean(const struct nvml_pid_util *v, size_t n, pid_t pid, uint8_t *sm,
-    uint8_t *mem)
+static int
+nvml_decode_pid_cmp(const void *a, const void *b)
 {
-	unsigned	sum_sm = 0, sum_mem = 0, count = 0;
-	size_t		i;
+	const struct nvml_pid_util	*x = a, *y = b;
 
-	for (i = 0; i < n; i++) {
-		if (v[i].pid != pid)
-			continue;
-		sum_sm += v[i].sm_pct;
-		sum_mem += v[i].mem_pct;
-		count++;
-	}
-	*sm = (uint8_t)((sum_sm + count / 2) / count);
-	*mem = (uint8_t)((sum_mem + count / 2) / count);
-}
-
-static bool
-nvml_decode_seen_before(const struct nvml_pid_util *v, size_t i)
-{
-	size_t	j;
-
-	for (j = 0; j < i; j++) {
-		if (v[j].pid == v[i].pid)
-			return true;
-	}
-	return false;
+	return (x->pid > y->pid) - (x->pid < y->pid);
 }
 
 static uint16_t
@@ -198,22 +175,37 @@ nvml_decode_add_sat(uint16_t a, unsigned b)
 	return (unsigned)a + b > UINT16_MAX ? UINT16_MAX : (uint16_t)(a + b);
 }
 
+/* The mean of the run of entries of one pid starting at v[0]; returns its length. */
+static size_t
+nvml_decode_mean(const struct nvml_pid_util *v, size_t n, uint8_t *sm, uint8_t *mem)
+{
+	unsigned	sum_sm = 0, sum_mem = 0;
+	size_t		k;
+
+	for (k = 0; k < n && v[k].pid == v[0].pid; k++) {
+		sum_sm += v[k].sm_pct;
+		sum_mem += v[k].mem_pct;
+	}
+	*sm = (uint8_t)((sum_sm + k / 2) / k);
+	*mem = (uint8_t)((sum_mem + k / 2) / k);
+	return k;
+}
+
 size_t
-nvml_decode_split(const struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
+nvml_decode_split(struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
     const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
     uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct)
 {
 	struct pid_usage	*u;
 	uint8_t			 sm, mem;
-	size_t			 i, k = 0;
+	size_t			 i, run, k = 0;
 
 	*foreign_sm_pct = 0;
 	*foreign_mem_pct = 0;
-	for (i = 0; i < n; i++) {
-		/* Quadratic, but n is the number of processes on one GPU. */
-		if (nvml_decode_seen_before(v, i))
-			continue;
-		nvml_decode_mean(v, n, v[i].pid, &sm, &mem);
+	/* Sorted by pid, the samples of one process are one run. */
+	qsort(v, n, sizeof *v, nvml_decode_pid_cmp);
+	for (i = 0; i < n; i += run) {
+		run = nvml_decode_mean(&v[i], n - i, &sm, &mem);
 		if (!is_mine(v[i].pid, arg)) {
 			*foreign_sm_pct = nvml_decode_add_sat(*foreign_sm_pct, sm);
 			*foreign_mem_pct = nvml_decode_add_sat(*foreign_mem_pct, mem);

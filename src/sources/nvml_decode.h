@@ -92,7 +92,8 @@ size_t	nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t 
 /*
  * Split normalized entries into usage of the tree's pids and the load of
  * everybody else.  Entries of the same pid are merged (their mean is
- * kept), since a driver may return several samples for one process.  For
+ * kept), since a driver may return several samples for one process; v is
+ * sorted by pid in place to find them, so mine comes out by pid.  For
  * each pid that is_mine accepts, one struct pid_usage with dev, pid,
  * sm_pct, mem_pct and has_util is written to mine[0..cap); the others are
  * summed into *foreign_sm_pct and *foreign_mem_pct (saturating at
@@ -100,7 +101,7 @@ size_t	nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t 
  * the number of pid_usage entries written (at most cap; the rest are
  * dropped).
  */
-size_t	nvml_decode_split(const struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
+size_t	nvml_decode_split(struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
 	    const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
 	    uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct);
 

@@ -205,7 +205,7 @@ static const struct util_row {
 };
 
 static void
-check_split(const struct nvml_pid_util *norm, size_t n, uint64_t newest)
+check_split(struct nvml_pid_util *norm, size_t n, uint64_t newest)
 {
 	struct pid_usage	mine[4];
 	uint16_t		fsm = 0, fmem = 0;
