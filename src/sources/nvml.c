@@ -219,6 +219,7 @@ struct nvml_dev {
 	bool			 is_vgpu_host;
 	bool			 is_acct;		/* accounting mode enabled */
 	bool			 has_pid_util;		/* per-process utilization works */
+	enum nvml_slot		 util_slot;		/* ... through this call */
 	bool			 has_procs;		/* running-process lists work */
 	nvmlViolationTime_t	 viol0[2];		/* power, thermal at probe */
 	/* Driver power samples since the previous tick. */
@@ -786,16 +787,19 @@ nvml_util_samples(struct nvml_dev *d, size_t *n)
 	return NVML_SUCCESS;
 }
 
-/* Per-process utilization since the last poll; NOT_FOUND is "nobody was busy". */
+/*
+ * Per-process utilization since the last poll, through the call chosen at
+ * probe (slot); NOT_FOUND is "nobody was busy", a valid empty answer.
+ */
 static nvmlReturn_t
-nvml_util_read(struct nvml_dev *d, size_t *n)
+nvml_util_read(struct nvml_dev *d, enum nvml_slot slot, size_t *n)
 {
 	nvmlReturn_t	r;
 
 	*n = 0;
-	if (d->ctx->fn.procs_util_info != NULL)
+	if (slot == NVML_S_PROCS_UTIL_INFO && d->ctx->fn.procs_util_info != NULL)
 		r = nvml_util_info(d, n);
-	else if (d->ctx->fn.proc_util != NULL)
+	else if (slot == NVML_S_PROC_UTIL && d->ctx->fn.proc_util != NULL)
 		r = nvml_util_samples(d, n);
 	else
 		r = NVML_ERROR_FUNCTION_NOT_FOUND;
@@ -1024,7 +1028,7 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, int64_t t
 	void		*q;
 
 	d->nheld = 0;
-	is_util_ok = d->has_pid_util && nvml_util_read(d, &n) == NVML_SUCCESS;
+	is_util_ok = d->has_pid_util && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS;
 	if (is_util_ok) {
 		/* Out of memory, the split keeps what fits. */
 		if ((q = nvml_grow(d->held, &d->capheld, n, sizeof *d->held)) != NULL)
@@ -1226,11 +1230,14 @@ nvml_probe_pids(struct nvml_dev *d, struct device *dev)
 	if (nvml_util_reserve(d, NVML_UTIL_CAP_MIN) != 0 ||
 	    nvml_procs_reserve(d, NVML_PROC_CAP_MIN) != 0)
 		return;
-	if (!d->is_mig && nvml_util_read(d, &n) == NVML_SUCCESS) {
+	/* The versioned call first (R550), else the older one. */
+	d->util_slot = NVML_S_PROCS_UTIL_INFO;
+	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) != NVML_SUCCESS)
+		d->util_slot = NVML_S_PROC_UTIL;
+	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS) {
 		d->has_pid_util = true;
 		dev->measures |= M_PID_UTIL;
-		nvml_how(dev, "pid-util", nvml_found(ctx, ctx->fn.procs_util_info != NULL ?
-		    NVML_S_PROCS_UTIL_INFO : NVML_S_PROC_UTIL));
+		nvml_how(dev, "pid-util", nvml_found(ctx, d->util_slot));
 	}
 	n = 0;
 	if (nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n) == NVML_SUCCESS) {
