@@ -117,7 +117,7 @@ test_no_descriptor_leaks() {
 	kill "$t_file_pid"
 	reap
 	extra=$(awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' direct under)
-	[ -z "$extra" ] || fail "descriptors leaked into the workload: $(echo $extra)"
+	[ -z "$extra" ] || fail "descriptors leaked into the workload: $(echo "$extra" | tr "\n" ";")"
 }
 
 test_report_file_when_workload_fails() {

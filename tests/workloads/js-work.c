@@ -396,12 +396,14 @@ cmd_signal(const struct ctx *ctx, int argc, char **argv)
 
 /*
  * The daemon (grandchild): a new session, /dev/null for stdio, some CPU,
- * then "ready" on the pipe, then life.  The pipe's write end stays open
- * until it exits, so the main process sees EOF exactly when it is gone.
+ * then its pid on the pipe ("ready"), then life.  The pipe's write end
+ * stays open until it exits, so the main process sees EOF once it is
+ * exiting.
  */
 static void
 daemon_main(int wfd, const char *pidfile, int64_t life_ns)
 {
+	pid_t	 me = getpid();
 	int	 fd;
 
 	if (setsid() == -1)
@@ -410,14 +412,14 @@ daemon_main(int wfd, const char *pidfile, int64_t life_ns)
 	if (fd == -1)
 		child_die("daemonize: cannot open /dev/null");
 	spin_ns(DAEMON_SPIN_NS);
-	if (pidfile != NULL && write_pidfile(pidfile, getpid()) == -1)
+	if (pidfile != NULL && write_pidfile(pidfile, me) == -1)
 		child_die("daemonize: cannot write the pid file");
 	dup2(fd, STDIN_FILENO);
 	dup2(fd, STDOUT_FILENO);
 	dup2(fd, STDERR_FILENO);
 	if (fd > STDERR_FILENO)
 		close(fd);
-	if (write(wfd, "r", 1) != 1)
+	if (write(wfd, &me, sizeof(me)) != (ssize_t)sizeof(me))
 		_exit(EXIT_USAGE);
 	sleep_ns(life_ns);
 	_exit(0);
@@ -444,21 +446,62 @@ daemon_middle(int rfd, int wfd, const char *pidfile, int64_t life_ns)
 }
 
 static ssize_t
-read_byte(int fd, char *c)
+read_retry(int fd, void *buf, size_t len)
 {
 	ssize_t	 n;
 
 	do
-		n = read(fd, c, 1);
+		n = read(fd, buf, len);
 	while (n == -1 && errno == EINTR);
 	return n;
+}
+
+/* The state letter of /proc/PID/stat ('R', 'S', 'Z', ...), or 0 if gone. */
+static char
+proc_state(pid_t pid)
+{
+	char	 path[64], buf[512], *p;
+	ssize_t	 n;
+	int	 fd;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", (long)pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	n = read_retry(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2];
+}
+
+/*
+ * EOF on the pipe says the daemon is exiting; it has ended once it is a
+ * zombie or gone (reaped by whoever is its parent now).  Bounded, in case
+ * its pid is recycled at once.
+ */
+static void
+daemon_wait_end(int rfd, pid_t dpid)
+{
+	char	 c, st;
+
+	while (read_retry(rfd, &c, 1) > 0)
+		continue;
+	for (int i = 0; i < 10000; i++) {
+		st = proc_state(dpid);
+		if (st == 0 || st == 'Z' || st == 'X')
+			return;
+		sleep_ns(NS_PER_MS);
+	}
 }
 
 /*
  * daemonize [-d] [-f FILE] [DUR]: classic double fork.  The daemon lives
  * DUR (default 300ms) after it is ready.  The main process reaps the middle
  * one, waits until the daemon is ready and then, unless -d (detach) was
- * given, until it has ended.  With -d the daemon outlives the main process.
+ * given, until it has ended (a zombie or gone).  With -d the daemon outlives the main process.
  * -f FILE: the daemon writes its own pid there before it is ready.
  */
 static int
@@ -468,8 +511,7 @@ cmd_daemonize(const struct ctx *ctx, int argc, char **argv)
 	bool		 is_detach = false;
 	int64_t		 life_ns = 300 * NS_PER_MS;
 	int		 fds[2], i, st;
-	char		 c;
-	pid_t		 pid;
+	pid_t		 pid, dpid;
 
 	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1] != '\0'; i++) {
 		if (strcmp(argv[i], "-d") == 0)
@@ -494,13 +536,13 @@ cmd_daemonize(const struct ctx *ctx, int argc, char **argv)
 	close(fds[1]);
 	while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
 		continue;
-	if (read_byte(fds[0], &c) != 1) {
+	if (read_retry(fds[0], &dpid, sizeof(dpid)) != (ssize_t)sizeof(dpid)) {
 		fprintf(stderr, "js-work: daemonize: the daemon died before it was ready\n");
 		return EXIT_USAGE;
 	}
 	ready(ctx);
-	while (!is_detach && read_byte(fds[0], &c) > 0)
-		continue;
+	if (!is_detach)
+		daemon_wait_end(fds[0], dpid);
 	return 0;
 }
 
