@@ -44,66 +44,114 @@ has_both(const struct sample *a, const struct sample *b, unsigned bit)
 	return (a->valid & bit) && (b->valid & bit);
 }
 
-/* Integrate the driver's own power samples; returns the energy they add. */
+/*
+ * Give energy e of the stretch [t0, t1] to the P-states of the interval
+ * prev..s by the split rule: up to the interval's middle it belongs to the
+ * state at prev, after it to the state at s.  A driver sample may lag a
+ * reading; what lies before prev is given to prev's state.
+ */
+static void
+spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
+    int64_t t0, int64_t t1, double e)
+{
+	int64_t	mid = p->t_ns + (s->t_ns - p->t_ns) / 2, before;
+	int	sp = state_slot(p), sc = state_slot(s);
+
+	if (a->is_after_gap)
+		sp = sc = ACCOUNT_STATE_UNKNOWN;
+	if (sp == sc || t1 <= mid || t1 <= t0) {
+		a->states[t1 <= mid || sp == sc ? sp : sc].energy_mj += e;
+		return;
+	}
+	before = t0 < mid ? mid - t0 : 0;
+	a->states[sp].energy_mj += e * (double)before / (double)(t1 - t0);
+	a->states[sc].energy_mj += e * (double)(t1 - t0 - before) / (double)(t1 - t0);
+}
+
+/*
+ * Integrate the driver's own power samples that are new in s (trapezoid
+ * between samples; before the first one, its power stands from first_ns).
+ * When is_spread, their energy also goes to the P-states.  Returns the
+ * energy added.
+ */
 static double
-add_points(struct dev_acct *a, const struct sample *s)
+add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, bool is_spread)
 {
 	const struct power_point	*pt;
-	double				 e = 0;
+	double				 e, sum = 0;
+	int64_t				 t0;
 	size_t				 i;
 
 	for (i = 0; i < s->npoints; i++) {
 		pt = &s->points[i];
 		if (pt->t_ns < a->first_ns || (a->has_points && pt->t_ns <= a->last_point_ns))
 			continue;
-		/* Before the first point, the first point's power stands from first_ns. */
+		t0 = a->has_points ? a->last_point_ns : a->first_ns;
 		if (!a->has_points)
-			e += (double)pt->power_mw * (double)(pt->t_ns - a->first_ns) / 1e9;
+			e = (double)pt->power_mw * (double)(pt->t_ns - t0) / 1e9;
 		else
-			e += ((double)a->last_point_mw + pt->power_mw) / 2 *
-			    (double)(pt->t_ns - a->last_point_ns) / 1e9;
+			e = ((double)a->last_point_mw + pt->power_mw) / 2 *
+			    (double)(pt->t_ns - t0) / 1e9;
+		if (is_spread && p != NULL)
+			spread_energy(a, p, s, t0, pt->t_ns, e);
 		a->has_points = true;
 		a->last_point_ns = pt->t_ns;
 		a->last_point_mw = pt->power_mw;
+		a->points_ns = pt->t_ns - a->first_ns;
+		sum += e;
 	}
-	a->points_mj += e;
+	a->points_mj += sum;
+	return sum;
+}
+
+/* Integrate one reading interval's power; -1 when either end has none. */
+static double
+add_ticks(struct dev_acct *a, const struct sample *p, const struct sample *s)
+{
+	double	e;
+
+	if (!has_both(p, s, M_POWER) || a->is_after_gap)
+		return -1;
+	e = ((double)p->power_mw + s->power_mw) / 2 * (double)(s->t_ns - p->t_ns) / 1e9;
+	a->ticks_mj += e;
+	a->ticks_ns += s->t_ns - p->t_ns;
+	a->has_ticks_integral = true;
 	return e;
 }
 
-/* The energy of one interval by the best method for it; false when unknown. */
+/*
+ * The energy of one interval for the P-state split, by the best method
+ * for it: the counter delta; else the driver's samples, already spread
+ * over the P-states as they arrive (*is_spread); else the readings'
+ * trapezoid.  False when the interval's energy is unknown.
+ */
 static bool
 interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    uint64_t range_mj, double points_e, double *e)
+    uint64_t range_mj, double *e, bool *is_spread)
 {
-	double	dt = (double)(s->t_ns - p->t_ns) / 1e9, ticks_e = -1, d = -1;
+	bool	is_counter = has_both(p, s, M_ENERGY);
+	double	d = -1, ticks_e, points_e;
 
-	if (has_both(p, s, M_POWER) && !a->is_after_gap) {
-		ticks_e = ((double)p->power_mw + s->power_mw) / 2 * dt;
-		a->ticks_mj += ticks_e;
-		a->ticks_ns += s->t_ns - p->t_ns;
-		a->has_ticks_integral = true;
-	}
-	if (has_both(p, s, M_ENERGY)) {
-		if ((d = account_counter_delta(p->energy_mj, s->energy_mj, range_mj)) < 0) {
-			a->counter_resets++;
-			a->counter_gap_ns += s->t_ns - p->t_ns;
-		} else if (s->energy_mj < p->energy_mj)
-			a->counter_wraps++;
-		a->has_counter = true;
-	}
+	if (is_counter && (d = account_counter_delta(p->energy_mj, s->energy_mj, range_mj)) < 0) {
+		a->counter_resets++;
+		a->counter_gap_ns += s->t_ns - p->t_ns;
+	} else if (is_counter && s->energy_mj < p->energy_mj)
+		a->counter_wraps++;
+	ticks_e = add_ticks(a, p, s);
+	*is_spread = d < 0 && (s->valid & M_POWER_POINTS);
+	points_e = add_points(a, p, s, *is_spread);
 	if (d >= 0)
 		*e = d;
-	else if (points_e > 0)
+	else if (*is_spread)
 		*e = points_e;
-	else if (ticks_e >= 0)
-		*e = ticks_e;
 	else
-		return false;
-	if (a->has_counter && d < 0)
-		a->counter_mj += *e;	/* a reset interval: filled from power */
-	else if (d >= 0)
-		a->counter_mj += d;
-	return true;
+		*e = ticks_e;
+	/* The counter's total keeps going through resets and failed reads. */
+	if (is_counter || a->has_counter) {
+		a->has_counter = true;
+		a->counter_mj += *e > 0 ? *e : 0;
+	}
+	return *e >= 0;
 }
 
 /* Give dt of an interval, with its energy, to the P-states at its two ends. */
@@ -144,12 +192,12 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
-	double	points_e, e = 0;
-	bool	has_e;
+	double	e = 0;
+	bool	has_e, is_spread;
 
 	if (s->is_lost) {
 		a->lost_samples++;
-		a->is_after_gap = true;
+		a->is_after_gap = a->has_prev;
 		return;
 	}
 	if (s->valid & M_POWER) {
@@ -161,16 +209,15 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->throttled_samples++;
 	if (!a->has_prev) {
 		a->first_ns = a->last_ns = s->t_ns;
-		add_points(a, s);
+		add_points(a, NULL, s, false);
 		a->prev = *s;
 		a->has_prev = true;
 		return;
 	}
 	if (a->is_after_gap)
 		a->lost_ns += s->t_ns - a->prev.t_ns;
-	points_e = add_points(a, s);
-	has_e = interval_energy(a, &a->prev, s, range_mj, points_e, &e);
-	split_states(a, &a->prev, s, e, has_e);
+	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread);
+	split_states(a, &a->prev, s, e, has_e && !is_spread);
 	a->has_states = true;
 	a->is_after_gap = false;
 	a->prev = *s;
@@ -179,20 +226,32 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	a->last_ns = s->t_ns;
 }
 
-double
-account_energy_mj(const struct dev_acct *a, enum energy_method *method)
+void
+account_finish(struct dev_acct *a)
 {
 	double	tail;
 
+	/* After the last driver sample, its power stands until the last reading. */
+	if (!a->has_points || a->last_ns <= a->last_point_ns)
+		return;
+	tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
+	a->points_mj += tail;
+	if (!a->has_counter)
+		a->states[state_slot(&a->prev)].energy_mj += tail;
+	a->last_point_ns = a->last_ns;
+	a->points_ns = a->last_ns - a->first_ns;
+}
+
+double
+account_energy_mj(const struct dev_acct *a, enum energy_method *method)
+{
 	if (a->has_counter) {
 		*method = ENERGY_COUNTER;
 		return a->counter_mj;
 	}
 	if (a->has_points) {
-		/* After the last driver sample, its power stands until the last reading. */
-		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
 		*method = ENERGY_POINTS;
-		return a->points_mj + (tail > 0 ? tail : 0);
+		return a->points_mj;
 	}
 	if (a->has_ticks_integral) {
 		*method = ENERGY_TICKS;

@@ -97,6 +97,9 @@ config_usage(void)
 	return USAGE;
 }
 
+/* Values quoted in messages are made one-line and short. */
+#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
+
 static int
 parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 {
@@ -104,7 +107,7 @@ parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 
 	if (parse_u64_range(s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS, &v) != 0) {
 		errbuf_set(err, "invalid interval '%s': expected milliseconds from %d to %d",
-		    s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS);
+		    VIS(s), CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS);
 		return -1;
 	}
 	cfg->interval_ms = (unsigned)v;
@@ -114,12 +117,14 @@ parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 static int
 parse_pids(struct config *cfg, const char *s, struct errbuf *err)
 {
-	char		*copy = xstrdup(s), *tok, *save = NULL;
+	char		*copy = xstrdup(s), *tok, *rest = copy;
 	uint64_t	 v;
 
-	for (tok = strtok_r(copy, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+	/* strsep, not strtok: an empty entry ("1,,2") is an error, not skipped. */
+	while ((tok = strsep(&rest, ",")) != NULL) {
 		if (parse_u64_range(tok, 1, INT_MAX, &v) != 0 || cfg->npids == CONFIG_MAX_PIDS) {
-			errbuf_set(err, "invalid pid '%s' in --pid", tok);
+			errbuf_set(err, "invalid pid '%s' in --pid '%s': expected PID[,PID...]",
+			    VIS(tok), VIS(s));
 			free(copy);
 			return -1;
 		}
@@ -127,10 +132,6 @@ parse_pids(struct config *cfg, const char *s, struct errbuf *err)
 		cfg->pids[cfg->npids++] = (pid_t)v;
 	}
 	free(copy);
-	if (cfg->npids == 0) {
-		errbuf_set(err, "invalid --pid '%s': expected PID[,PID...]", s);
-		return -1;
-	}
 	return 0;
 }
 
@@ -153,7 +154,7 @@ parse_descendants(struct config *cfg, const char *s, struct errbuf *err)
 			return 0;
 		}
 	}
-	errbuf_set(err, "invalid --descendants '%s': expected leave, wait or kill", s);
+	errbuf_set(err, "invalid --descendants '%s': expected leave, wait or kill", VIS(s));
 	return -1;
 }
 
@@ -172,9 +173,10 @@ check_separator(const char *s, struct errbuf *err)
 {
 	if (s == NULL)
 		return 0;
-	if (s[0] == '\0' || strpbrk(s, "\"\r\n") != NULL) {
-		errbuf_set(err, "invalid field separator '%s': must be non-empty, without quotes "
-		    "or newlines", s);
+	/* Numbers are written unquoted: a separator must not occur in one. */
+	if (s[0] == '\0' || strpbrk(s, "\"\r\n0123456789.-+") != NULL) {
+		errbuf_set(err, "invalid field separator '%s': must be non-empty, without quotes, "
+		    "newlines, digits, '.', '-' or '+'", VIS(s));
 		return -1;
 	}
 	return 0;
@@ -279,7 +281,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 		return 0;
 	}
 	if (rc < -1) {
-		errbuf_set(err, "%s: %s", poptBadOption(ps->ctx, POPT_BADOPTION_NOALIAS),
+		errbuf_set(err, "%s: %s", VIS(poptBadOption(ps->ctx, POPT_BADOPTION_NOALIAS)),
 		    poptStrerror(rc));
 		return -1;
 	}

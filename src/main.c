@@ -105,10 +105,12 @@ static void
 finish_all(struct run *run)
 {
 	struct backend	*b;
-	size_t		 i;
+	size_t		 i, k;
 
 	for (i = 0; i < run->nbackends; i++) {
 		b = &run->backends[i];
+		for (k = 0; k < b->ndev; k++)
+			account_finish(&b->acct[k]);
 		run->pids.n = 0;
 		if (b->ops->finish != NULL && !b->is_gone)
 			b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
@@ -227,7 +229,10 @@ write_outputs(const struct report *rep, const struct config *cfg, FILE *out, FIL
 static void
 exec_failed(const struct run *run)
 {
-	warnmsg("cannot run '%s': %s", run->cfg->argv[0], strerror(run->child.exec_errno));
+	char	name[128];
+
+	warnmsg("cannot run '%s': %s", visible(run->cfg->argv[0], name, sizeof name),
+	    strerror(run->child.exec_errno));
 }
 
 /*

@@ -20,9 +20,10 @@ static const char KEY_NSPID[] = "NSpid";
 
 /*
  * Copy the next space-delimited token of *p into tok and advance *p.
- * Returns false at the end of the text or for an over-long token.
+ * Returns 0, -EINVAL at the end of the text, or -ERANGE for a token too
+ * long to be any number we keep.
  */
-static bool
+static int
 next_token(const char **p, char *tok, size_t size)
 {
 	const char	*s = *p, *e;
@@ -31,16 +32,16 @@ next_token(const char **p, char *tok, size_t size)
 	while (*s == ' ')
 		s++;
 	if (*s == '\0' || *s == '\n')
-		return false;
+		return -EINVAL;
 	for (e = s; *e != '\0' && *e != ' ' && *e != '\n'; e++)
 		;
 	len = (size_t)(e - s);
 	if (len >= size)
-		return false;
+		return -ERANGE;
 	memcpy(tok, s, len);
 	tok[len] = '\0';
 	*p = e;
-	return true;
+	return 0;
 }
 
 static int
@@ -121,8 +122,8 @@ procfs_parse_stat(const char *text, struct proc_stat *out)
 		return -EINVAL;
 	p = rp + 1;
 	for (field = 3; field <= 24; field++) {
-		if (!next_token(&p, tok, sizeof tok))
-			return -EINVAL;
+		if ((r = next_token(&p, tok, sizeof tok)) != 0)
+			return r;
 		if ((r = stat_store(&st, field, tok)) != 0)
 			return r;
 	}
@@ -227,16 +228,13 @@ procfs_parse_pid_list(const char *text, void (*fn)(pid_t, void *), void *arg)
 	const char	*p = text;
 	char		 tok[32];
 	pid_t		 pid;
-	int		 r;
 
 	for (;;) {
 		while (*p == ' ' || *p == '\n')
 			p++;
 		if (*p == '\0')
 			return 0;
-		if (!next_token(&p, tok, sizeof tok))
-			return -EINVAL;
-		if ((r = parse_pid(tok, &pid)) != 0)
+		if (next_token(&p, tok, sizeof tok) != 0 || parse_pid(tok, &pid) != 0)
 			return -EINVAL;
 		fn(pid, arg);
 	}

@@ -273,3 +273,24 @@ write_all(int fd, const void *buf, size_t len)
 	}
 	return 0;
 }
+
+const char *
+visible(const char *s, char *buf, size_t size)
+{
+	size_t	n = 0;
+	int	w;
+
+	for (; *s != '\0' && n + 8 < size; s++) {
+		if (*s == '\n')
+			w = snprintf(buf + n, size - n, "\\n");
+		else if (*s == '\t')
+			w = snprintf(buf + n, size - n, "\\t");
+		else if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			w = snprintf(buf + n, size - n, "\\x%02x", (unsigned char)*s);
+		else
+			w = snprintf(buf + n, size - n, "%c", *s);
+		n += (size_t)w;
+	}
+	snprintf(buf + n, size - n, "%s", *s != '\0' ? "..." : "");
+	return buf;
+}

@@ -77,6 +77,12 @@ enum energy_method {
 void	account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj);
 
 /*
+ * Close the integrals once, after the last reading: the last driver
+ * sample's power stands until the last reading.  Idempotent.
+ */
+void	account_finish(struct dev_acct *a);
+
+/*
  * Energy in mJ by the best method available, and that method; 0 and
  * ENERGY_NONE when nothing was measured.
  */

@@ -8,7 +8,10 @@
 
 #include <stdint.h>
 
-/* 16 buckets per power of two of nanoseconds: quantiles within 4.5%. */
+/*
+ * 16 buckets per power of two of nanoseconds.  A quantile is reported as
+ * the top of its bucket: never below the exact value, at most 6.25% above.
+ */
 #define TICKSTATS_SUB		16
 #define TICKSTATS_OCTAVES	40
 #define TICKSTATS_BUCKETS	(TICKSTATS_SUB * TICKSTATS_OCTAVES)

@@ -74,6 +74,12 @@ int	parse_double(const char *s, double *out);
 ssize_t	read_file(int dirfd, const char *path, char *buf, size_t size);
 ssize_t	pread_text(int fd, char *buf, size_t size);
 
+/*
+ * s made fit for a one-line message: control characters become \n, \t or
+ * \xHH, and a long string is cut with "...".  Returns buf.
+ */
+const char *visible(const char *s, char *buf, size_t size);
+
 /* write(2) all of buf, retrying on EINTR and short writes.  0 or -errno. */
 int	write_all(int fd, const void *buf, size_t len);
 

@@ -2,7 +2,7 @@
  * Unit tests of the sampler's lateness statistics in src/tickstats.c:
  * counts, the exact maximum, an empty histogram, and quantiles of known
  * distributions against the exact nearest-rank quantile computed here
- * from the same values.  tickstats.h promises quantiles within 4.5%.
+ * from the same values.  tickstats.h promises quantiles within 6.25%, never below.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -17,7 +17,7 @@
 #include "joulestat/tickstats.h"
 #include "joulestat/util.h"
 
-#define TOLERANCE	0.045
+#define TOLERANCE	0.0625
 
 /* The values of one distribution, sorted, and the histogram built from them. */
 struct dist {
