@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joulestat/devsel.h"
 #include "joulestat/util.h"
 
 #ifndef JOULESTAT_VERSION
@@ -182,6 +183,23 @@ check_separator(const char *s, struct errbuf *err)
 	return 0;
 }
 
+static int
+check_devices(const char *list, struct errbuf *err)
+{
+	struct devsel	sel;
+	int		rc;
+
+	if (list[0] == '\0') {
+		errbuf_set(err, "--devices needs a list of indices, UUIDs or bus ids");
+		return -1;
+	}
+	rc = devsel_parse(&sel, list, err);
+	devsel_free(&sel);
+	if (rc != 0)
+		errbuf_prefix(err, "--devices");
+	return rc;
+}
+
 /* Check and convert the raw option strings into cfg. */
 static int
 apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
@@ -195,10 +213,8 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	if (check_path("--output", r->output, err) != 0 || check_path("--csv", r->csv, err) != 0 ||
 	    check_path("--nvml-lib", r->nvml_lib, err) != 0 || check_separator(r->field_sep, err) != 0)
 		return -1;
-	if (r->devices != NULL && r->devices[0] == '\0') {
-		errbuf_set(err, "--devices needs a list of indices, UUIDs or bus ids");
+	if (r->devices != NULL && check_devices(r->devices, err) != 0)
 		return -1;
-	}
 	cfg->output = r->output;
 	cfg->field_sep = r->field_sep;
 	cfg->csv_path = r->csv;

@@ -370,3 +370,23 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 	close(lp.timerfd);
 	return 0;
 }
+
+void
+loop_finish(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i, k, base = 0;
+
+	for (i = 0; i < run->nbackends; i++, base += b->ndev) {
+		b = &run->backends[i];
+		for (k = 0; k < b->ndev; k++)
+			account_finish(&b->acct[k]);
+		if (b->ops->finish == NULL || b->is_gone)
+			continue;
+		run->pids.n = 0;
+		for (k = 0; k < b->ndev; k++)
+			b->span_ns[k] = 0;
+		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
+		account_pids(run, b, base);
+	}
+}

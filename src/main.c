@@ -19,6 +19,7 @@
 #include "joulestat/account.h"
 #include "joulestat/config.h"
 #include "joulestat/csvout.h"
+#include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/launch.h"
 #include "joulestat/loop.h"
@@ -104,19 +105,36 @@ close_all(struct run *run)
 static void
 finish_all(struct run *run)
 {
-	struct backend	*b;
-	size_t		 i, k;
+	size_t	i;
 
+	loop_finish(run);
 	for (i = 0; i < run->nbackends; i++) {
-		b = &run->backends[i];
-		for (k = 0; k < b->ndev; k++)
-			account_finish(&b->acct[k]);
-		run->pids.n = 0;
-		if (b->ops->finish != NULL && !b->is_gone)
-			b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
-		if (b->is_gone)
-			add_note(run, b->ops->name, "stopped answering: ", b->why_gone.msg);
+		if (run->backends[i].is_gone)
+			add_note(run, run->backends[i].ops->name, "stopped answering: ",
+			    run->backends[i].why_gone.msg);
 	}
+}
+
+/* -d: every entry must have matched a device of some backend. */
+static int
+check_selection(struct run *run, struct errbuf *err)
+{
+	const struct device	*d;
+	struct devsel		 sel;
+	size_t			 i, k;
+	int			 rc;
+
+	if (run->cfg->devices == NULL || devsel_parse(&sel, run->cfg->devices, err) != 0)
+		return 0;
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++) {
+			d = &run->backends[i].devs[k];
+			devsel_match(&sel, d->index, d->id, d->bus_id);
+		}
+	}
+	rc = devsel_check(&sel, err);
+	devsel_free(&sel);
+	return rc;
 }
 
 static int
@@ -259,6 +277,12 @@ measure(struct run *run, struct sigstate *ss)
 	out = open_output(run->cfg->is_quiet ? NULL : run->cfg->output, &is_failed);
 	csv = run->cfg->csv_path != NULL ? open_output(run->cfg->csv_path, &is_failed) : NULL;
 	probe_all(run);
+	if (check_selection(run, &err) != 0) {
+		warnmsg("--devices: %s", err.msg);
+		if (!run->is_attach)
+			launch_cancel(&run->child);
+		return EXIT_TOOL;
+	}
 	run->t0_ns = now_ns();
 	loop_sample(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
@@ -305,8 +329,9 @@ list_one(const struct device *d, size_t i, const char *backend)
 	unsigned	k;
 
 	printf("%zu: %s  %s\n", i, d->name, d->id);
-	printf("   backend %s, bus %s%s%s\n", backend, d->bus_id[0] != '\0' ? d->bus_id : "none",
-	    d->version[0] != '\0' ? ", " : "", d->version);
+	printf("   backend %s (its index %u), bus %s%s%s\n", backend, d->index,
+	    d->bus_id[0] != '\0' ? d->bus_id : "none", d->version[0] != '\0' ? ", " : "",
+	    d->version);
 	printf("   measures: %s\n", d->how[0] != '\0' ? d->how : "nothing");
 	for (k = 0; k < d->nnotes; k++)
 		printf("   note: %s\n", d->notes[k]);

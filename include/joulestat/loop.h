@@ -30,4 +30,11 @@ void	loop_sample(struct run *run, int64_t t_ns);
  */
 int	loop_run(struct run *run, int sigfd, struct errbuf *err);
 
+/*
+ * After the last reading: close every device's integrals, and let each
+ * backend add its end-of-run figures and the processes that only its
+ * end-of-run accounting saw.
+ */
+void	loop_finish(struct run *run);
+
 #endif
