@@ -1,0 +1,372 @@
+/*
+ * Per-process queries: utilization samples (the old array call and the
+ * versioned nvmlDeviceGetProcessesUtilizationInfo), running compute and
+ * graphics processes in all three entry sizes, the accounting buffer,
+ * and the vGPU host view (active instances and their utilization).  They
+ * follow NVML's buffer protocol exactly: a NULL or short buffer gives
+ * INSUFFICIENT_SIZE with the needed count written back, and "nothing
+ * newer than lastSeenTimeStamp" is NOT_FOUND, not an empty success.
+ */
+#include "nvsim.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* A MIG parent handle has no process utilization. */
+static bool
+has_proc_util(const struct simdev *d)
+{
+	return d->mig != MIG_ON;
+}
+
+/*
+ * The processes with nonzero utilization in the latest per-process sample
+ * (time *ts_us), when that sample is newer than last_us.  Idle processes
+ * are absent, as with the real driver.
+ */
+static nvmlReturn_t
+util_entries(const struct simdev *d, int64_t now, unsigned long long last_us,
+    struct proc_list *pl, unsigned long long *ts_us)
+{
+	size_t	 n = 0;
+
+	*ts_us = state_wall_us(procs_tick_ms(d, state_ms(now)));
+	if (*ts_us <= last_us)
+		return NVML_ERROR_NOT_FOUND;
+	if (procs_collect(d, state_ms(now), pl) == -1)
+		return NVML_ERROR_MEMORY;
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].sm_pct > 0 || pl->v[i].mem_pct > 0)
+			pl->v[n++] = pl->v[i];
+	pl->n = n;
+	return n == 0 ? NVML_ERROR_NOT_FOUND : NVML_SUCCESS;
+}
+
+static nvmlReturn_t
+util_leave(struct proc_list *pl, nvmlReturn_t rc)
+{
+	procs_free(pl);
+	return state_leave(rc);
+}
+
+nvmlReturn_t
+nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *buf,
+    unsigned int *count, unsigned long long last_us)
+{
+	struct proc_list	 pl = { 0 };
+	struct simdev		*d;
+	int64_t			 now;
+	unsigned long long	 ts;
+	nvmlReturn_t		 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (count == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (!has_proc_util(d))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	if ((rc = util_entries(d, now, last_us, &pl, &ts)) != NVML_SUCCESS)
+		return util_leave(&pl, rc);
+	if (buf == NULL || *count < pl.n) {
+		*count = (unsigned)pl.n;
+		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < pl.n; i++)
+		buf[i] = (nvmlProcessUtilizationSample_t){ .pid = pl.v[i].pid, .timeStamp = ts,
+		    .smUtil = pl.v[i].sm_pct, .memUtil = pl.v[i].mem_pct };
+	*count = (unsigned)pl.n;
+	return util_leave(&pl, NVML_SUCCESS);
+}
+
+/* The caller sets version, processSamplesCount, procUtilArray and lastSeenTimeStamp. */
+nvmlReturn_t
+nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *info)
+{
+	struct proc_list	 pl = { 0 };
+	struct simdev		*d;
+	int64_t			 now;
+	unsigned long long	 ts;
+	nvmlReturn_t		 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (info == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (info->version != nvmlProcessesUtilizationInfo_v1)
+		return state_leave(NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
+	if (!has_proc_util(d))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	if ((rc = util_entries(d, now, info->lastSeenTimeStamp, &pl, &ts)) != NVML_SUCCESS)
+		return util_leave(&pl, rc);
+	if (info->procUtilArray == NULL || info->processSamplesCount < pl.n) {
+		info->processSamplesCount = (unsigned)pl.n;
+		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < pl.n; i++)
+		info->procUtilArray[i] = (nvmlProcessUtilizationInfo_v1_t){ .timeStamp = ts,
+		    .pid = pl.v[i].pid, .smUtil = pl.v[i].sm_pct, .memUtil = pl.v[i].mem_pct };
+	info->processSamplesCount = (unsigned)pl.n;
+	return util_leave(&pl, NVML_SUCCESS);
+}
+
+/* Writes entry i of a caller's array in one of the two entry layouts. */
+typedef void (*proc_put)(void *infos, size_t i, const struct proc_entry *e, bool is_mig);
+
+static void
+put_v1(void *infos, size_t i, const struct proc_entry *e, bool is_mig)
+{
+	(void)is_mig;
+	((nvmlProcessInfo_v1_t *)infos)[i] = (nvmlProcessInfo_v1_t){ e->pid, e->gpumem_bytes };
+}
+
+/* Without MIG the instance ids are all ones; on a MIG parent, instance 0. */
+static void
+put_v2(void *infos, size_t i, const struct proc_entry *e, bool is_mig)
+{
+	unsigned	 id = is_mig ? 0 : 0xFFFFFFFFu;
+
+	((nvmlProcessInfo_v2_t *)infos)[i] = (nvmlProcessInfo_v2_t){ e->pid, e->gpumem_bytes,
+	    id, id };
+}
+
+/* Keep the processes of one kind (compute or graphics). */
+static void
+keep_kind(struct proc_list *pl, bool is_graphics)
+{
+	size_t	 n = 0;
+
+	for (size_t i = 0; i < pl->n; i++)
+		if (pl->v[i].is_graphics == is_graphics)
+			pl->v[n++] = pl->v[i];
+	pl->n = n;
+}
+
+/*
+ * The running-process protocol: *count = 0 with infos NULL asks for the
+ * count (INSUFFICIENT_SIZE, or SUCCESS when there are none); a short
+ * array gets INSUFFICIENT_SIZE with the needed count.
+ */
+static nvmlReturn_t
+running(const char *call, nvmlDevice_t device, unsigned int *count, void *infos,
+    bool is_graphics, proc_put put)
+{
+	struct proc_list	 pl = { 0 };
+	struct simdev		*d;
+	int64_t			 now;
+	nvmlReturn_t		 rc;
+
+	if ((rc = state_enter_device(call, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (count == NULL || (infos == NULL && *count != 0))
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (d->mig == MIG_ON && !nvsim.sc.is_root)
+		return state_leave(NVML_ERROR_NO_PERMISSION);
+	if (procs_collect(d, state_ms(now), &pl) == -1)
+		return util_leave(&pl, NVML_ERROR_MEMORY);
+	keep_kind(&pl, is_graphics);
+	if (*count < pl.n) {
+		*count = (unsigned)pl.n;
+		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < pl.n; i++)
+		put(infos, i, &pl.v[i], d->mig == MIG_ON);
+	*count = (unsigned)pl.n;
+	return util_leave(&pl, NVML_SUCCESS);
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses_v3(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_t *infos)
+{
+	return running(__func__, device, count, infos, false, put_v2);
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses_v2(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_v2_t *infos)
+{
+	return running(__func__, device, count, infos, false, put_v2);
+}
+
+nvmlReturn_t
+nvmlDeviceGetComputeRunningProcesses(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_v1_t *infos)
+{
+	return running(__func__, device, count, infos, false, put_v1);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses_v3(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_t *infos)
+{
+	return running(__func__, device, count, infos, true, put_v2);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses_v2(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_v2_t *infos)
+{
+	return running(__func__, device, count, infos, true, put_v2);
+}
+
+nvmlReturn_t
+nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t device, unsigned int *count,
+    nvmlProcessInfo_v1_t *infos)
+{
+	return running(__func__, device, count, infos, true, put_v1);
+}
+
+/* MIG forces accounting off; a vGPU host has none to read. */
+static bool
+has_accounting(const struct simdev *d)
+{
+	return d->has_accounting && d->mig != MIG_ON &&
+	    d->virt != NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU;
+}
+
+nvmlReturn_t
+nvmlDeviceGetAccountingMode(nvmlDevice_t device, nvmlEnableState_t *mode)
+{
+	struct simdev	*d;
+	int64_t		 now;
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (mode == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	*mode = d->has_accounting && d->mig != MIG_ON ? NVML_FEATURE_ENABLED :
+	    NVML_FEATURE_DISABLED;
+	return state_leave(NVML_SUCCESS);
+}
+
+nvmlReturn_t
+nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *count, unsigned int *pids)
+{
+	struct simdev	*d;
+	int64_t		 now;
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (count == NULL || (pids == NULL && *count != 0))
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (!has_accounting(d))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	if (procs_account(d, state_ms(now)) == -1)
+		return state_leave(NVML_ERROR_MEMORY);
+	if (*count < d->nacct) {
+		*count = (unsigned)d->nacct;
+		return state_leave(NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < d->nacct; i++)
+		pids[i] = d->acct[i].pid;
+	*count = (unsigned)d->nacct;
+	return state_leave(NVML_SUCCESS);
+}
+
+static int
+by_rec_pid(const void *key, const void *elem)
+{
+	unsigned			 pid = *(const unsigned *)key;
+	const struct acct_rec		*r = elem;
+
+	return (pid > r->pid) - (pid < r->pid);
+}
+
+/* time is 0 while the process runs; startTime is wall-clock µs. */
+nvmlReturn_t
+nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid, nvmlAccountingStats_t *st)
+{
+	const struct acct_rec	*r;
+	struct simdev		*d;
+	int64_t			 now;
+	nvmlReturn_t		 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (st == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (!has_accounting(d))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	if (procs_account(d, state_ms(now)) == -1)
+		return state_leave(NVML_ERROR_MEMORY);
+	if ((r = bsearch(&pid, d->acct, d->nacct, sizeof(*r), by_rec_pid)) == NULL)
+		return state_leave(NVML_ERROR_NOT_FOUND);
+	*st = (nvmlAccountingStats_t){ .gpuUtilization = r->sm_pct,
+	    .memoryUtilization = r->mem_pct, .maxMemoryUsage = r->gpumem_bytes,
+	    .time = r->is_running ? 0 : (unsigned long long)(r->end_ms - r->start_ms),
+	    .startTime = state_wall_us(r->start_ms), .isRunning = r->is_running };
+	return state_leave(NVML_SUCCESS);
+}
+
+static bool
+is_vgpu_host(const struct simdev *d)
+{
+	return d->virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU;
+}
+
+nvmlReturn_t
+nvmlDeviceGetActiveVgpus(nvmlDevice_t device, unsigned int *count, nvmlVgpuInstance_t *ids)
+{
+	struct simdev	*d;
+	int64_t		 now;
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (count == NULL || (ids == NULL && *count != 0))
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (!is_vgpu_host(d))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	if (*count < d->nvgpus) {
+		*count = (unsigned)d->nvgpus;
+		return state_leave(NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < d->nvgpus; i++)
+		ids[i] = d->vgpus[i].id;
+	*count = (unsigned)d->nvgpus;
+	return state_leave(NVML_SUCCESS);
+}
+
+static nvmlReturn_t
+check_vgpu_util(const struct simdev *d, const nvmlValueType_t *vt, const unsigned int *count,
+    const nvmlVgpuInstanceUtilizationSample_t *samples)
+{
+	if (vt == NULL || count == NULL || (samples != NULL && *count == 0))
+		return NVML_ERROR_INVALID_ARGUMENT;
+	return is_vgpu_host(d) ? NVML_SUCCESS : NVML_ERROR_NOT_SUPPORTED;
+}
+
+/* One sample per vGPU instance, stamped with the latest per-process tick. */
+nvmlReturn_t
+nvmlDeviceGetVgpuUtilization(nvmlDevice_t device, unsigned long long last_us,
+    nvmlValueType_t *vt, unsigned int *count, nvmlVgpuInstanceUtilizationSample_t *samples)
+{
+	struct simdev		*d;
+	int64_t			 now;
+	unsigned long long	 ts;
+	nvmlReturn_t		 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if ((rc = check_vgpu_util(d, vt, count, samples)) != NVML_SUCCESS)
+		return state_leave(rc);
+	*vt = NVML_VALUE_TYPE_UNSIGNED_INT;
+	ts = state_wall_us(procs_tick_ms(d, state_ms(now)));
+	if (d->nvgpus > 0 && ts <= last_us)
+		return state_leave(NVML_ERROR_NOT_FOUND);
+	if (samples == NULL || *count < d->nvgpus) {
+		*count = (unsigned)d->nvgpus;
+		return state_leave(d->nvgpus == 0 ? NVML_SUCCESS : NVML_ERROR_INSUFFICIENT_SIZE);
+	}
+	for (size_t i = 0; i < d->nvgpus; i++) {
+		memset(&samples[i], 0, sizeof(samples[i]));
+		samples[i].vgpuInstance = d->vgpus[i].id;
+		samples[i].timeStamp = ts;
+		samples[i].smUtil.uiVal = d->vgpus[i].sm_pct;
+		samples[i].memUtil.uiVal = d->vgpus[i].mem_pct;
+	}
+	*count = (unsigned)d->nvgpus;
+	return state_leave(NVML_SUCCESS);
+}

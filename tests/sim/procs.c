@@ -1,0 +1,262 @@
+/*
+ * Who is using a simulated GPU at a given instant: the loading process's
+ * descendants ("tree" lines; found by walking /proc/PID/task/TID/children
+ * from getpid(), the loading process itself excluded), explicit foreign
+ * pids ("proc" lines) and numbered fakes ("proccount" lines, pids from
+ * NVSIM_FOREIGN_BASE, above any pid Linux can hand out).  It also keeps
+ * the per-device accounting buffer, which remembers processes after they
+ * are gone.  The per-process sample clock (procs_tick_ms) lives here too.
+ */
+#include "nvsim.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define TREE_MAX	100000		/* a runaway fork bomb is not a scenario */
+
+struct pidset {
+	pid_t		*v;
+	size_t		 n;
+	size_t		 cap;
+};
+
+static bool
+pidset_has(const struct pidset *s, pid_t pid)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] == pid)
+			return true;
+	return false;
+}
+
+static int
+pidset_add(struct pidset *s, pid_t pid)
+{
+	pid_t	*nv;
+
+	if (pidset_has(s, pid) || s->n >= TREE_MAX)
+		return 0;
+	if (s->n == s->cap) {
+		s->cap = s->cap ? s->cap * 2 : 64;
+		if ((nv = realloc(s->v, s->cap * sizeof(*nv))) == NULL)
+			return -1;
+		s->v = nv;
+	}
+	s->v[s->n++] = pid;
+	return 0;
+}
+
+/* Add the pids listed in one children file; a vanished task is no error. */
+static int
+read_children_file(const char *path, pid_t root, struct pidset *s)
+{
+	FILE	*f;
+	long	 pid;
+	int	 rc = 0;
+
+	if ((f = fopen(path, "r")) == NULL)
+		return 0;
+	while (rc == 0 && fscanf(f, "%ld", &pid) == 1)
+		if (pid > 0 && pid != root)
+			rc = pidset_add(s, (pid_t)pid);
+	fclose(f);
+	return rc;
+}
+
+/* Children of every thread of pid: any thread may have forked. */
+static int
+add_children(pid_t pid, pid_t root, struct pidset *s)
+{
+	char		 path[64];
+	DIR		*dir;
+	struct dirent	*de;
+	int		 rc = 0;
+
+	snprintf(path, sizeof(path), "/proc/%ld/task", (long)pid);
+	if ((dir = opendir(path)) == NULL)
+		return 0;
+	while (rc == 0 && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld/task/%.20s/children", (long)pid,
+		    de->d_name);
+		rc = read_children_file(path, root, s);
+	}
+	closedir(dir);
+	return rc;
+}
+
+static int
+tree_walk(struct pidset *s)
+{
+	pid_t	 root = getpid();
+
+	if (add_children(root, root, s) == -1)
+		return -1;
+	for (size_t i = 0; i < s->n; i++)
+		if (add_children(s->v[i], root, s) == -1)
+			return -1;
+	return 0;
+}
+
+static int
+list_add(struct proc_list *pl, unsigned pid, const struct proc_spec *ps)
+{
+	struct proc_entry *nv;
+
+	if (pl->n == pl->cap) {
+		pl->cap = pl->cap ? pl->cap * 2 : 64;
+		if ((nv = realloc(pl->v, pl->cap * sizeof(*nv))) == NULL)
+			return -1;
+		pl->v = nv;
+	}
+	pl->v[pl->n++] = (struct proc_entry){ pid, ps->sm_pct, ps->mem_pct, ps->gpumem_bytes,
+	    ps->is_graphics, ps->kind == PROC_TREE ? -1 : ps->from_ms,
+	    ps->kind == PROC_TREE ? NVSIM_NEVER : ps->to_ms };
+	return 0;
+}
+
+static int
+add_tree(struct proc_list *pl, const struct proc_spec *ps)
+{
+	struct pidset	 s = { 0 };
+	int		 rc;
+
+	rc = tree_walk(&s);
+	for (size_t i = 0; rc == 0 && i < s.n; i++)
+		rc = list_add(pl, (unsigned)s.v[i], ps);
+	free(s.v);
+	return rc;
+}
+
+static bool
+spec_is_active(const struct proc_spec *ps, double t_ms)
+{
+	return t_ms >= (double)ps->from_ms &&
+	    (ps->to_ms == NVSIM_NEVER || t_ms < (double)ps->to_ms);
+}
+
+/* Only the first tree line whose window is open applies. */
+int
+procs_collect(const struct simdev *d, double t_ms, struct proc_list *out)
+{
+	unsigned	 fake = NVSIM_FOREIGN_BASE;
+	bool		 has_tree = false;
+	int		 rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < d->nprocs; i++) {
+		const struct proc_spec *ps = &d->procs[i];
+		bool	 is_on = spec_is_active(ps, t_ms);
+
+		if (ps->kind == PROC_TREE && is_on && !has_tree) {
+			has_tree = true;
+			rc = add_tree(out, ps);
+		} else if (ps->kind == PROC_PID && is_on)
+			rc = list_add(out, ps->pid, ps);
+		for (unsigned k = 0; ps->kind == PROC_MANY && k < ps->count; k++, fake++)
+			if (rc == 0 && is_on)
+				rc = list_add(out, fake, ps);
+	}
+	return rc;
+}
+
+void
+procs_free(struct proc_list *pl)
+{
+	free(pl->v);
+	memset(pl, 0, sizeof(*pl));
+}
+
+/* The time of the latest per-process sample: a multiple of procutil_ms. */
+double
+procs_tick_ms(const struct simdev *d, double t_ms)
+{
+	return floor(t_ms / d->procutil_ms) * d->procutil_ms;
+}
+
+static int
+by_pid(const void *a, const void *b)
+{
+	const struct proc_entry *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/*
+ * A process's life as accounting sees it: the scenario's from= and to=
+ * when it has them, else the first and last time an accounting call saw
+ * it (tree processes).
+ */
+static struct acct_rec
+acct_new(const struct proc_entry *e, double t_ms)
+{
+	return (struct acct_rec){ e->pid, e->sm_pct, e->mem_pct, e->gpumem_bytes,
+	    e->from_ms >= 0 ? (double)e->from_ms : t_ms,
+	    e->to_ms != NVSIM_NEVER ? (double)e->to_ms : t_ms, true };
+}
+
+static void
+acct_touch(struct acct_rec *r, const struct proc_entry *e, double t_ms)
+{
+	r->sm_pct = e->sm_pct;
+	r->mem_pct = e->mem_pct;
+	if (e->gpumem_bytes > r->gpumem_bytes)
+		r->gpumem_bytes = e->gpumem_bytes;
+	if (e->to_ms == NVSIM_NEVER)
+		r->end_ms = t_ms;
+	r->is_running = true;
+}
+
+/* Merge the sorted current processes into the sorted accounting records. */
+static void
+acct_merge(struct simdev *d, const struct proc_list *pl, double t_ms, struct acct_rec *out,
+    size_t *nout)
+{
+	size_t	 i = 0, j = 0, n = 0;
+
+	while (i < d->nacct || j < pl->n) {
+		if (j > 0 && j < pl->n && pl->v[j].pid == pl->v[j - 1].pid) {
+			j++;
+			continue;
+		}
+		if (j == pl->n || (i < d->nacct && d->acct[i].pid < pl->v[j].pid)) {
+			out[n] = d->acct[i++];
+			out[n++].is_running = false;
+		} else if (i == d->nacct || pl->v[j].pid < d->acct[i].pid) {
+			out[n++] = acct_new(&pl->v[j++], t_ms);
+		} else {
+			out[n] = d->acct[i++];
+			acct_touch(&out[n++], &pl->v[j++], t_ms);
+		}
+	}
+	*nout = n;
+}
+
+/* Bring the accounting buffer up to t_ms.  Returns 0 or -1 (no memory). */
+int
+procs_account(struct simdev *d, double t_ms)
+{
+	struct proc_list	 pl = { 0 };
+	struct acct_rec		*nv;
+	size_t			 n;
+
+	if (procs_collect(d, t_ms, &pl) == -1) {
+		procs_free(&pl);
+		return -1;
+	}
+	qsort(pl.v, pl.n, sizeof(*pl.v), by_pid);
+	if ((nv = calloc(d->nacct + pl.n + 1, sizeof(*nv))) == NULL) {
+		procs_free(&pl);
+		return -1;
+	}
+	acct_merge(d, &pl, t_ms, nv, &n);
+	free(d->acct);
+	d->acct = nv;
+	d->nacct = n;
+	procs_free(&pl);
+	return 0;
+}

@@ -1,0 +1,973 @@
+/*
+ * The scenario parser: a strict, line-based reader of the text format
+ * that tests/sim/README documents.  Each line is a keyword and its
+ * arguments; one table maps keywords to handlers and says whether they
+ * belong before the first "device" line (global) or inside a device block.
+ * Any mistake stops the parse with a "file:line: reason" message, because
+ * a simulator that guesses would certify tools that guess.  It does not
+ * evaluate anything over time: model.c does.
+ */
+#include "nvsim.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXARGS		32
+#define MAX_WATTS	100000.0
+#define MAX_MS		(24ull * 3600 * 1000)	/* a scenario longer than a day is a typo */
+#define MIB		(1024ull * 1024)
+
+struct parser {
+	const char	*path;
+	unsigned	 line;
+	struct scenario	*sc;
+	struct simdev	*dev;			/* the current device block */
+	int64_t		 prev_end;		/* where the last phase ends; -1 if open */
+	unsigned	 phase_line;		/* line of the last phase */
+	unsigned	 dev_line;		/* line of the current "device" */
+	bool		 is_ramp_open;		/* last phase ramps without a known end */
+	char		*err;
+};
+
+typedef int (*kw_fn)(struct parser *, int, char **);
+
+struct keyword {
+	const char	*name;
+	kw_fn		 fn;
+	bool		 in_device;		/* else global: before any device */
+	int		 min_args;
+	int		 max_args;
+};
+
+/* The symbols a slow or notsupported line may name: every one we export. */
+static const char *const calls[] = {
+	"nvmlInit_v2", "nvmlInit", "nvmlInitWithFlags", "nvmlShutdown", "nvmlErrorString",
+	"nvmlSystemGetDriverVersion", "nvmlSystemGetNVMLVersion", "nvmlDeviceGetCount_v2",
+	"nvmlDeviceGetCount", "nvmlDeviceGetHandleByIndex_v2", "nvmlDeviceGetHandleByIndex",
+	"nvmlDeviceGetName", "nvmlDeviceGetUUID", "nvmlDeviceGetIndex", "nvmlDeviceGetPciInfo_v3",
+	"nvmlDeviceGetClockInfo", "nvmlDeviceGetMaxClockInfo", "nvmlDeviceGetPerformanceState",
+	"nvmlDeviceGetTemperature", "nvmlDeviceGetUtilizationRates",
+	"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",
+	"nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetEnforcedPowerLimit",
+	"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetViolationStatus",
+	"nvmlDeviceGetMigMode", "nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetPowerUsage",
+	"nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetFieldValues", "nvmlDeviceGetSamples",
+	"nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessesUtilizationInfo",
+	"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2",
+	"nvmlDeviceGetComputeRunningProcesses", "nvmlDeviceGetGraphicsRunningProcesses_v3",
+	"nvmlDeviceGetGraphicsRunningProcesses_v2", "nvmlDeviceGetGraphicsRunningProcesses",
+	"nvmlDeviceGetAccountingMode", "nvmlDeviceGetAccountingPids",
+	"nvmlDeviceGetAccountingStats", "nvmlDeviceGetActiveVgpus", "nvmlDeviceGetVgpuUtilization",
+	"nvmlDeviceSetGpuLockedClocks", "nvmlDeviceResetGpuLockedClocks",
+	"nvmlDeviceSetMemoryLockedClocks", "nvmlDeviceResetMemoryLockedClocks",
+};
+
+static int
+perr(struct parser *p, const char *fmt, ...)
+{
+	va_list	 ap;
+	int	 n;
+
+	n = snprintf(p->err, NVSIM_ERRLEN, "%s:%u: ", p->path, p->line);
+	if (n < 0 || n >= NVSIM_ERRLEN)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, NVSIM_ERRLEN - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+bool
+scenario_is_call(const char *name)
+{
+	for (size_t i = 0; i < sizeof(calls) / sizeof(calls[0]); i++)
+		if (strcmp(calls[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Append one zeroed element to a growing array; NULL when out of memory. */
+static void *
+append(void *vp, size_t *n, size_t size)
+{
+	void	**v = vp;
+	char	 *nv;
+
+	nv = realloc(*v, (*n + 1) * size);
+	if (nv == NULL)
+		return NULL;
+	*v = nv;
+	memset(nv + *n * size, 0, size);
+	return nv + (*n)++ * size;
+}
+
+static int
+parse_num(struct parser *p, const char *what, const char *s, int base,
+    unsigned long long max, unsigned long long *v)
+{
+	char	*end;
+
+	if (*s == '\0' || *s == '-' || *s == '+' || isspace((unsigned char)*s))
+		return perr(p, "%s: '%s' is not a number", what, s);
+	errno = 0;
+	*v = strtoull(s, &end, base);
+	if (*end != '\0')
+		return perr(p, "%s: '%s' is not a number", what, s);
+	if (errno == ERANGE || *v > max)
+		return perr(p, "%s: %s is out of range (max %llu)", what, s, max);
+	return 0;
+}
+
+static int
+parse_uint(struct parser *p, const char *what, const char *s, unsigned max, unsigned *v)
+{
+	unsigned long long u;
+
+	if (parse_num(p, what, s, 10, max, &u) == -1)
+		return -1;
+	*v = (unsigned)u;
+	return 0;
+}
+
+static int
+parse_ms(struct parser *p, const char *what, const char *s, int64_t *v)
+{
+	unsigned long long u;
+
+	if (parse_num(p, what, s, 10, MAX_MS, &u) == -1)
+		return -1;
+	*v = (int64_t)u;
+	return 0;
+}
+
+static int
+parse_watts(struct parser *p, const char *s, double *w)
+{
+	char	*end;
+
+	if (*s == '\0' || *s == '-' || *s == '+')
+		return perr(p, "power: '%s' is not a number of watts", s);
+	*w = strtod(s, &end);
+	if (*end != '\0' || !isfinite(*w))
+		return perr(p, "power: '%s' is not a number of watts", s);
+	if (*w > MAX_WATTS)
+		return perr(p, "power: %s W is out of range", s);
+	return 0;
+}
+
+/* yes/no, on/off, ...: the index of word in words, or -1 with a message. */
+static int
+parse_word(struct parser *p, const char *what, const char *s, const char *const *words)
+{
+	for (int i = 0; words[i] != NULL; i++)
+		if (strcmp(s, words[i]) == 0)
+			return i;
+	return perr(p, "%s: unknown value '%s'", what, s);
+}
+
+static int
+parse_bool(struct parser *p, const char *what, const char *s, bool *v)
+{
+	static const char *const words[] = { "no", "yes", "off", "on", NULL };
+	int	 i;
+
+	if ((i = parse_word(p, what, s, words)) == -1)
+		return -1;
+	*v = (i % 2) == 1;
+	return 0;
+}
+
+/* Split "key=value" in place; value is NULL when there is no '='. */
+static char *
+split_kv(char *arg)
+{
+	char	*eq;
+
+	if ((eq = strchr(arg, '=')) == NULL)
+		return NULL;
+	*eq = '\0';
+	return eq + 1;
+}
+
+static int
+set_string(struct parser *p, const char *what, char *dst, size_t size, int argc, char **argv)
+{
+	size_t	 len = 0;
+
+	dst[0] = '\0';
+	for (int i = 1; i < argc; i++) {
+		len += strlen(argv[i]) + (i > 1);
+		if (len >= size)
+			return perr(p, "%s is longer than %zu bytes", what, size - 1);
+		if (i > 1)
+			strcat(dst, " ");
+		strcat(dst, argv[i]);
+	}
+	return 0;
+}
+
+static int
+kw_driver(struct parser *p, int argc, char **argv)
+{
+	return set_string(p, "driver version", p->sc->driver, sizeof(p->sc->driver), argc, argv);
+}
+
+static int
+kw_nvml(struct parser *p, int argc, char **argv)
+{
+	return set_string(p, "NVML version", p->sc->nvml, sizeof(p->sc->nvml), argc, argv);
+}
+
+static int
+kw_root(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return parse_bool(p, "root", argv[1], &p->sc->is_root);
+}
+
+static int
+kw_name(struct parser *p, int argc, char **argv)
+{
+	p->dev->has_name = true;
+	return set_string(p, "name", p->dev->name, sizeof(p->dev->name), argc, argv);
+}
+
+static int
+kw_uuid(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	if (strncmp(argv[1], "GPU-", 4) != 0)
+		return perr(p, "uuid: '%s' does not start with GPU-", argv[1]);
+	p->dev->has_uuid = true;
+	return set_string(p, "uuid", p->dev->uuid, sizeof(p->dev->uuid), 2, argv);
+}
+
+/* DOMAIN:BUS:DEVICE.FUNCTION in hex, as nvidia-smi prints it. */
+static int
+kw_busid(struct parser *p, int argc, char **argv)
+{
+	unsigned	 dom, bus, dev, fn;
+	int		 used = 0;
+
+	(void)argc;
+	if (sscanf(argv[1], "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &used) != 4 ||
+	    argv[1][used] != '\0' || !isxdigit((unsigned char)argv[1][0]))
+		return perr(p, "busid: '%s' is not DOMAIN:BUS:DEVICE.FUNCTION", argv[1]);
+	if (dev > 31 || fn != 0)
+		return perr(p, "busid: '%s': device above 31 or function not 0", argv[1]);
+	p->dev->pci_domain = dom;
+	p->dev->pci_bus = bus;
+	p->dev->pci_device = dev;
+	p->dev->has_busid = true;
+	return 0;
+}
+
+static int
+kw_pciid(struct parser *p, int argc, char **argv)
+{
+	unsigned long long v;
+
+	if (parse_num(p, "pciid", argv[1], 16, UINT32_MAX, &v) == -1)
+		return -1;
+	p->dev->pci_id = (unsigned)v;
+	if (argc > 2 && parse_num(p, "pciid subsystem", argv[2], 16, UINT32_MAX, &v) == -1)
+		return -1;
+	if (argc > 2)
+		p->dev->pci_subsys = (unsigned)v;
+	return 0;
+}
+
+static int
+kw_energy_counter(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return parse_bool(p, "energy_counter", argv[1], &p->dev->has_energy);
+}
+
+static int
+kw_energy_offset(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return parse_num(p, "energy_offset", argv[1], 10, UINT64_MAX / 2,
+	    &p->dev->energy_offset_mj);
+}
+
+static int
+kw_power(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = { "instant", "average1s", NULL };
+	int	 i;
+
+	(void)argc;
+	if ((i = parse_word(p, "power", argv[1], words)) == -1)
+		return -1;
+	p->dev->power = i == 0 ? POWER_INSTANT : POWER_AVERAGE_1S;
+	return 0;
+}
+
+static int
+kw_sample_ms(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	if (strcmp(argv[1], "none") == 0) {
+		p->dev->sample_ms = 0;
+		return 0;
+	}
+	if (parse_uint(p, "sample_ms", argv[1], 60000, &p->dev->sample_ms) == -1)
+		return -1;
+	return p->dev->sample_ms == 0 ? perr(p, "sample_ms: use 'none', not 0") : 0;
+}
+
+static int
+kw_procutil_ms(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	if (parse_uint(p, "procutil_ms", argv[1], 60000, &p->dev->procutil_ms) == -1)
+		return -1;
+	return p->dev->procutil_ms == 0 ? perr(p, "procutil_ms must be above 0") : 0;
+}
+
+static int
+kw_mig(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = { "off", "on", "unsupported", NULL };
+	int	 i;
+
+	(void)argc;
+	if ((i = parse_word(p, "mig", argv[1], words)) == -1)
+		return -1;
+	p->dev->mig = (enum mig_state)i;
+	return 0;
+}
+
+static int
+kw_virt(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = { "none", "passthrough", "guest", "host", NULL };
+	int	 i;
+
+	(void)argc;
+	if ((i = parse_word(p, "virt", argv[1], words)) == -1)
+		return -1;
+	/* The words are in the order of nvmlGpuVirtualizationMode_t. */
+	p->dev->virt = (nvmlGpuVirtualizationMode_t)i;
+	return 0;
+}
+
+static int
+kw_accounting(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return parse_bool(p, "accounting", argv[1], &p->dev->has_accounting);
+}
+
+static int
+kw_power_limit(struct parser *p, int argc, char **argv)
+{
+	unsigned	 w[3];
+
+	for (int i = 1; i < argc; i++)
+		if (parse_uint(p, "power_limit", argv[i], 100000, &w[i - 1]) == -1)
+			return -1;
+	if (argc == 3)
+		return perr(p, "power_limit takes WATTS or WATTS MIN MAX");
+	if (argc == 4 && (w[1] > w[0] || w[0] > w[2]))
+		return perr(p, "power_limit: need MIN <= WATTS <= MAX");
+	p->dev->limit_mw = w[0] * 1000;
+	p->dev->limit_min_mw = argc == 4 ? w[1] * 1000 : w[0] * 500;
+	p->dev->limit_max_mw = argc == 4 ? w[2] * 1000 : w[0] * 1000;
+	return 0;
+}
+
+static int
+kw_max_clocks(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	for (int i = 0; i < 3; i++)
+		if (parse_uint(p, "max_clocks", argv[i + 1], 100000, &p->dev->max_mhz[i]) == -1)
+			return -1;
+	return 0;
+}
+
+static int
+kw_memory(struct parser *p, int argc, char **argv)
+{
+	unsigned long long total, reserved = 0;
+
+	if (parse_num(p, "memory", argv[1], 10, 1ull << 30, &total) == -1)
+		return -1;
+	if (argc > 2 && parse_num(p, "memory reserved", argv[2], 10, total, &reserved) == -1)
+		return -1;
+	p->dev->mem_total = total * MIB;
+	p->dev->mem_reserved = reserved * MIB;
+	return 0;
+}
+
+/* The phase options that are plain unsigned numbers, by field. */
+struct uint_opt {
+	const char	*key;
+	size_t		 offset;
+	unsigned	 max;
+};
+
+static const struct uint_opt phase_uints[] = {
+	{ "gfx",	offsetof(struct phase, gfx_mhz),	100000 },
+	{ "sm",		offsetof(struct phase, sm_mhz),		100000 },
+	{ "mem",	offsetof(struct phase, mem_mhz),	100000 },
+	{ "temp",	offsetof(struct phase, temp_c),		200 },
+	{ "util",	offsetof(struct phase, util_pct),	100 },
+	{ "memutil",	offsetof(struct phase, memutil_pct),	100 },
+};
+
+static int
+phase_pstate(struct parser *p, const char *v, unsigned *ps)
+{
+	if (strcmp(v, "unknown") == 0) {
+		*ps = NVML_PSTATE_UNKNOWN;
+		return 0;
+	}
+	if (v[0] == 'P')
+		v++;
+	return parse_uint(p, "pstate", v, 15, ps);
+}
+
+static int
+phase_power(struct parser *p, char *v, struct phase *ph, bool *is_ramp)
+{
+	char	*dots;
+
+	*is_ramp = false;
+	if ((dots = strstr(v, "..")) != NULL) {
+		*dots = '\0';
+		*is_ramp = true;
+		if (parse_watts(p, dots + 2, &ph->p1_w) == -1)
+			return -1;
+	}
+	if (parse_watts(p, v, &ph->p0_w) == -1)
+		return -1;
+	if (!*is_ramp)
+		ph->p1_w = ph->p0_w;
+	return 0;
+}
+
+static int
+phase_uint(struct parser *p, const char *key, const char *v, struct phase *ph)
+{
+	for (size_t i = 0; i < sizeof(phase_uints) / sizeof(phase_uints[0]); i++)
+		if (strcmp(key, phase_uints[i].key) == 0)
+			return parse_uint(p, key, v, phase_uints[i].max,
+			    (unsigned *)(void *)((char *)ph + phase_uints[i].offset));
+	return perr(p, "phase: unknown key '%s'", key);
+}
+
+/* What a phase line said beyond the carried-over values. */
+struct phase_args {
+	int64_t		 at;			/* -1: not given */
+	int64_t		 dur;			/* -1: not given */
+	bool		 has_power;
+	bool		 has_pstate;
+	bool		 is_ramp;
+};
+
+static int
+phase_opt(struct parser *p, char *arg, struct phase *ph, struct phase_args *a)
+{
+	char			*v;
+	unsigned long long	 mask;
+
+	if ((v = split_kv(arg)) == NULL || *v == '\0')
+		return perr(p, "phase: '%s' is not key=value", arg);
+	if (strcmp(arg, "at") == 0)
+		return parse_ms(p, "at", v, &a->at);
+	if (strcmp(arg, "dur") == 0)
+		return parse_ms(p, "dur", v, &a->dur);
+	if (strcmp(arg, "power") == 0) {
+		a->has_power = true;
+		return phase_power(p, v, ph, &a->is_ramp);
+	}
+	if (strcmp(arg, "pstate") == 0) {
+		a->has_pstate = true;
+		return phase_pstate(p, v, &ph->pstate);
+	}
+	if (strcmp(arg, "throttle") == 0) {
+		if (parse_num(p, "throttle", v, 0, UINT64_MAX, &mask) == -1)
+			return -1;
+		ph->throttle = mask;
+		return 0;
+	}
+	return phase_uint(p, arg, v, ph);
+}
+
+/* Work out where the new phase starts, and close the one before it. */
+static int
+phase_place(struct parser *p, struct phase *ph, const struct phase_args *a)
+{
+	struct simdev	*d = p->dev;
+
+	if (a->at < 0 && p->prev_end < 0)
+		return perr(p, d->nphases == 0 ? "the first phase needs at=0" :
+		    "phase: need at=, the previous phase has no dur=");
+	ph->start_ms = a->at >= 0 ? a->at : p->prev_end;
+	if (d->nphases == 0 && ph->start_ms != 0)
+		return perr(p, "the first phase must start at 0");
+	if (a->at >= 0 && p->prev_end >= 0 && a->at != p->prev_end)
+		return perr(p, "phase at=%lld but the previous one ends at %lld",
+		    (long long)a->at, (long long)p->prev_end);
+	if (d->nphases > 0 && ph->start_ms <= d->phases[d->nphases - 1].start_ms)
+		return perr(p, "phase at=%lld does not come after the previous phase",
+		    (long long)ph->start_ms);
+	if (a->dur == 0)
+		return perr(p, "phase: dur=0");
+	p->prev_end = a->dur > 0 ? ph->start_ms + a->dur : -1;
+	ph->ramp_end_ms = !a->is_ramp ? ph->start_ms : a->dur > 0 ? p->prev_end : -1;
+	return 0;
+}
+
+/* A ramp without dur= ends where the next phase starts. */
+static int
+phase_close_ramp(struct parser *p, int64_t next_start)
+{
+	struct simdev	*d = p->dev;
+	unsigned	 line = p->line;
+
+	if (!p->is_ramp_open)
+		return 0;
+	p->is_ramp_open = false;
+	if (next_start >= 0) {
+		d->phases[d->nphases - 1].ramp_end_ms = next_start;
+		return 0;
+	}
+	p->line = p->phase_line;
+	perr(p, "a ramp in the last phase needs dur=");
+	p->line = line;
+	return -1;
+}
+
+static int
+kw_phase(struct parser *p, int argc, char **argv)
+{
+	struct simdev		*d = p->dev;
+	struct phase		 ph = { .pstate = 0, .temp_c = 30 };
+	struct phase_args	 a = { .at = -1, .dur = -1 };
+
+	if (d->nphases > 0) {
+		ph = d->phases[d->nphases - 1];
+		ph.p0_w = ph.p1_w;
+	}
+	for (int i = 1; i < argc; i++)
+		if (phase_opt(p, argv[i], &ph, &a) == -1)
+			return -1;
+	if (d->nphases == 0 && (!a.has_power || !a.has_pstate))
+		return perr(p, "the first phase needs power= and pstate=");
+	if (phase_place(p, &ph, &a) == -1)
+		return -1;
+	if (phase_close_ramp(p, ph.start_ms) == -1)
+		return -1;
+	if (append(&d->phases, &d->nphases, sizeof(ph)) == NULL)
+		return perr(p, "out of memory");
+	d->phases[d->nphases - 1] = ph;
+	p->is_ramp_open = ph.ramp_end_ms < 0;
+	p->phase_line = p->line;
+	return 0;
+}
+
+static int
+proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
+{
+	static const char *const types[] = { "compute", "graphics", NULL };
+	unsigned long long	 mib;
+	char			*v;
+	int			 t;
+
+	if ((v = split_kv(arg)) == NULL || *v == '\0')
+		return perr(p, "'%s' is not key=value", arg);
+	if (strcmp(arg, "sm") == 0)
+		return parse_uint(p, "sm", v, 100, &ps->sm_pct);
+	if (strcmp(arg, "mem") == 0)
+		return parse_uint(p, "mem", v, 100, &ps->mem_pct);
+	if (strcmp(arg, "from") == 0)
+		return parse_ms(p, "from", v, &ps->from_ms);
+	if (strcmp(arg, "to") == 0)
+		return parse_ms(p, "to", v, &ps->to_ms);
+	if (strcmp(arg, "gpumem") == 0) {
+		if (parse_num(p, "gpumem", v, 10, 1ull << 30, &mib) == -1)
+			return -1;
+		ps->gpumem_bytes = mib * MIB;
+		return 0;
+	}
+	if (strcmp(arg, "type") == 0) {
+		if ((t = parse_word(p, "type", v, types)) == -1)
+			return -1;
+		ps->is_graphics = t == 1;
+		return 0;
+	}
+	return perr(p, "unknown key '%s'", arg);
+}
+
+static int
+add_procs(struct parser *p, struct proc_spec *ps, int argc, char **argv)
+{
+	ps->to_ms = NVSIM_NEVER;
+	for (int i = 0; i < argc; i++)
+		if (proc_opt(p, argv[i], ps) == -1)
+			return -1;
+	if (ps->to_ms <= ps->from_ms)
+		return perr(p, "from= must come before to=");
+	if (append(&p->dev->procs, &p->dev->nprocs, sizeof(*ps)) == NULL)
+		return perr(p, "out of memory");
+	p->dev->procs[p->dev->nprocs - 1] = *ps;
+	return 0;
+}
+
+static int
+kw_tree(struct parser *p, int argc, char **argv)
+{
+	struct proc_spec ps = { .kind = PROC_TREE };
+
+	return add_procs(p, &ps, argc - 1, argv + 1);
+}
+
+static int
+kw_proc(struct parser *p, int argc, char **argv)
+{
+	struct proc_spec ps = { .kind = PROC_PID };
+
+	if (parse_uint(p, "proc pid", argv[1], UINT32_MAX, &ps.pid) == -1)
+		return -1;
+	if (ps.pid == 0)
+		return perr(p, "proc: pid 0");
+	return add_procs(p, &ps, argc - 2, argv + 2);
+}
+
+static int
+kw_proccount(struct parser *p, int argc, char **argv)
+{
+	struct proc_spec ps = { .kind = PROC_MANY };
+
+	if (parse_uint(p, "proccount", argv[1], 1000000, &ps.count) == -1)
+		return -1;
+	return add_procs(p, &ps, argc - 2, argv + 2);
+}
+
+static int
+kw_vgpu(struct parser *p, int argc, char **argv)
+{
+	struct proc_spec	 ps = { .kind = PROC_PID };
+	struct vgpu		*v;
+
+	if (parse_uint(p, "vgpu id", argv[1], UINT32_MAX, &ps.pid) == -1)
+		return -1;
+	for (int i = 2; i < argc; i++) {
+		if (strncmp(argv[i], "sm=", 3) != 0 && strncmp(argv[i], "mem=", 4) != 0)
+			return perr(p, "vgpu: '%s' is not sm= or mem=", argv[i]);
+		if (proc_opt(p, argv[i], &ps) == -1)
+			return -1;
+	}
+	if ((v = append(&p->dev->vgpus, &p->dev->nvgpus, sizeof(*v))) == NULL)
+		return perr(p, "out of memory");
+	v->id = ps.pid;
+	v->sm_pct = ps.sm_pct;
+	v->mem_pct = ps.mem_pct;
+	return 0;
+}
+
+static int
+parse_window(struct parser *p, char **argv, struct window *w)
+{
+	if (parse_ms(p, "from", argv[0], &w->from_ms) == -1 ||
+	    parse_ms(p, "to", argv[1], &w->to_ms) == -1)
+		return -1;
+	return w->to_ms <= w->from_ms ? perr(p, "FROM must come before TO") : 0;
+}
+
+static int
+kw_lost(struct parser *p, int argc, char **argv)
+{
+	struct window	 w;
+
+	(void)argc;
+	if (parse_window(p, argv + 1, &w) == -1)
+		return -1;
+	if (append(&p->dev->lost, &p->dev->nlost, sizeof(w)) == NULL)
+		return perr(p, "out of memory");
+	p->dev->lost[p->dev->nlost - 1] = w;
+	return 0;
+}
+
+static int
+kw_reset(struct parser *p, int argc, char **argv)
+{
+	int64_t	 at;
+
+	(void)argc;
+	if (parse_ms(p, "reset", argv[1], &at) == -1)
+		return -1;
+	if (p->dev->nresets > 0 && at <= p->dev->resets[p->dev->nresets - 1])
+		return perr(p, "reset times must increase");
+	if (append(&p->dev->resets, &p->dev->nresets, sizeof(at)) == NULL)
+		return perr(p, "out of memory");
+	p->dev->resets[p->dev->nresets - 1] = at;
+	return 0;
+}
+
+/* Calls that run before, after or outside the fault checks. */
+static bool
+is_unfaultable(const char *call)
+{
+	return strncmp(call, "nvmlInit", 8) == 0 || strcmp(call, "nvmlShutdown") == 0 ||
+	    strcmp(call, "nvmlErrorString") == 0 || strcmp(call, "nvmlSystemGetNVMLVersion") == 0;
+}
+
+/* slow and notsupported go to the device block, or to every device. */
+static struct call_fault *
+add_fault(struct parser *p, const char *call)
+{
+	struct call_fault	*f;
+
+	if (!scenario_is_call(call)) {
+		perr(p, "'%s' is not a call the simulator exports", call);
+		return NULL;
+	}
+	if (is_unfaultable(call)) {
+		perr(p, "'%s' cannot be given faults", call);
+		return NULL;
+	}
+	if (p->dev != NULL)
+		f = append(&p->dev->faults, &p->dev->nfaults, sizeof(*f));
+	else
+		f = append(&p->sc->faults, &p->sc->nfaults, sizeof(*f));
+	if (f == NULL) {
+		perr(p, "out of memory");
+		return NULL;
+	}
+	snprintf(f->call, sizeof(f->call), "%s", call);
+	f->when.to_ms = NVSIM_NEVER;
+	return f;
+}
+
+static int
+kw_slow(struct parser *p, int argc, char **argv)
+{
+	struct call_fault	*f;
+	struct window		 w;
+	unsigned		 ms;
+
+	(void)argc;
+	if (parse_uint(p, "slow MS", argv[2], 600000, &ms) == -1 ||
+	    parse_window(p, argv + 3, &w) == -1)
+		return -1;
+	if (ms == 0)
+		return perr(p, "slow: 0 ms");
+	if ((f = add_fault(p, argv[1])) == NULL)
+		return -1;
+	f->delay_ms = ms;
+	f->when = w;
+	return 0;
+}
+
+static int
+kw_notsupported(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return add_fault(p, argv[1]) == NULL ? -1 : 0;
+}
+
+static int
+dev_finish(struct parser *p)
+{
+	struct simdev	*d = p->dev;
+
+	if (d == NULL)
+		return 0;
+	if (phase_close_ramp(p, -1) == -1)
+		return -1;
+	if (!d->has_name || !d->has_uuid || !d->has_busid || d->nphases == 0) {
+		p->line = p->dev_line;
+		return perr(p, "device %u needs name, uuid, busid and at least one phase",
+		    d->index);
+	}
+	for (size_t i = 0; i < d->nphases; i++)
+		d->phases[i].end_ms = i + 1 < d->nphases ? d->phases[i + 1].start_ms :
+		    NVSIM_NEVER;
+	return 0;
+}
+
+static int
+kw_device(struct parser *p, int argc, char **argv)
+{
+	struct simdev	*d;
+	unsigned	 idx;
+
+	(void)argc;
+	if (dev_finish(p) == -1 || parse_uint(p, "device", argv[1], 1000, &idx) == -1)
+		return -1;
+	if (idx != p->sc->ndev)
+		return perr(p, "device %u: devices must be numbered 0, 1, ... in order", idx);
+	if (idx >= NVSIM_MAX_DEVICES)
+		return perr(p, "more than %d devices", NVSIM_MAX_DEVICES);
+	if ((d = append(&p->sc->devs, &p->sc->ndev, sizeof(*d))) == NULL)
+		return perr(p, "out of memory");
+	d->index = idx;
+	d->has_energy = true;
+	d->sample_ms = 20;
+	d->procutil_ms = 100;
+	d->limit_mw = 300000;
+	d->limit_min_mw = 100000;
+	d->limit_max_mw = 300000;
+	d->mem_total = 16384 * MIB;
+	d->pci_id = 0x20B010DE;
+	d->pci_subsys = 0x134F10DE;
+	p->dev = d;
+	p->dev_line = p->line;
+	p->prev_end = -1;
+	return 0;
+}
+
+static const struct keyword keywords[] = {
+	{ "driver",		kw_driver,		false,	2, MAXARGS },
+	{ "nvml",		kw_nvml,		false,	2, MAXARGS },
+	{ "root",		kw_root,		false,	2, 2 },
+	{ "device",		kw_device,		false,	2, 2 },
+	{ "name",		kw_name,		true,	2, MAXARGS },
+	{ "uuid",		kw_uuid,		true,	2, 2 },
+	{ "busid",		kw_busid,		true,	2, 2 },
+	{ "pciid",		kw_pciid,		true,	2, 3 },
+	{ "energy_counter",	kw_energy_counter,	true,	2, 2 },
+	{ "energy_offset",	kw_energy_offset,	true,	2, 2 },
+	{ "power",		kw_power,		true,	2, 2 },
+	{ "sample_ms",		kw_sample_ms,		true,	2, 2 },
+	{ "procutil_ms",	kw_procutil_ms,		true,	2, 2 },
+	{ "mig",		kw_mig,			true,	2, 2 },
+	{ "virt",		kw_virt,		true,	2, 2 },
+	{ "accounting",		kw_accounting,		true,	2, 2 },
+	{ "power_limit",	kw_power_limit,		true,	2, 4 },
+	{ "max_clocks",		kw_max_clocks,		true,	4, 4 },
+	{ "memory",		kw_memory,		true,	2, 3 },
+	{ "phase",		kw_phase,		true,	2, MAXARGS },
+	{ "tree",		kw_tree,		true,	1, MAXARGS },
+	{ "proc",		kw_proc,		true,	2, MAXARGS },
+	{ "proccount",		kw_proccount,		true,	2, MAXARGS },
+	{ "vgpu",		kw_vgpu,		true,	2, MAXARGS },
+	{ "lost",		kw_lost,		true,	3, 3 },
+	{ "reset",		kw_reset,		true,	2, 2 },
+	{ "slow",		kw_slow,		false,	5, 5 },
+	{ "notsupported",	kw_notsupported,	false,	2, 2 },
+};
+
+/* slow and notsupported are the two keywords allowed in both places. */
+static bool
+is_anywhere(const struct keyword *k)
+{
+	return k->fn == kw_slow || k->fn == kw_notsupported;
+}
+
+static int
+run_keyword(struct parser *p, int argc, char **argv)
+{
+	const struct keyword	*k = NULL;
+
+	for (size_t i = 0; i < sizeof(keywords) / sizeof(keywords[0]); i++)
+		if (strcmp(argv[0], keywords[i].name) == 0)
+			k = &keywords[i];
+	if (k == NULL)
+		return perr(p, "unknown keyword '%s'", argv[0]);
+	if (k->in_device && p->dev == NULL)
+		return perr(p, "'%s' belongs inside a device block", k->name);
+	if (!k->in_device && !is_anywhere(k) && k->fn != kw_device && p->dev != NULL)
+		return perr(p, "'%s' must come before the first device", k->name);
+	if (argc < k->min_args || argc > k->max_args)
+		return perr(p, "'%s' takes %d to %d arguments", k->name, k->min_args - 1,
+		    k->max_args - 1);
+	return k->fn(p, argc, argv);
+}
+
+static int
+parse_line(struct parser *p, char *line)
+{
+	char	*argv[MAXARGS + 1], *hash, *save = NULL, *tok;
+	int	 argc = 0;
+
+	if ((hash = strchr(line, '#')) != NULL)
+		*hash = '\0';
+	for (tok = strtok_r(line, " \t\r\n", &save); tok != NULL;
+	    tok = strtok_r(NULL, " \t\r\n", &save)) {
+		if (argc == MAXARGS)
+			return perr(p, "more than %d words", MAXARGS);
+		argv[argc++] = tok;
+	}
+	if (argc == 0)
+		return 0;
+	return run_keyword(p, argc, argv);
+}
+
+static int
+parse_stream(struct parser *p, FILE *f)
+{
+	char	*line = NULL;
+	size_t	 cap = 0;
+	int	 rc = 0;
+
+	while (rc == 0 && getline(&line, &cap, f) != -1) {
+		p->line++;
+		rc = parse_line(p, line);
+	}
+	free(line);
+	if (rc == 0 && ferror(f))
+		rc = perr(p, "read error");
+	if (rc == 0)
+		rc = dev_finish(p);
+	if (rc == 0 && p->sc->ndev == 0)
+		rc = perr(p, "no device in the scenario");
+	return rc;
+}
+
+int
+scenario_load(const char *path, struct scenario *sc, char *err)
+{
+	struct parser	 p = { .path = path, .sc = sc, .prev_end = -1, .err = err };
+	FILE		*f;
+	int		 rc;
+
+	memset(sc, 0, sizeof(*sc));
+	snprintf(sc->driver, sizeof(sc->driver), "%s", "550.54.15");
+	snprintf(sc->nvml, sizeof(sc->nvml), "%s", "12.550.54.15");
+	if ((f = fopen(path, "r")) == NULL) {
+		snprintf(err, NVSIM_ERRLEN, "%s: %s", path, strerror(errno));
+		return -2;
+	}
+	rc = parse_stream(&p, f);
+	fclose(f);
+	if (rc == 0 && (sc->path = strdup(path)) == NULL)
+		rc = perr(&p, "out of memory");
+	if (rc == -1)
+		scenario_free(sc);
+	return rc;
+}
+
+static void
+dev_free(struct simdev *d)
+{
+	free(d->phases);
+	free(d->procs);
+	free(d->lost);
+	free(d->resets);
+	free(d->faults);
+	free(d->vgpus);
+	free(d->acct);
+}
+
+void
+scenario_free(struct scenario *sc)
+{
+	for (size_t i = 0; i < sc->ndev; i++)
+		dev_free(&sc->devs[i]);
+	free(sc->devs);
+	free(sc->faults);
+	free(sc->path);
+	memset(sc, 0, sizeof(*sc));
+}

@@ -1,0 +1,262 @@
+/*
+ * The simulator's one process-global state and the gate every exported
+ * call passes through: reference-counted init and shutdown, the time
+ * base (time 0 is the first successful nvmlInit, on CLOCK_MONOTONIC,
+ * with CLOCK_REALTIME captured at the same moment for the µs timestamps
+ * NVML hands out), handle validation, and the scenario's faults (slow
+ * calls, lost GPUs, calls that are never supported).  A single mutex
+ * protects it all; the only time a call runs without it is while a slow
+ * fault sleeps.  Ground truth is written at the final nvmlShutdown, or
+ * from the destructor when the process never shut down.
+ */
+#include "nvsim.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct sim_state nvsim = {
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+};
+
+static int64_t
+clock_ns(clockid_t id)
+{
+	struct timespec	 ts;
+
+	clock_gettime(id, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+int64_t
+state_now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+double
+state_ms(int64_t now_ns)
+{
+	return (double)(now_ns - nvsim.t0_ns) / 1e6;
+}
+
+/* The wall clock is an affine image of the monotonic one, fixed at time 0. */
+unsigned long long
+state_wall_us(double t_ms)
+{
+	return (unsigned long long)(nvsim.rt0_us + llround(t_ms * 1000));
+}
+
+static void
+sleep_ms(unsigned ms)
+{
+	struct timespec	 ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+
+	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+		;
+}
+
+static bool
+in_window(const struct window *w, double t_ms)
+{
+	return t_ms >= (double)w->from_ms &&
+	    (w->to_ms == NVSIM_NEVER || t_ms < (double)w->to_ms);
+}
+
+/* The first fault of the kind asked for on call; slow ones only inside their window. */
+static const struct call_fault *
+find_fault(const struct call_fault *f, size_t n, const char *call, bool is_slow,
+    double t_ms)
+{
+	for (size_t i = 0; i < n; i++) {
+		if ((f[i].delay_ms > 0) != is_slow || strcmp(f[i].call, call) != 0)
+			continue;
+		if (!is_slow || in_window(&f[i].when, t_ms))
+			return &f[i];
+	}
+	return NULL;
+}
+
+static const struct call_fault *
+fault_for(const struct simdev *d, const char *call, bool is_slow, double t_ms)
+{
+	const struct call_fault *f = NULL;
+
+	if (d != NULL)
+		f = find_fault(d->faults, d->nfaults, call, is_slow, t_ms);
+	if (f == NULL)
+		f = find_fault(nvsim.sc.faults, nvsim.sc.nfaults, call, is_slow, t_ms);
+	return f;
+}
+
+bool
+state_is_lost(const struct simdev *d, double t_ms)
+{
+	for (size_t i = 0; i < d->nlost; i++)
+		if (in_window(&d->lost[i], t_ms))
+			return true;
+	return false;
+}
+
+/* A handle is valid only if it points at one of our devices. */
+static struct simdev *
+dev_of(nvmlDevice_t h)
+{
+	for (size_t i = 0; i < nvsim.sc.ndev; i++)
+		if ((void *)h == (void *)&nvsim.sc.devs[i])
+			return &nvsim.sc.devs[i];
+	return NULL;
+}
+
+/* Sleep out a slow fault with the lock released; false if shut down meanwhile. */
+static bool
+wait_slow(const struct simdev *d, const char *call, int64_t *now_ns)
+{
+	const struct call_fault *f;
+
+	f = fault_for(d, call, true, state_ms(*now_ns));
+	if (f == NULL)
+		return true;
+	pthread_mutex_unlock(&nvsim.lock);
+	sleep_ms(f->delay_ms);
+	pthread_mutex_lock(&nvsim.lock);
+	*now_ns = state_now_ns();
+	return nvsim.refcount > 0;
+}
+
+nvmlReturn_t
+state_enter(const char *call)
+{
+	int64_t	 now;
+
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.refcount == 0)
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	now = state_now_ns();
+	if (!wait_slow(NULL, call, &now))
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if (fault_for(NULL, call, false, 0) != NULL)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t *now_ns)
+{
+	struct simdev	*d;
+
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.refcount == 0)
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if ((d = dev_of(h)) == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	*now_ns = state_now_ns();
+	if (!wait_slow(d, call, now_ns))
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if (state_is_lost(d, state_ms(*now_ns)))
+		return state_leave(NVML_ERROR_GPU_IS_LOST);
+	if (fault_for(d, call, false, 0) != NULL)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	*dp = d;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+state_leave(nvmlReturn_t rc)
+{
+	pthread_mutex_unlock(&nvsim.lock);
+	return rc;
+}
+
+/*
+ * Load the scenario once.  No NVSIM_SCENARIO, or a file that cannot be
+ * opened, looks like a machine without the driver; a mistake in the file
+ * is NVML_ERROR_UNKNOWN.  Either way the reason goes to stderr.
+ */
+static nvmlReturn_t
+load_locked(void)
+{
+	const char	*path = getenv("NVSIM_SCENARIO");
+	char		 err[NVSIM_ERRLEN];
+	int		 rc;
+
+	if (path == NULL || *path == '\0') {
+		fprintf(stderr, "nvsim: NVSIM_SCENARIO is not set\n");
+		return NVML_ERROR_DRIVER_NOT_LOADED;
+	}
+	if ((rc = scenario_load(path, &nvsim.sc, err)) != 0) {
+		fprintf(stderr, "nvsim: %s\n", err);
+		return rc == -2 ? NVML_ERROR_DRIVER_NOT_LOADED : NVML_ERROR_UNKNOWN;
+	}
+	nvsim.t0_ns = state_now_ns();
+	nvsim.rt0_us = clock_ns(CLOCK_REALTIME) / 1000;
+	nvsim.is_loaded = true;
+	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+state_init(void)
+{
+	nvmlReturn_t	 rc = NVML_SUCCESS;
+
+	pthread_mutex_lock(&nvsim.lock);
+	if (!nvsim.is_loaded)
+		rc = load_locked();
+	if (rc == NVML_SUCCESS) {
+		nvsim.refcount++;
+		nvsim.is_truth_due = true;
+	}
+	return state_leave(rc);
+}
+
+nvmlReturn_t
+state_shutdown(void)
+{
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.refcount == 0)
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if (--nvsim.refcount == 0) {
+		truth_write(&nvsim);
+		nvsim.is_truth_due = false;
+	}
+	return state_leave(NVML_SUCCESS);
+}
+
+void
+state_note_read(struct simdev *d, int64_t now_ns)
+{
+	if (d->nreads++ == 0)
+		d->first_read_ns = now_ns;
+	d->last_read_ns = now_ns;
+}
+
+nvmlReturn_t
+state_copy_string(char *dst, unsigned int len, const char *src)
+{
+	size_t	 n = strlen(src) + 1;
+
+	if (dst == NULL)
+		return NVML_ERROR_INVALID_ARGUMENT;
+	if (len < n)
+		return NVML_ERROR_INSUFFICIENT_SIZE;
+	memcpy(dst, src, n);
+	return NVML_SUCCESS;
+}
+
+/* A process that exits without nvmlShutdown still leaves its truth behind. */
+__attribute__((destructor)) static void
+state_fini(void)
+{
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.is_truth_due)
+		truth_write(&nvsim);
+	nvsim.is_truth_due = false;
+	nvsim.refcount = 0;
+	if (nvsim.is_loaded)
+		scenario_free(&nvsim.sc);
+	nvsim.is_loaded = false;
+	pthread_mutex_unlock(&nvsim.lock);
+}
