@@ -240,7 +240,7 @@ t_energy_truth() {
 t_pstate_truth() {
 	sim "$SCN/demo.scn" init handle:0 until:100 pstate:0 until:1000 pstate:0 \
 	    until:2500 power:0 until:3800 pstate:0 shutdown
-	expect pstate 1 value 8
+	[ "$(ms_after pstate 1 a)" -ge 480 ] || expect pstate 1 value 8
 	expect pstate 2 value 0
 	expect pstate 3 value 8
 	first=$(tval device index=0 first_ns) last=$(tval device index=0 last_ns)
@@ -264,8 +264,9 @@ t_truth_without_shutdown() {
 t_gpu_lost() {
 	sim "$SCN/lost.scn" init handle:0 until:200 energy:0 until:1200 power:0 energy:0 \
 	    handle:0 name:0:96 until:2800 power:0 energy:0
-	expect energy 1 rc 0
+	[ "$(ms_after energy 1 a)" -lt 480 ] || skip "machine too slow for the lost window"
 	[ "$(ms_after power 1 a)" -lt 2400 ] || skip "machine too slow for the lost window"
+	expect energy 1 rc 0
 	expect power 1 rc 15
 	expect energy 2 rc 15
 	expect handle 2 rc 15
@@ -313,10 +314,11 @@ t_field_values() {
 	sim "$SCN/two-gpus.scn" init handle:0 handle:1 fields:0:83,185,186,191,9999,190 \
 	    fields:1:83,186,191 energy:1
 	expect fields 1 rc 0
-	case $(val fields 1 f83) in 0/4100*) ;; *) fail "f83: $(val fields 1 f83)" ;; esac
+	f83=$(val fields 1 f83)
+	[ "${f83%%/*}" = 0 ] && [ "${f83#*/}" -ge 41000000 ] || fail "f83: $f83"
 	expect fields 1 f185 3/0
 	case $(val fields 1 f186) in 0/*) ;; *) fail "f186: $(val fields 1 f186)" ;; esac
-	case $(val fields 1 f191) in 0/4100*) ;; *) fail "f191: $(val fields 1 f191)" ;; esac
+	assert_eq "$(val fields 1 f191)" "$f83" "f191 is the same counter"
 	expect fields 1 f9999 3/0
 	expect fields 1 f190 0/400000
 	expect fields 2 rc 0
@@ -404,7 +406,7 @@ t_violation() {
 }
 
 t_accounting() {
-	sim "$SCN/foreign.scn" init handle:0 fork:1 until:1200 acctpids:0:-1 acctpids:0:1 \
+	sim "$SCN/foreign.scn" init handle:0 fork:1 until:1800 acctpids:0:-1 acctpids:0:1 \
 	    acctpids:0:16 acctstats:0:4242 acctstats:0:99999 until:2700 acctstats:0:5150
 	kid=$(val fork 1 pid)
 	expect acctpids 1 rc 7
@@ -417,10 +419,10 @@ t_accounting() {
 	expect acctstats 1 running 1
 	expect acctstats 1 time 0
 	expect acctstats 2 rc 6
-	# 5150 left at 2500 ms: no longer running, with a nonzero lifetime.
+	# 5150 lived from 1500 to 2500 ms.
 	expect acctstats 3 rc 0
 	expect acctstats 3 running 0
-	expect acctstats 3 time 1500
+	expect acctstats 3 time 1000
 	assert_match out "cmd=acctpids rc=0 .*count=4"
 	[ -n "$kid" ] || fail "no child"
 }
