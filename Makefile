@@ -1,5 +1,5 @@
 # joulestat: one hand-written GNU Makefile (STYLE §10).
-# Targets: all check check-asan check-valgrind bench demo fuzz install uninstall clean format
+# Targets: all check check-asan check-valgrind bench demo install uninstall clean format
 
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -33,7 +33,7 @@ TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(SIMLIB)
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
 
-.PHONY: all check check-asan check-valgrind bench demo fuzz install uninstall clean format
+.PHONY: all check check-asan check-valgrind bench demo install uninstall clean format
 
 all: $(BIN) $(SIMLIB) $(WORK)
 
@@ -74,7 +74,7 @@ check-asan:
 # The suite with the joulestat binary run under valgrind memcheck.
 check-valgrind: $(BIN) $(TESTBINS)
 	BUILD=$(BUILD) TIMEOUT_MULT=10 \
-	    WRAP="valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
+	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
 
 bench: $(BIN) $(WORK) $(SIMLIB)

@@ -27,18 +27,24 @@ median_ms() {
 }
 
 echo "== wrapper overhead: median wall time of $RUNS runs (ms)"
-printf '  %-40s %s\n' "true" "$(median_ms "$RUNS" true)"
-printf '  %-40s %s\n' "$J -q -- true" "$(median_ms "$RUNS" "$J" -q -- true)"
-if [ -x /usr/bin/time ]; then
-	printf '  %-40s %s\n' "/usr/bin/time true" "$(median_ms "$RUNS" /usr/bin/time true)"
+if command -v hyperfine >/dev/null 2>&1; then
+	set -- true "$J -q -- true"
+	[ -x /usr/bin/time ] && set -- "$@" "/usr/bin/time true"
+	perf stat true >/dev/null 2>&1 && set -- "$@" "perf stat true"
+	hyperfine -N -w 5 -r "$RUNS" --export-json "${TMPDIR:-/tmp}/joulestat-bench.json" "$@" \
+	    >/dev/null 2>&1
+	awk -F'"' '/"command":/ { c = $4 } /"median":/ { split($0, a, ":"); v = a[2];
+	    sub(",", "", v); printf "  %-40s %.3f\n", c, v * 1000 }' "${TMPDIR:-/tmp}/joulestat-bench.json"
+	rm -f "${TMPDIR:-/tmp}/joulestat-bench.json"
 else
-	printf '  %-40s %s\n' "/usr/bin/time true" "not installed"
+	echo "  (install hyperfine for exact figures; timing with date instead)"
+	printf '  %-40s %s\n' "true" "$(median_ms "$RUNS" true)"
+	printf '  %-40s %s\n' "$J -q -- true" "$(median_ms "$RUNS" "$J" -q -- true)"
+	[ -x /usr/bin/time ] &&
+	    printf '  %-40s %s\n' "/usr/bin/time true" "$(median_ms "$RUNS" /usr/bin/time true)"
 fi
-if perf stat true >/dev/null 2>&1; then
-	printf '  %-40s %s\n' "perf stat true" "$(median_ms "$RUNS" perf stat true)"
-else
-	printf '  %-40s %s\n' "perf stat true" "perf does not work here"
-fi
+[ -x /usr/bin/time ] || echo "  /usr/bin/time: not installed (apt-get install time)"
+perf stat true >/dev/null 2>&1 || echo "  perf stat: does not work here"
 
 # sampler_cpu ARGS...: joulestat's own CPU seconds (sampler_cpu_s) for one run.
 sampler_cpu() {

@@ -306,21 +306,36 @@ on_sigfd(struct loop *lp)
 	}
 }
 
-/* Attach mode: a pidfd became readable, so that process ended. */
+/* Attach mode: attached process i has ended. */
 static void
-on_pidfd(struct loop *lp, size_t i)
+on_pid_end(struct loop *lp, size_t i)
 {
 	struct run	*run = lp->run;
 	size_t		 k, open = 0;
 
-	close(run->pidfds[i]);
-	run->pidfds[i] = -1;
+	if (run->pidfds[i] >= 0)
+		close(run->pidfds[i]);
+	run->pidfds[i] = PIDFD_ENDED;
 	for (k = 0; k < run->npidfds; k++)
-		open += run->pidfds[k] != -1;
+		open += run->pidfds[k] != PIDFD_ENDED;
 	if (open == 0) {
 		run->t_end_ns = now_ns();
 		loop_sample(run, run->t_end_ns);
 		lp->phase = PHASE_DONE;
+	}
+}
+
+/* Attached processes without a pidfd: has one of them gone? */
+static void
+check_polled(struct loop *lp)
+{
+	struct run	*run = lp->run;
+	size_t		 i;
+
+	for (i = 0; i < run->npidfds && lp->phase != PHASE_DONE; i++) {
+		if (run->pidfds[i] == PIDFD_POLLED && kill(run->cfg->pids[i], 0) == -1 &&
+		    errno == ESRCH)
+			on_pid_end(lp, i);
 	}
 }
 
@@ -336,13 +351,14 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 		on_sigfd(lp);
 	if (lp->phase != PHASE_DONE && (fds[0].revents & POLLIN)) {
 		on_timer(lp);
+		check_polled(lp);
 		if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING)
 			check_drained(lp, now_ns());
 	}
 	for (i = 2; i < nfds && lp->phase != PHASE_DONE; i++) {
-		if (fds[i].revents & (POLLIN | POLLHUP | POLLERR))
-			on_pidfd(lp, i - 2);
-		if (run->pidfds[i - 2] == -1)
+		if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+			on_pid_end(lp, i - 2);
+		if (run->pidfds[i - 2] < 0)
 			fds[i].fd = -1;
 	}
 }

@@ -162,7 +162,24 @@ proc_root(void)
 	return root != NULL && root[0] != '\0' ? root : "/proc";
 }
 
-/* -p: one pidfd per process, so its end wakes the loop without polling. */
+/*
+ * One pidfd per process, so its end wakes the loop.  Without pidfd_open
+ * (kernels before 5.3, or valgrind), the process is checked every tick.
+ */
+static int
+watch_pid(pid_t pid, struct errbuf *err)
+{
+	int	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOSYS && (kill(pid, 0) == 0 || errno == EPERM))
+		return PIDFD_POLLED;
+	errbuf_set(err, "--pid %d: %s", (int)pid, errno == ESRCH || errno == ENOSYS ?
+	    "no such process" : strerror(errno));
+	return PIDFD_ENDED;
+}
+
 static int
 attach(struct run *run, struct errbuf *err)
 {
@@ -173,12 +190,8 @@ attach(struct run *run, struct errbuf *err)
 	run->pidfds = xcalloc(cfg->npids, sizeof *run->pidfds);
 	run->npidfds = cfg->npids;
 	for (i = 0; i < cfg->npids; i++) {
-		run->pidfds[i] = (int)syscall(SYS_pidfd_open, cfg->pids[i], 0);
-		if (run->pidfds[i] == -1) {
-			errbuf_set(err, "--pid %d: %s", (int)cfg->pids[i],
-			    errno == ESRCH ? "no such process" : strerror(errno));
+		if ((run->pidfds[i] = watch_pid(cfg->pids[i], err)) == PIDFD_ENDED)
 			return -1;
-		}
 	}
 	return proctree_init(&run->tree, proc_root(), cfg->pids, cfg->npids, true, err);
 }

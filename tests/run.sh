@@ -13,8 +13,12 @@ trap 'rm -rf "$logdir"' EXIT INT TERM
 
 JOULESTAT=$b/joulestat
 if [ -n "${WRAP:-}" ]; then
-	# Run the tool under a checker (valgrind) wherever a test calls it.
-	printf '#!/bin/sh\nexec %s %s "$@"\n' "$WRAP" "$b/joulestat" >"$logdir/joulestat"
+	# Run the tool under valgrind wherever a test calls it.  Its messages go
+	# to log files, not into the stderr that tests read; they are checked
+	# at the end.
+	mkdir "$logdir/vg"
+	printf '#!/bin/sh\nexec %s --log-file=%s/vg/%%p.log %s "$@"\n' "$WRAP" "$logdir" \
+	    "$b/joulestat" >"$logdir/joulestat"
 	chmod +x "$logdir/joulestat"
 	JOULESTAT=$logdir/joulestat
 fi
@@ -60,5 +64,18 @@ for t in "$top"/tests/cli/*.sh; do
 	run_one "cli/$(basename "$t" .sh)" bash "$t"
 done
 
+if [ -n "${WRAP:-}" ]; then
+	# Any error or definite leak in any run of the tool fails the suite.
+	bad=$(grep -l -E 'ERROR SUMMARY: [1-9]|definitely lost: [1-9]' "$logdir"/vg/*.log 2>/dev/null)
+	runs=$(ls "$logdir"/vg | wc -l)
+	if [ -n "$bad" ]; then
+		failed=$((failed + 1))
+		echo "FAIL valgrind: errors in $(echo "$bad" | wc -l) of $runs runs"
+		for f in $bad; do sed 's/^/    | /' "$f"; done
+	else
+		passed=$((passed + 1))
+		echo "PASS valgrind: $runs runs of joulestat, no errors, no definite leaks"
+	fi
+fi
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

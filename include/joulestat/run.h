@@ -20,6 +20,9 @@
 struct config;
 struct timeline;
 
+#define PIDFD_ENDED	(-1)	/* the attached process has ended */
+#define PIDFD_POLLED	(-2)	/* no pidfd (kernel < 5.3): checked every tick */
+
 /* One backend that probed successfully, and its devices. */
 struct backend {
 	const struct source_ops	*ops;
@@ -36,7 +39,7 @@ struct run {
 	const struct config	*cfg;
 	bool			 is_attach;
 	struct child		 child;		/* launch mode */
-	int			*pidfds;	/* attach mode: one per -p pid, -1 when closed */
+	int			*pidfds;	/* attach mode: one per -p pid, or PIDFD_* */
 	size_t			 npidfds;
 	struct proctree		 tree;
 	struct backend		*backends;
