@@ -189,6 +189,21 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	}
 }
 
+/* Other processes' utilization over the interval, as the later reading saw it. */
+static void
+add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
+{
+	int64_t	dt = s->t_ns - p->t_ns;
+
+	if (!has_both(p, s, M_PID_UTIL))
+		return;
+	a->foreign_sm_pct_ns += (double)s->foreign_sm_pct * (double)dt;
+	a->foreign_mem_pct_ns += (double)s->foreign_mem_pct * (double)dt;
+	a->foreign_ns += dt;
+	if (s->foreign_sm_pct > a->foreign_sm_max)
+		a->foreign_sm_max = s->foreign_sm_pct;
+}
+
 void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
@@ -218,6 +233,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->lost_ns += s->t_ns - a->prev.t_ns;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread);
 	split_states(a, &a->prev, s, e, has_e && !is_spread);
+	add_foreign(a, &a->prev, s);
 	a->has_states = true;
 	a->is_after_gap = false;
 	a->prev = *s;

@@ -221,6 +221,12 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->lost_samples = a->lost_samples;
 	d->lost_ns = a->lost_ns;
 	d->counter_resets = a->counter_resets;
+	d->has_foreign = a->foreign_ns > 0;
+	if (d->has_foreign) {
+		d->foreign_sm_pct = a->foreign_sm_pct_ns / (double)a->foreign_ns;
+		d->foreign_mem_pct = a->foreign_mem_pct_ns / (double)a->foreign_ns;
+		d->foreign_sm_max = a->foreign_sm_max;
+	}
 	build_states(d, a);
 	build_procs(d, gdev, run);
 }
@@ -487,6 +493,10 @@ write_device(FILE *f, const struct dev_report *d, size_t i)
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
+	if (d->has_foreign && d->foreign_sm_max > 0)
+		fprintf(f, "   %-18s SM %.1f%%, mem %.1f%% on average (peak SM %u%%): this device "
+		    "was shared, so its energy is not the workload's alone\n", "other processes",
+		    d->foreign_sm_pct, d->foreign_mem_pct, (unsigned)d->foreign_sm_max);
 	if (d->is_gone)
 		fprintf(f, "   note: the backend stopped answering during the run\n");
 	for (k = 0; k < dev->nnotes; k++)

@@ -55,6 +55,11 @@ struct dev_acct {
 	/* P-state split; energy per state uses the same source as energy_mj(). */
 	struct pstate_acct states[ACCOUNT_NSTATES];
 	bool		has_states;
+	/* Load of processes outside the workload's tree, integrated over time. */
+	double		foreign_sm_pct_ns;
+	double		foreign_mem_pct_ns;
+	int64_t		foreign_ns;
+	uint16_t	foreign_sm_max;
 	/* Readings that failed. */
 	uint64_t	lost_samples;
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */

@@ -64,6 +64,10 @@ struct dev_report {
 	uint64_t		 lost_samples;
 	int64_t			 lost_ns;
 	uint64_t		 counter_resets;
+	bool			 has_foreign;	/* per-process data was read */
+	double			 foreign_sm_pct; /* mean load of processes outside the tree */
+	double			 foreign_mem_pct;
+	uint16_t		 foreign_sm_max;
 	struct proc_report	*procs;
 	size_t			 nprocs;
 };
