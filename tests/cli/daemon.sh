@@ -33,7 +33,8 @@ test_daemon_cpu_counted() {
 # rest of the workload still runs: no zombie is left.
 test_daemon_reaped() {
 	spawn "$JOULESTAT" -i 20 -q -- sh -c \
-	    '"$0" daemonize -f d 200ms && exec "$0" -p r sleep 3s' "$JS_WORK"
+	    '"$0" daemonize -f d 200ms && exec "$0" -p r sleep "$1"' \
+	    "$JS_WORK" "$((3 * TIMEOUT_MULT))s"
 	wait_file r
 	daemon_pid d
 	poll -t 2 test ! -e "/proc/$dpid" ||
