@@ -47,10 +47,6 @@ fail() {
 		echo "--- stderr of the last command:" >&2
 		head -c 4000 err >&2
 	fi
-	if [ -s err.checker ]; then
-		echo "--- the checker's (valgrind's) lines:" >&2
-		head -c 4000 err.checker >&2
-	fi
 	exit 1
 }
 
@@ -64,17 +60,6 @@ try() {
 	try_in /dev/null "$@"
 }
 
-# Under make check-valgrind, move valgrind's own lines ("==PID== ...",
-# "--PID-- ...") from ./err to ./err.checker, so that tests of what
-# joulestat writes on stderr see joulestat's text only.  Its errors still
-# fail the test through valgrind's exit status.
-t_split_checker() {
-	[ -n "${WRAP:-}" ] && [ -f err ] || return 0
-	grep -E '^(==|--)[0-9]+(==|--) ' err >err.checker
-	grep -Ev '^(==|--)[0-9]+(==|--) ' err >err.tool
-	mv err.tool err
-}
-
 # try_in FILE [-t SECONDS] CMD...: like try, with stdin from FILE.
 try_in() {
 	t_in=$1
@@ -86,7 +71,6 @@ try_in() {
 	fi
 	timeout -k 5 $((secs * TIMEOUT_MULT)) "$@" >out 2>err <"$t_in"
 	rc=$?
-	t_split_checker
 	if [ $rc -eq 124 ]; then
 		fail "timed out after $((secs * TIMEOUT_MULT)) s: $*"
 	fi
@@ -242,7 +226,6 @@ reap() {
 	# Reaped: its pid may be recycled, so the cleanup must not signal it.
 	grep -v "^TERM $t_bg\$" "$T/.kill" >"$T/.kill.new"
 	mv "$T/.kill.new" "$T/.kill"
-	t_split_checker
 	if [ $rc -eq 124 ]; then
 		fail "timed out after $t_spawn_secs s"
 	fi
