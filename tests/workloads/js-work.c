@@ -516,8 +516,9 @@ daemon_wait_end(int rfd, pid_t dpid)
  * daemonize [-d] [-f FILE] [DUR]: classic double fork.  The daemon lives
  * DUR (default 300ms) after it is ready.  The main process reaps the middle
  * one, waits until the daemon is ready and then, unless -d (detach) was
- * given, until it has ended (a zombie or gone).  With -d the daemon outlives the main process.
- * -f FILE: the daemon writes its own pid there before it is ready.
+ * given, until it has ended (a zombie or gone).  With -d the daemon
+ * outlives the main process.  -f FILE: the daemon writes its own pid there
+ * before it is ready.
  */
 static int
 cmd_daemonize(const struct ctx *ctx, int argc, char **argv)
