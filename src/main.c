@@ -154,14 +154,6 @@ signals_take(struct sigstate *ss, struct errbuf *err)
 	return 0;
 }
 
-static const char *
-proc_root(void)
-{
-	const char	*root = getenv("JOULESTAT_PROC_ROOT");
-
-	return root != NULL && root[0] != '\0' ? root : "/proc";
-}
-
 /*
  * One pidfd per process, so its end wakes the loop.  Without pidfd_open
  * (kernels before 5.3, or valgrind), the process is checked every tick.
@@ -193,7 +185,7 @@ attach(struct run *run, struct errbuf *err)
 		if ((run->pidfds[i] = watch_pid(cfg->pids[i], err)) == PIDFD_ENDED)
 			return -1;
 	}
-	return proctree_init(&run->tree, proc_root(), cfg->pids, cfg->npids, true, err);
+	return proctree_init(&run->tree, "/proc", cfg->pids, cfg->npids, true, err);
 }
 
 static int
@@ -204,7 +196,7 @@ launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	/* As a subreaper we stay the parent of double-forked daemons. */
 	if (launch_become_subreaper() != 0)
 		warnmsg("cannot become a child subreaper: daemons may escape the tree");
-	if (proctree_init(&run->tree, proc_root(), &self, 1, false, err) != 0)
+	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
 		return -1;
 	return launch_prepare(&run->child, run->cfg->argv, &ss->old_mask, &ss->old_pipe, err);
 }
