@@ -216,9 +216,11 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		return;
 	}
 	if (s->valid & M_POWER) {
-		a->has_power = true;
+		if (!a->has_power || s->power_mw < a->min_power_mw)
+			a->min_power_mw = s->power_mw;
 		if (s->power_mw > a->peak_power_mw)
 			a->peak_power_mw = s->power_mw;
+		a->has_power = true;
 	}
 	if (s->throttle != 0)
 		a->throttled_samples++;
@@ -275,6 +277,35 @@ account_energy_mj(const struct dev_acct *a, enum energy_method *method)
 	}
 	*method = ENERGY_NONE;
 	return 0;
+}
+
+void
+account_attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
+    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns)
+{
+	double	total = 0, sm_sum = 0, sm_scale = 1, f;
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		total += w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i];
+		sm_sum += sm_pct[i];
+	}
+	/* Idle power is shared by SM%; a device cannot be more than 100% busy. */
+	if (sm_sum > 100)
+		sm_scale = 100 / sm_sum;
+	for (i = 0; i < n; i++) {
+		f = total > 0 ? (w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i]) / total : 0;
+		a_mj[i] += e_mj * f;
+		b_ns[i] += (double)dt_ns * (sm_pct[i] * sm_scale / 100 - f);
+	}
+}
+
+double
+account_attrib_energy(double a_mj, double b_ns, double idle_mw)
+{
+	double	e = a_mj + idle_mw * b_ns / 1e9;
+
+	return e > 0 ? e : 0;
 }
 
 static size_t

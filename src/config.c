@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joulestat/account.h"
 #include "joulestat/devsel.h"
 #include "joulestat/util.h"
 
@@ -37,6 +38,9 @@ enum opt_val {
 
 /* Where popt leaves option arguments before they are checked. */
 struct raw_opts {
+	char	*weights;
+	char	*idle_power;
+	char	*idle_baseline;
 	char	*interval;
 	char	*output;
 	char	*field_sep;
@@ -49,7 +53,7 @@ struct raw_opts {
 	int	 is_list_devices;
 };
 
-#define NOPTIONS 14
+#define NOPTIONS 17
 
 struct parser {
 	struct raw_opts	 raw;
@@ -61,6 +65,9 @@ static void
 fill_table(struct poptOption *t, struct raw_opts *r)
 {
 	const struct poptOption table[] = {
+	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, 0,
+		"weights of SM and memory utilization in the attribution estimate "
+		"(default 0.7,0.3)", "SM,MEM" },
 	    { "csv", '\0', POPT_ARG_STRING, &r->csv, 0,
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
 	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, 0,
@@ -71,6 +78,10 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, 0,
 		"write the report as CSV with separator SEP", "SEP" },
 	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	    { "idle-baseline", '\0', POPT_ARG_STRING, &r->idle_baseline, 0,
+		"measure idle power for SECONDS before starting the command", "SECONDS" },
+	    { "idle-power", '\0', POPT_ARG_STRING, &r->idle_power, 0,
+		"idle power in watts, for every device or per device (0:55,1:60)", "W|DEV:W,..." },
 	    { "interval", 'i', POPT_ARG_STRING, &r->interval, 0,
 		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
@@ -200,11 +211,87 @@ check_devices(const char *list, struct errbuf *err)
 	return rc;
 }
 
+static int
+parse_weights(struct config *cfg, const char *s, struct errbuf *err)
+{
+	char	*copy = xstrdup(s), *comma = strchr(copy, ',');
+	int	 rc = -1;
+
+	if (comma != NULL) {
+		*comma = '\0';
+		if (parse_double(copy, &cfg->w_sm) == 0 && parse_double(comma + 1, &cfg->w_mem) == 0 &&
+		    cfg->w_sm >= 0 && cfg->w_mem >= 0 && cfg->w_sm + cfg->w_mem > 0)
+			rc = 0;
+	}
+	free(copy);
+	if (rc != 0)
+		errbuf_set(err, "invalid --attrib-weights '%s': expected SM,MEM, two numbers >= 0 "
+		    "not both 0", VIS(s));
+	return rc;
+}
+
+/* One entry of --idle-power: "W" for every device, or "DEV:W". */
+static int
+parse_idle_one(struct config *cfg, char *tok)
+{
+	struct idle_power	*ip = &cfg->idle[cfg->nidle];
+	char			*colon = strchr(tok, ':');
+	uint64_t		 dev;
+
+	if (cfg->nidle == CONFIG_MAX_IDLE)
+		return -1;
+	ip->device = IDLE_ALL_DEVICES;
+	if (colon != NULL) {
+		*colon = '\0';
+		if (parse_u64_range(tok, 0, CONFIG_MAX_IDLE - 1, &dev) != 0)
+			return -1;
+		ip->device = (int)dev;
+		tok = colon + 1;
+	}
+	if (parse_double(tok, &ip->watts) != 0 || ip->watts < 0 || ip->watts > 100000)
+		return -1;
+	cfg->nidle++;
+	return 0;
+}
+
+static int
+parse_idle_power(struct config *cfg, const char *s, struct errbuf *err)
+{
+	char	*copy = xstrdup(s), *tok, *rest = copy;
+	int	 rc = 0;
+
+	while (rc == 0 && (tok = strsep(&rest, ",")) != NULL)
+		rc = parse_idle_one(cfg, tok);
+	free(copy);
+	if (rc != 0)
+		errbuf_set(err, "invalid --idle-power '%s': expected watts, or DEVICE:WATTS,...",
+		    VIS(s));
+	return rc;
+}
+
+static int
+parse_baseline(struct config *cfg, const char *s, struct errbuf *err)
+{
+	if (parse_double(s, &cfg->idle_baseline_s) != 0 || cfg->idle_baseline_s <= 0 ||
+	    cfg->idle_baseline_s > CONFIG_BASELINE_MAX_S) {
+		errbuf_set(err, "invalid --idle-baseline '%s': expected seconds, more than 0 and "
+		    "at most %d", VIS(s), CONFIG_BASELINE_MAX_S);
+		return -1;
+	}
+	return 0;
+}
+
 /* Check and convert the raw option strings into cfg. */
 static int
 apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 {
 	if (r->interval != NULL && parse_interval(cfg, r->interval, err) != 0)
+		return -1;
+	if (r->weights != NULL && parse_weights(cfg, r->weights, err) != 0)
+		return -1;
+	if (r->idle_power != NULL && parse_idle_power(cfg, r->idle_power, err) != 0)
+		return -1;
+	if (r->idle_baseline != NULL && parse_baseline(cfg, r->idle_baseline, err) != 0)
 		return -1;
 	if (r->pids != NULL && parse_pids(cfg, r->pids, err) != 0)
 		return -1;
@@ -287,6 +374,8 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 
 	memset(cfg, 0, sizeof *cfg);
 	cfg->interval_ms = CONFIG_INTERVAL_DEFAULT_MS;
+	cfg->w_sm = ATTRIB_W_SM_DEFAULT;
+	cfg->w_mem = ATTRIB_W_MEM_DEFAULT;
 	ps = xcalloc(1, sizeof *ps);
 	cfg->priv = ps;
 	fill_table(table, &ps->raw);
@@ -316,6 +405,9 @@ config_free(struct config *cfg)
 		for (i = 0; ps->argv != NULL && ps->argv[i] != NULL; i++)
 			free(ps->argv[i]);
 		free(ps->argv);
+		free(ps->raw.weights);
+		free(ps->raw.idle_power);
+		free(ps->raw.idle_baseline);
 		free(ps->raw.interval);
 		free(ps->raw.output);
 		free(ps->raw.field_sep);

@@ -20,6 +20,8 @@ enum col {
 	C_LATEP99, C_SAMPLERCPU, C_DEVICE, C_DEVID, C_DEVNAME, C_BACKEND, C_POWERKIND,
 	C_PSTATE, C_TIME, C_SHARE, C_ENERGY, C_METHOD, C_E_COUNTER, C_E_POINTS, C_E_TICKS,
 	C_AVGPOWER, C_PEAKPOWER, C_AVGSM, C_LOST, C_LOSTS, C_THR_POWER, C_THR_THERMAL,
+	C_IDLE, C_IDLEMETHOD, C_ABOVEIDLE, C_WORKLOAD, C_OTHER, C_UNATTR, C_SHARE_E, C_PID,
+	C_PROCESS, C_SMPCT, C_MEMPCT, C_GPUMEM,
 	C_NCOLS
 };
 
@@ -31,10 +33,14 @@ static const char *const col_names[C_NCOLS] = {
 	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
 	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
+	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
+	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
+	"mem_pct", "gpu_mem_kib",
 };
 
 static const char *const method_words[] = { "", "counter", "driver-samples", "readings" };
 static const char *const kind_words[] = { "", "instant", "average-1s" };
+static const char *const idle_words[] = { "", "baseline", "given", "minimum-seen" };
 static const char *const outcome_words[] = {
 	"exited", "signaled", "not-found", "cannot-execute", "attached", "interrupted"
 };
@@ -45,6 +51,7 @@ struct row {
 	const struct dev_report		*d;	/* device and pstate rows */
 	size_t				 di;
 	const struct state_report	*s;	/* pstate rows */
+	const struct proc_report	*p;	/* process rows */
 };
 
 enum kind { K_EMPTY, K_TEXT, K_INT, K_REAL };
@@ -121,6 +128,48 @@ run_only_cell(enum col col, const struct report *rep, struct cell *c)
 	}
 }
 
+/* The device row's idle and attribution columns. */
+static void
+attrib_cell(enum col col, const struct dev_report *d, struct cell *c)
+{
+	switch (col) {
+	case C_IDLE: if (d->idle_method != IDLE_UNKNOWN) set_real(c, d->idle_mw / 1e3, 3); break;
+	case C_IDLEMETHOD: set_text(c, idle_words[d->idle_method]); break;
+	case C_ABOVEIDLE: if (d->has_above_idle) set_real(c, d->above_idle_mj / 1e3, 6); break;
+	case C_WORKLOAD: if (d->has_attrib) set_real(c, d->workload_mj / 1e3, 6); break;
+	case C_OTHER: if (d->has_attrib) set_real(c, d->other_mj / 1e3, 6); break;
+	case C_UNATTR: if (d->has_attrib) set_real(c, d->unattributed_mj / 1e3, 6); break;
+	case C_SHARE_E:
+		if (d->has_attrib && d->energy_mj > 0)
+			set_real(c, d->workload_mj / d->energy_mj, 6);
+		break;
+	default: break;
+	}
+}
+
+/* Columns of a process row. */
+static void
+proc_cell(enum col col, const struct row *r, struct cell *c)
+{
+	const struct proc_report	*p = r->p;
+	const struct dev_report		*d = r->d;
+
+	switch (col) {
+	case C_PID: set_int(c, p->pid); break;
+	case C_PROCESS: set_text(c, p->comm); break;
+	case C_SMPCT: if (p->has_util) set_real(c, p->sm_pct, 2); break;
+	case C_MEMPCT: if (p->has_util) set_real(c, p->mem_pct, 2); break;
+	case C_GPUMEM: if (p->max_gpu_mem_kib > 0) set_int(c, (int64_t)p->max_gpu_mem_kib); break;
+	case C_ENERGY: if (d->has_attrib) set_real(c, p->energy_mj / 1e3, 6); break;
+	case C_METHOD: if (d->has_attrib) set_text(c, "estimate"); break;
+	case C_SHARE_E:
+		if (d->has_attrib && d->energy_mj > 0)
+			set_real(c, p->energy_mj / d->energy_mj, 6);
+		break;
+	default: break;
+	}
+}
+
 /* Columns of device rows (and of pstate rows, for the device's identity). */
 static void
 device_cell(enum col col, const struct row *r, struct cell *c)
@@ -136,7 +185,7 @@ device_cell(enum col col, const struct row *r, struct cell *c)
 	case C_METHOD: set_text(c, method_words[d->method]); break;
 	default: break;
 	}
-	if (r->s != NULL)
+	if (r->s != NULL || r->p != NULL)
 		return;
 	switch (col) {
 	case C_TIME: set_real(c, (double)d->window_ns / 1e9, 6); break;
@@ -156,7 +205,7 @@ device_cell(enum col col, const struct row *r, struct cell *c)
 		if (d->dev->final_valid & M_VIOLATION)
 			set_real(c, (double)d->dev->throttle_thermal_ns / 1e9, 6);
 		break;
-	default: break;
+	default: attrib_cell(col, d, c); break;
 	}
 }
 
@@ -214,6 +263,8 @@ write_row(FILE *f, const struct row *r, const char *sep)
 		else {
 			if (r->s != NULL)
 				state_cell(col, r, &c, name, sizeof name);
+			if (r->p != NULL)
+				proc_cell(col, r, &c);
 			if (c.kind == K_EMPTY)
 				device_cell(col, r, &c);
 		}
@@ -241,6 +292,12 @@ csvout_summary(FILE *f, const struct report *rep, const char *sep)
 		for (k = 0; k < rep->devs[i].nstates; k++) {
 			r.scope = "pstate";
 			r.s = &rep->devs[i].states[k];
+			write_row(f, &r, sep);
+		}
+		r.s = NULL;
+		for (k = 0; k < rep->devs[i].nprocs; k++) {
+			r.scope = "process";
+			r.p = &rep->devs[i].procs[k];
 			write_row(f, &r, sep);
 		}
 	}

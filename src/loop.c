@@ -14,11 +14,13 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "joulestat/account.h"
@@ -81,9 +83,90 @@ account_pids(struct run *run, const struct backend *b, size_t dev_base)
 		span = u->span_ns > 0 ? u->span_ns : b->span_ns[u->dev];
 		if (!u->has_util || span <= 0)
 			continue;
+		a->last_sm_pct = u->sm_pct;
+		a->last_mem_pct = u->mem_pct;
+		a->last_seen_ns = b->cur[u->dev].t_ns;
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
 		a->util_ns += span;
+	}
+}
+
+static void
+scratch_reserve(struct share_scratch *sc, size_t n)
+{
+	if (n <= sc->cap)
+		return;
+	sc->cap = n * 2;
+	sc->idx = xreallocarray(sc->idx, sc->cap, sizeof *sc->idx);
+	sc->sm = xreallocarray(sc->sm, sc->cap, sizeof *sc->sm);
+	sc->mem = xreallocarray(sc->mem, sc->cap, sizeof *sc->mem);
+	sc->a = xreallocarray(sc->a, sc->cap, sizeof *sc->a);
+	sc->b = xreallocarray(sc->b, sc->cap, sizeof *sc->b);
+}
+
+/*
+ * Share device gdev's energy since its last window among the processes
+ * that have per-process data at t_ns (last_seen_ns) and everyone else.
+ */
+static void
+share_window(struct run *run, struct dev_acct *a, size_t gdev, int64_t t_ns)
+{
+	struct share_scratch	*sc = &run->scratch;
+	struct pid_acct		*p;
+	size_t			 i, n = 0;
+
+	scratch_reserve(sc, run->pidacct.n + 1);
+	for (i = 0; i < run->pidacct.n; i++) {
+		p = &run->pidacct.v[i];
+		if (p->dev != gdev || p->last_seen_ns != t_ns)
+			continue;
+		sc->idx[n] = i;
+		sc->sm[n] = p->last_sm_pct;
+		sc->mem[n++] = p->last_mem_pct;
+	}
+	sc->sm[n] = a->last_other_sm_pct;
+	sc->mem[n] = a->last_other_mem_pct;
+	memset(sc->a, 0, (n + 1) * sizeof *sc->a);
+	memset(sc->b, 0, (n + 1) * sizeof *sc->b);
+	account_attrib_window(&run->weights, a->pending_mj, a->pending_ns, sc->sm, sc->mem,
+	    n + 1, sc->a, sc->b);
+	for (i = 0; i < n; i++) {
+		run->pidacct.v[sc->idx[i]].attrib_a_mj += sc->a[i];
+		run->pidacct.v[sc->idx[i]].attrib_b_ns += sc->b[i];
+	}
+	a->other_a_mj += sc->a[n];
+	a->other_b_ns += sc->b[n];
+	a->pending_mj = 0;
+	a->pending_ns = 0;
+	a->has_attrib = true;
+}
+
+/* Energy since the last tick joins the device's pending window. */
+static void
+attribute_backend(struct run *run, struct backend *b, size_t dev_base)
+{
+	const struct sample	*s;
+	struct dev_acct		*a;
+	enum energy_method	 m;
+	double			 e;
+	size_t			 i;
+
+	for (i = 0; i < b->ndev; i++) {
+		a = &b->acct[i];
+		s = &b->cur[i];
+		e = account_energy_mj(a, &m);
+		a->pending_mj += e - a->attrib_seen_mj;
+		a->attrib_seen_mj = e;
+		if (s->is_lost)
+			continue;
+		a->pending_ns += b->span_ns[i];
+		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
+			continue;
+		a->last_other_sm_pct = s->foreign_sm_pct;
+		a->last_other_mem_pct = s->foreign_mem_pct;
+		a->last_window_ns = s->t_ns;
+		share_window(run, a, dev_base + i, s->t_ns);
 	}
 }
 
@@ -111,6 +194,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 	}
 	account_pids(run, b, dev_base);
+	attribute_backend(run, b, dev_base);
 }
 
 void
@@ -387,6 +471,23 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 	return 0;
 }
 
+/*
+ * The energy after the last per-process data (at most one poll period)
+ * is shared as the last data shared it, and the tail after the last
+ * reading's integral close (account_finish) joins it.
+ */
+static void
+close_window(struct run *run, struct dev_acct *a, size_t gdev)
+{
+	enum energy_method	m;
+	double			e = account_energy_mj(a, &m);
+
+	a->pending_mj += e - a->attrib_seen_mj;
+	a->attrib_seen_mj = e;
+	if (a->has_attrib && a->pending_mj > 0)
+		share_window(run, a, gdev, a->last_window_ns);
+}
+
 void
 loop_finish(struct run *run)
 {
@@ -395,8 +496,10 @@ loop_finish(struct run *run)
 
 	for (i = 0; i < run->nbackends; i++, base += b->ndev) {
 		b = &run->backends[i];
-		for (k = 0; k < b->ndev; k++)
+		for (k = 0; k < b->ndev; k++) {
 			account_finish(&b->acct[k]);
+			close_window(run, &b->acct[k], base + k);
+		}
 		if (b->ops->finish == NULL || b->is_gone)
 			continue;
 		run->pids.n = 0;
@@ -405,4 +508,56 @@ loop_finish(struct run *run)
 		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
 		account_pids(run, b, base);
 	}
+}
+
+/* Mean power of each device of b over its baseline readings. */
+static void
+baseline_means(struct backend *b, struct dev_acct *acct)
+{
+	enum energy_method	m;
+	double			e;
+	size_t			i;
+
+	for (i = 0; i < b->ndev; i++) {
+		account_finish(&acct[i]);
+		e = account_energy_mj(&acct[i], &m);
+		b->baseline_mw[i] = NAN;
+		if (m != ENERGY_NONE && acct[i].last_ns > acct[i].first_ns)
+			b->baseline_mw[i] = e / ((double)(acct[i].last_ns - acct[i].first_ns) / 1e9);
+	}
+}
+
+void
+loop_baseline(struct run *run, double seconds)
+{
+	int64_t			 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC;
+	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9);
+	struct dev_acct		**acct = xcalloc(run->nbackends, sizeof *acct);
+	struct backend		*b;
+	struct timespec		 ts;
+	size_t			 i, k;
+
+	for (i = 0; i < run->nbackends; i++)
+		acct[i] = xcalloc(run->backends[i].ndev, sizeof **acct);
+	for (;; t += iv) {
+		ts = (struct timespec){ t / NSEC_PER_SEC, t % NSEC_PER_SEC };
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		for (i = 0; i < run->nbackends; i++) {
+			b = &run->backends[i];
+			run->pids.n = 0;
+			if (b->is_gone || b->ops->sample(b->devs, b->ndev, &run->tree, b->cur,
+			    &run->pids, &b->why_gone) != 0)
+				continue;
+			for (k = 0; k < b->ndev; k++)
+				account_add(&acct[i][k], &b->cur[k], b->devs[k].energy_range_mj);
+		}
+		if (t >= end)
+			break;
+	}
+	for (i = 0; i < run->nbackends; i++) {
+		baseline_means(&run->backends[i], acct[i]);
+		free(acct[i]);
+	}
+	free(acct);
 }

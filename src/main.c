@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,6 +77,9 @@ probe_all(struct run *run)
 		b->cur = xcalloc(b->ndev, sizeof *b->cur);
 		b->acct = xcalloc(b->ndev, sizeof *b->acct);
 		b->span_ns = xcalloc(b->ndev, sizeof *b->span_ns);
+		b->baseline_mw = xcalloc(b->ndev, sizeof *b->baseline_mw);
+		for (size_t k = 0; k < b->ndev; k++)
+			b->baseline_mw[k] = NAN;
 		run->nbackends++;
 	}
 }
@@ -93,10 +97,16 @@ close_all(struct run *run)
 		free(b->cur);
 		free(b->acct);
 		free(b->span_ns);
+		free(b->baseline_mw);
 	}
 	free(run->backends);
 	free(run->pids.v);
 	account_pid_free(&run->pidacct);
+	free(run->scratch.idx);
+	free(run->scratch.sm);
+	free(run->scratch.mem);
+	free(run->scratch.a);
+	free(run->scratch.b);
 	free(run->leftover);
 	free(run->pidfds);
 	proctree_free(&run->tree);
@@ -288,6 +298,8 @@ measure(struct run *run, struct sigstate *ss)
 			launch_cancel(&run->child);
 		return EXIT_TOOL;
 	}
+	if (run->cfg->idle_baseline_s > 0)
+		loop_baseline(run, run->cfg->idle_baseline_s);
 	run->t0_ns = now_ns();
 	loop_sample(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
@@ -308,7 +320,7 @@ measure(struct run *run, struct sigstate *ss)
 static int
 run_command(const struct config *cfg)
 {
-	struct run	 run = { .cfg = cfg };
+	struct run	 run = { .cfg = cfg, .weights = { cfg->w_sm, cfg->w_mem } };
 	struct sigstate	 ss;
 	struct errbuf	 err = { "" };
 	int		 status;

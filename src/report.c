@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <math.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -159,6 +160,8 @@ proc_cmp(const void *x, const void *y)
 {
 	const struct proc_report	*a = x, *b = y;
 
+	if (a->energy_mj != b->energy_mj)
+		return a->energy_mj < b->energy_mj ? 1 : -1;
 	if (a->sm_pct != b->sm_pct)
 		return a->sm_pct < b->sm_pct ? 1 : -1;
 	return (a->pid > b->pid) - (a->pid < b->pid);
@@ -186,8 +189,60 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		}
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;
+		p->energy_mj = account_attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->idle_mw);
+		d->workload_mj += p->energy_mj;
 	}
 	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
+}
+
+static const struct idle_power *
+idle_given(const struct config *cfg, size_t gdev)
+{
+	const struct idle_power	*all = NULL;
+	size_t			 i;
+
+	for (i = 0; i < cfg->nidle; i++) {
+		if (cfg->idle[i].device == (int)gdev)
+			return &cfg->idle[i];
+		if (cfg->idle[i].device == IDLE_ALL_DEVICES)
+			all = &cfg->idle[i];
+	}
+	return all;
+}
+
+/* Idle power by the first source that has it (DESIGN §4). */
+static void
+build_idle(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
+    const struct config *cfg)
+{
+	const struct idle_power	*given = idle_given(cfg, gdev);
+	const struct dev_acct	*a = &b->acct[i];
+
+	if (!isnan(b->baseline_mw[i])) {
+		d->idle_method = IDLE_BASELINE;
+		d->idle_mw = b->baseline_mw[i];
+	} else if (given != NULL) {
+		d->idle_method = IDLE_GIVEN;
+		d->idle_mw = given->watts * 1000;
+	} else if (a->has_power) {
+		d->idle_method = IDLE_MIN_SEEN;
+		d->idle_mw = a->min_power_mw;
+	}
+	d->has_above_idle = d->idle_method != IDLE_UNKNOWN && d->method != ENERGY_NONE;
+	if (d->has_above_idle)
+		d->above_idle_mj = d->energy_mj - d->idle_mw * (double)d->window_ns / 1e9;
+}
+
+static void
+build_attrib(struct dev_report *d, const struct dev_acct *a)
+{
+	d->has_attrib = a->has_attrib && d->method != ENERGY_NONE;
+	if (!d->has_attrib)
+		return;
+	d->other_mj = account_attrib_energy(a->other_a_mj, a->other_b_ns, d->idle_mw);
+	d->unattributed_mj = d->energy_mj - d->workload_mj - d->other_mj;
+	if (d->unattributed_mj < 0)
+		d->unattributed_mj = 0;
 }
 
 static void
@@ -228,7 +283,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->foreign_sm_max = a->foreign_sm_max;
 	}
 	build_states(d, a);
+	build_idle(d, b, i, gdev, run->cfg);
 	build_procs(d, gdev, run);
+	build_attrib(d, a);
 }
 
 static void
@@ -263,6 +320,8 @@ report_build(struct report *rep, const struct run *run)
 	rep->leftover = run->leftover;
 	rep->nleftover = run->nleftover;
 	rep->interval_ms = run->cfg->interval_ms;
+	rep->w_sm = run->cfg->w_sm;
+	rep->w_mem = run->cfg->w_mem;
 	rep->ticks = run->ticks.ticks;
 	rep->missed = run->ticks.missed;
 	rep->late_max_ns = run->ticks.late_max_ns;
@@ -393,7 +452,8 @@ write_energy(FILE *f, const struct dev_report *d)
 		return;
 	}
 	fmt_energy(buf, sizeof buf, d->energy_mj);
-	fprintf(f, "   %-18s %s (%s)\n", "energy", buf, method_names[d->method]);
+	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
+	    method_names[d->method]);
 	for (m = 1; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
@@ -448,17 +508,56 @@ write_states(FILE *f, const struct dev_report *d)
 	}
 }
 
+static const char *const idle_words[] = {
+	[IDLE_UNKNOWN] = "unknown, so all energy counts as dynamic",
+	[IDLE_BASELINE] = "measured before the run",
+	[IDLE_GIVEN] = "as given",
+	[IDLE_MIN_SEEN] = "the lowest reading of the run",
+};
+
+static double
+share_of(double part, double whole)
+{
+	return whole > 0 ? 100 * part / whole : 0;
+}
+
+static void
+write_attrib(FILE *f, const struct report *rep, const struct dev_report *d)
+{
+	char	e[32];
+
+	if (d->has_above_idle) {
+		fmt_energy(e, sizeof e, d->above_idle_mj);
+		fprintf(f, "   %-18s %s (idle power %.1f W, %s)\n", "energy above idle", e,
+		    d->idle_mw / 1000, idle_words[d->idle_method]);
+	}
+	if (!d->has_attrib)
+		return;
+	fprintf(f, "   attribution (estimate: energy above idle shared by %.2f x SM%% + %.2f x "
+	    "mem%%, idle energy by SM%%)\n", rep->w_sm, rep->w_mem);
+	fmt_energy(e, sizeof e, d->workload_mj);
+	fprintf(f, "   %-18s %14s %6.1f%%\n", "workload", e, share_of(d->workload_mj, d->energy_mj));
+	fmt_energy(e, sizeof e, d->other_mj);
+	fprintf(f, "   %-18s %14s %6.1f%%\n", "other processes", e,
+	    share_of(d->other_mj, d->energy_mj));
+	fmt_energy(e, sizeof e, d->unattributed_mj);
+	fprintf(f, "   %-18s %14s %6.1f%%\n", "unattributed/idle", e,
+	    share_of(d->unattributed_mj, d->energy_mj));
+}
+
 static void
 write_procs(FILE *f, const struct dev_report *d)
 {
 	const struct proc_report	*p;
-	char				 sm[16], mem[16], gm[32];
+	char				 sm[16], mem[16], gm[32], e[32], sh[16];
 	size_t				 i;
 
 	if (d->nprocs == 0)
 		return;
-	fprintf(f, "   workload processes on this device (utilization reported by the driver):\n");
-	fprintf(f, "   %8s  %-16s %6s %6s %12s\n", "pid", "command", "SM%", "mem%", "max memory");
+	fprintf(f, "   workload processes on this device (utilization from the driver; energy is "
+	    "an estimate):\n");
+	fprintf(f, "   %8s  %-16s %6s %6s %12s %14s %7s\n", "pid", "command", "SM%", "mem%",
+	    "max memory", "energy", "share");
 	for (i = 0; i < d->nprocs; i++) {
 		p = &d->procs[i];
 		snprintf(sm, sizeof sm, p->has_util ? "%.1f" : "unknown", p->sm_pct);
@@ -467,14 +566,21 @@ write_procs(FILE *f, const struct dev_report *d)
 			fmt_kib(gm, sizeof gm, p->max_gpu_mem_kib);
 		else
 			snprintf(gm, sizeof gm, "unknown");
-		fprintf(f, "   %8d  %-16s %6s %6s %12s%s\n", (int)p->pid,
-		    p->comm[0] != '\0' ? p->comm : "?", sm, mem, gm,
+		if (d->has_attrib) {
+			fmt_energy(e, sizeof e, p->energy_mj);
+			snprintf(sh, sizeof sh, "%.1f%%", share_of(p->energy_mj, d->energy_mj));
+		} else {
+			snprintf(e, sizeof e, "unknown");
+			snprintf(sh, sizeof sh, "unknown");
+		}
+		fprintf(f, "   %8d  %-16s %6s %6s %12s %14s %7s%s\n", (int)p->pid,
+		    p->comm[0] != '\0' ? p->comm : "?", sm, mem, gm, e, sh,
 		    p->is_between_ticks ? "  (seen only by driver accounting)" : "");
 	}
 }
 
 static void
-write_device(FILE *f, const struct dev_report *d, size_t i)
+write_device(FILE *f, const struct report *rep, const struct dev_report *d, size_t i)
 {
 	const struct device	*dev = d->dev;
 	unsigned		 k;
@@ -501,6 +607,7 @@ write_device(FILE *f, const struct dev_report *d, size_t i)
 		fprintf(f, "   note: the backend stopped answering during the run\n");
 	for (k = 0; k < dev->nnotes; k++)
 		fprintf(f, "   note: %s\n", dev->notes[k]);
+	write_attrib(f, rep, d);
 	write_procs(f, d);
 }
 
@@ -511,7 +618,7 @@ report_write_text(FILE *f, const struct report *rep)
 
 	write_run(f, rep);
 	for (i = 0; i < rep->ndev; i++)
-		write_device(f, &rep->devs[i], i);
+		write_device(f, rep, &rep->devs[i], i);
 	if (rep->nnotes > 0)
 		fputc('\n', f);
 	for (i = 0; i < rep->nnotes; i++)

@@ -52,6 +52,7 @@ struct dev_acct {
 	/* Power figures. */
 	bool		has_power;
 	uint32_t	peak_power_mw;
+	uint32_t	min_power_mw;	/* valid with has_power */
 	/* P-state split; energy per state uses the same source as energy_mj(). */
 	struct pstate_acct states[ACCOUNT_NSTATES];
 	bool		has_states;
@@ -60,6 +61,16 @@ struct dev_acct {
 	double		foreign_mem_pct_ns;
 	int64_t		foreign_ns;
 	uint16_t	foreign_sm_max;
+	/* Attribution: energy not yet shared, since the last per-process data. */
+	double		attrib_seen_mj;	/* headline energy when last looked at */
+	double		pending_mj;
+	int64_t		pending_ns;
+	int64_t		last_window_ns;	/* when per-process data last came */
+	double		last_other_sm_pct;
+	double		last_other_mem_pct;
+	double		other_a_mj;	/* processes outside the tree, see account_attrib_window */
+	double		other_b_ns;
+	bool		has_attrib;	/* some per-process data was shared out */
 	/* Readings that failed. */
 	uint64_t	lost_samples;
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
@@ -96,6 +107,31 @@ double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);
 
+/* Attribution weights (DESIGN §4): a process's score is w_sm·SM% + w_mem·mem%. */
+struct attrib_weights {
+	double	w_sm;
+	double	w_mem;
+};
+
+#define ATTRIB_W_SM_DEFAULT	0.7
+#define ATTRIB_W_MEM_DEFAULT	0.3
+
+/*
+ * Share one window of a device among n participants (the tree's processes
+ * and, as one more, everything else).  Over the window the device used
+ * e_mj in dt_ns; participant i had sm_pct[i] and mem_pct[i].  Dynamic
+ * energy (above idle) goes by score share, idle energy by SM% (scaled
+ * down when the SM% add up to more than 100).  Since idle power may only
+ * be known at the end of the run, the estimate is kept in two parts that
+ * are linear in it: participant i's energy is a_mj[i] + idle_mw * b_ns[i]
+ * / 1e9 (see account_attrib_energy).  Adds to a_mj[i] and b_ns[i].
+ */
+void	account_attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
+	    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns);
+
+/* A participant's estimated energy in mJ for idle power idle_mw; never below 0. */
+double	account_attrib_energy(double a_mj, double b_ns, double idle_mw);
+
 /* Per-process usage over the run, one entry per (device, pid, starttime). */
 struct pid_acct {
 	size_t		dev;		/* global device index */
@@ -107,6 +143,11 @@ struct pid_acct {
 	int64_t		util_ns;	/* time with a utilization reading */
 	uint64_t	max_gpu_mem_kib;
 	bool		is_between_ticks; /* only end-of-run accounting saw it */
+	double		last_sm_pct;	/* in the latest per-process data */
+	double		last_mem_pct;
+	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */
+	double		attrib_a_mj;	/* see account_attrib_window */
+	double		attrib_b_ns;
 };
 
 struct pid_acct_set {

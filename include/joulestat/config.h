@@ -17,6 +17,15 @@
 #define CONFIG_INTERVAL_MIN_MS		1
 #define CONFIG_INTERVAL_MAX_MS		60000
 #define CONFIG_MAX_PIDS			4096
+#define CONFIG_MAX_IDLE			64
+#define CONFIG_BASELINE_MAX_S		3600
+#define IDLE_ALL_DEVICES		(-1)
+
+/* --idle-power: watts for one device (by report index) or for all. */
+struct idle_power {
+	int	device;		/* IDLE_ALL_DEVICES or a device index */
+	double	watts;
+};
 
 /* What to do with descendants still running when the main workload ends. */
 enum descendants {
@@ -45,6 +54,11 @@ struct config {
 	int			 argc;
 	const char		*nvml_lib;	/* --nvml-lib, else JOULESTAT_NVML_LIB */
 	const char		*devices;	/* -d: selection list, NULL = all */
+	double			 w_sm;		/* --attrib-weights */
+	double			 w_mem;
+	struct idle_power	 idle[CONFIG_MAX_IDLE];	/* --idle-power */
+	size_t			 nidle;
+	double			 idle_baseline_s; /* --idle-baseline; 0 = none */
 	char			*text;		/* ACTION_HELP: what to print on stdout */
 	void			*priv;		/* parser state that owns the strings */
 };

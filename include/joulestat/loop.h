@@ -31,6 +31,13 @@ void	loop_sample(struct run *run, int64_t t_ns);
 int	loop_run(struct run *run, int sigfd, struct errbuf *err);
 
 /*
+ * --idle-baseline: read every device at the sampling interval for
+ * seconds, before the workload runs, and keep each device's mean power in
+ * backend->baseline_mw (NAN when it had no power or energy readings).
+ */
+void	loop_baseline(struct run *run, double seconds);
+
+/*
  * After the last reading: close every device's integrals, and let each
  * backend add its end-of-run figures and the processes that only its
  * end-of-run accounting saw.

@@ -36,6 +36,14 @@ struct state_report {
 	bool		 has_sm;
 };
 
+/* Where a device's idle power came from. */
+enum idle_method {
+	IDLE_UNKNOWN,		/* no power readings: everything counts as dynamic */
+	IDLE_BASELINE,		/* --idle-baseline: measured before the run */
+	IDLE_GIVEN,		/* --idle-power */
+	IDLE_MIN_SEEN,		/* the lowest power reading of the run */
+};
+
 struct proc_report {
 	pid_t		 pid;
 	char		 comm[PROCFS_COMM_MAX];
@@ -44,6 +52,7 @@ struct proc_report {
 	bool		 has_util;
 	uint64_t	 max_gpu_mem_kib;
 	bool		 is_between_ticks;
+	double		 energy_mj;		/* attribution estimate; valid with has_attrib */
 };
 
 struct dev_report {
@@ -64,6 +73,14 @@ struct dev_report {
 	uint64_t		 lost_samples;
 	int64_t			 lost_ns;
 	uint64_t		 counter_resets;
+	enum idle_method	 idle_method;
+	double			 idle_mw;
+	bool			 has_above_idle;
+	double			 above_idle_mj;	/* energy minus idle power over the window */
+	bool			 has_attrib;	/* per-process data shared the energy out */
+	double			 workload_mj;	/* estimates: the tree's processes */
+	double			 other_mj;	/* processes outside the tree */
+	double			 unattributed_mj; /* idle nobody claimed, dynamic nobody had */
 	bool			 has_foreign;	/* per-process data was read */
 	double			 foreign_sm_pct; /* mean load of processes outside the tree */
 	double			 foreign_mem_pct;
@@ -91,6 +108,8 @@ struct report {
 	pid_t		*leftover;
 	size_t		 nleftover;
 	unsigned	 interval_ms;
+	double		 w_sm;			/* attribution weights */
+	double		 w_mem;
 	uint64_t	 ticks;
 	uint64_t	 missed;
 	int64_t		 late_max_ns;

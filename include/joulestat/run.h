@@ -31,6 +31,7 @@ struct backend {
 	struct sample		*cur;		/* this tick's readings, one per device */
 	struct dev_acct		*acct;		/* one per device */
 	int64_t			*span_ns;	/* per device: time since its previous reading */
+	double			*baseline_mw;	/* per device: measured idle power, or NAN */
 	bool			 is_gone;	/* sample() returned -1 */
 	struct errbuf		 why_gone;
 };
@@ -48,6 +49,15 @@ struct run {
 	unsigned		 nnotes;
 	struct pid_usage_set	 pids;		/* scratch for one tick */
 	struct pid_acct_set	 pidacct;	/* per device and pid, for the run */
+	struct attrib_weights	 weights;
+	struct share_scratch {			/* one attribution window's participants */
+		size_t	*idx;			/* into pidacct.v; the last one is "others" */
+		double	*sm;
+		double	*mem;
+		double	*a;
+		double	*b;
+		size_t	 cap;
+	}			 scratch;
 	struct tickstats	 ticks;
 	int64_t			 t0_ns;		/* first reading, before exec */
 	int64_t			 t_end_ns;	/* main workload seen to end */

@@ -63,6 +63,7 @@ struct device {
 	char		 version[96];		/* driver / library versions, for --list-devices */
 	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
+	int64_t		 max_gap_ns;		/* sample at least this often; 0 = no need */
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
@@ -94,6 +95,7 @@ struct sample {
 	unsigned	 throttle;		/* enum throttle bits, mapped by the backend */
 	uint16_t	 foreign_sm_pct;	/* summed over pids not in the tree */
 	uint16_t	 foreign_mem_pct;
+	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
 	const struct power_point *points;	/* M_POWER_POINTS; backend-owned until next call */
 	size_t		 npoints;
 };

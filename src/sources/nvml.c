@@ -1074,8 +1074,12 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
 	if (d->has_pid_util || d->has_procs) {
-		if (s->t_ns - d->poll_ns >= NVML_PID_POLL_NS)
+		if (s->t_ns - d->poll_ns >= NVML_PID_POLL_NS) {
+			s->pid_span_ns = s->t_ns - d->poll_ns;
 			nvml_poll(d, i, tree, s->t_ns, pids);
+		}
+		if (!d->has_foreign)
+			s->pid_span_ns = 0;
 		if (d->has_foreign) {
 			s->foreign_sm_pct = d->foreign_sm_pct;
 			s->foreign_mem_pct = d->foreign_mem_pct;

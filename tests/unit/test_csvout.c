@@ -38,12 +38,15 @@ static const char *const HEADER[] = {
 	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
 	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
+	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
+	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
+	"mem_pct", "gpu_mem_kib",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "energy_method",
+	"pstate", "energy_method", "idle_method", "process",
 };
 
 struct field {

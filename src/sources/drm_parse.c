@@ -1,0 +1,717 @@
+/*
+ * Pure parsers and arithmetic for the DRM backend (drm_parse.h; DESIGN
+ * §4): fdinfo key/value text, pp_dpm_* tables, uevent, sysfs values, the
+ * per-engine busy-time bookkeeping and the idle-residency dither.  No I/O.
+ */
+#include "drm_parse.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+#define DRM_LINE_MAX	256	/* longer fdinfo lines hold no key of ours */
+
+/*
+ * fdinfo keys: Documentation/gpu/drm-usage-stats.rst (and the
+ * proc_pid_fdinfo(5) DRM section built from it).  The prefixes are tried
+ * in table order, so that drm-engine-capacity- is matched before
+ * drm-engine- and drm-total-cycles- is never taken for a drm-total-
+ * memory key.  The old amdgpu keys are those of amdgpu_fdinfo.c from
+ * Linux 5.14 to 5.18, before the common drm- keys.
+ */
+static const char drm_key_driver[] = "drm-driver";
+static const char drm_key_pdev[] = "drm-pdev";
+static const char drm_key_client_id[] = "drm-client-id";
+static const char drm_key_capacity[] = "drm-engine-capacity-";
+static const char drm_key_engine[] = "drm-engine-";
+static const char drm_key_total_cycles[] = "drm-total-cycles-";
+static const char drm_key_cycles[] = "drm-cycles-";
+static const char drm_key_resident[] = "drm-resident-";
+static const char drm_key_memory[] = "drm-memory-";
+static const char drm_key_old_pdev[] = "pdev";
+static const char drm_key_old_pasid[] = "pasid";
+static const char drm_key_old_vram[] = "vram mem";
+
+/* Units, matched exactly. */
+static const char drm_unit_ns[] = "ns";
+
+/* amdgpu_ip_name[] ring classes of the old per-ring percentage lines, longest first. */
+static const char *const drm_old_rings[] = {
+	"compute", "enc_1", "jpeg", "gfx", "dma", "dec", "enc", "vpe",
+};
+
+/* Region names of device-local memory: amdgpu/xe "vram*", i915 "local*". */
+static const char *const drm_dev_regions[] = { "vram", "local" };
+
+/* Copy engine classes: amdgpu SDMA, i915 copy, xe blitter. */
+static const char *const drm_copy_engines[] = { "dma", "copy", "bcs" };
+
+/* Parsing state beyond what the result holds. */
+struct drm_fdinfo_ctx {
+	struct drm_fdinfo	*out;
+	bool			 is_drm;
+	bool			 has_resident;
+	uint64_t		 resident_kib;
+	bool			 has_memory;
+	uint64_t		 memory_kib;
+};
+
+struct drm_key {
+	const char	*key;
+	bool		 is_prefix;
+	void		(*fn)(struct drm_fdinfo_ctx *, const char *, const char *);
+};
+
+static void	drm_key_fn_driver(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_pdev(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_client_id(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_capacity(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_engine(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_total_cycles(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_cycles(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_resident(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_memory(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_old_pdev(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_old_pasid(struct drm_fdinfo_ctx *, const char *, const char *);
+static void	drm_key_fn_old_vram(struct drm_fdinfo_ctx *, const char *, const char *);
+
+static const struct drm_key drm_keys[] = {
+	{ drm_key_driver,	false,	drm_key_fn_driver },
+	{ drm_key_pdev,		false,	drm_key_fn_pdev },
+	{ drm_key_client_id,	false,	drm_key_fn_client_id },
+	{ drm_key_capacity,	true,	drm_key_fn_capacity },
+	{ drm_key_engine,	true,	drm_key_fn_engine },
+	{ drm_key_total_cycles,	true,	drm_key_fn_total_cycles },
+	{ drm_key_cycles,	true,	drm_key_fn_cycles },
+	{ drm_key_resident,	true,	drm_key_fn_resident },
+	{ drm_key_memory,	true,	drm_key_fn_memory },
+	{ drm_key_old_pdev,	false,	drm_key_fn_old_pdev },
+	{ drm_key_old_pasid,	false,	drm_key_fn_old_pasid },
+	{ drm_key_old_vram,	false,	drm_key_fn_old_vram },
+};
+
+/* ---- small helpers ---------------------------------------------------- */
+
+static bool
+drm_is_all_digits(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Split "123 unit" into the number and the unit (NULL when the value is a
+ * bare number).  The unit follows exactly one space.  -EINVAL when the
+ * number part is too long or empty.
+ */
+static int
+drm_split_unit(const char *value, char *num, size_t size, const char **unit)
+{
+	const char	*sp = strchr(value, ' ');
+	size_t		 len = sp != NULL ? (size_t)(sp - value) : strlen(value);
+
+	if (len == 0 || len >= size)
+		return -EINVAL;
+	memcpy(num, value, len);
+	num[len] = '\0';
+	*unit = sp != NULL ? sp + 1 : NULL;
+	return 0;
+}
+
+/* A number with exactly the unit given (NULL: no unit at all). */
+static int
+drm_parse_with_unit(const char *value, const char *want, uint64_t *out)
+{
+	char		 num[32];
+	const char	*unit;
+
+	if (drm_split_unit(value, num, sizeof num, &unit) != 0)
+		return -EINVAL;
+	if ((want == NULL) != (unit == NULL) || (want != NULL && strcmp(unit, want) != 0))
+		return -EINVAL;
+	return parse_u64(num, out);
+}
+
+static bool
+drm_has_prefix(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* The engine class called name, added when new; NULL when full or too long. */
+static struct drm_engine *
+drm_engine_get(struct drm_fdinfo *out, const char *name)
+{
+	struct drm_engine	*e;
+	size_t			 i;
+
+	if (name[0] == '\0' || strlen(name) >= DRM_NAME_MAX)
+		return NULL;
+	for (i = 0; i < out->nengines; i++) {
+		if (strcmp(out->engines[i].name, name) == 0)
+			return &out->engines[i];
+	}
+	if (out->nengines == DRM_ENGINES_MAX)
+		return NULL;
+	e = &out->engines[out->nengines++];
+	memset(e, 0, sizeof *e);
+	snprintf(e->name, sizeof e->name, "%s", name);
+	e->capacity = 1;
+	return e;
+}
+
+static bool
+drm_is_dev_region(const char *region)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(drm_dev_regions); i++) {
+		if (drm_has_prefix(region, drm_dev_regions[i]))
+			return true;
+	}
+	return false;
+}
+
+/* ---- one handler per key ---------------------------------------------- */
+
+static void
+drm_key_fn_driver(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	(void)suffix;
+	c->is_drm = true;
+	snprintf(c->out->driver, sizeof c->out->driver, "%s", v);
+}
+
+static void
+drm_key_fn_pdev(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	(void)suffix;
+	if (strlen(v) >= sizeof c->out->pdev) {
+		c->out->nbad++;
+		return;
+	}
+	snprintf(c->out->pdev, sizeof c->out->pdev, "%s", v);
+}
+
+static void
+drm_key_fn_client_id(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	(void)suffix;
+	if (parse_u64(v, &c->out->client_id) == 0)
+		c->out->has_client_id = true;
+	else
+		c->out->nbad++;
+}
+
+static void
+drm_key_fn_capacity(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	struct drm_engine	*e;
+	uint64_t		 n;
+
+	/* "Capacity of the engine if not 1, cannot be 0." */
+	if (parse_u64_range(v, 1, UINT32_MAX, &n) != 0 || (e = drm_engine_get(c->out, suffix)) ==
+	    NULL) {
+		c->out->nbad++;
+		return;
+	}
+	e->capacity = n;
+}
+
+static void
+drm_key_fn_engine(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	struct drm_engine	*e;
+	uint64_t		 ns;
+
+	if (drm_parse_with_unit(v, drm_unit_ns, &ns) != 0 ||
+	    (e = drm_engine_get(c->out, suffix)) == NULL) {
+		c->out->nbad++;
+		return;
+	}
+	e->busy_ns = ns;
+	e->has |= DRM_E_NS;
+}
+
+static void
+drm_key_fn_total_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	struct drm_engine	*e;
+	uint64_t		 n;
+
+	if (parse_u64(v, &n) != 0 || (e = drm_engine_get(c->out, suffix)) == NULL) {
+		c->out->nbad++;
+		return;
+	}
+	e->total_cycles = n;
+	e->has |= DRM_E_TOTAL;
+}
+
+static void
+drm_key_fn_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	struct drm_engine	*e;
+	uint64_t		 n;
+
+	if (parse_u64(v, &n) != 0 || (e = drm_engine_get(c->out, suffix)) == NULL) {
+		c->out->nbad++;
+		return;
+	}
+	e->cycles = n;
+	e->has |= DRM_E_CYCLES;
+}
+
+static void
+drm_key_fn_resident(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	uint64_t	kib;
+
+	if (drm_parse_size_kib(v, &kib) != 0) {
+		c->out->nbad++;
+		return;
+	}
+	if (drm_is_dev_region(suffix)) {
+		c->has_resident = true;
+		c->resident_kib += kib;
+	}
+}
+
+/* Deprecated alias of drm-resident-, still printed by amdgpu. */
+static void
+drm_key_fn_memory(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	uint64_t	kib;
+
+	if (drm_parse_size_kib(v, &kib) != 0) {
+		c->out->nbad++;
+		return;
+	}
+	if (drm_is_dev_region(suffix)) {
+		c->has_memory = true;
+		c->memory_kib += kib;
+	}
+}
+
+static void
+drm_key_fn_old_pdev(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	drm_key_fn_pdev(c, suffix, v);
+	c->out->is_legacy = true;
+}
+
+static void
+drm_key_fn_old_pasid(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	(void)suffix;
+	if (parse_u64(v, &c->out->pasid) == 0)
+		c->out->has_pasid = true;
+	else
+		c->out->nbad++;
+}
+
+static void
+drm_key_fn_old_vram(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	uint64_t	kib;
+
+	(void)suffix;
+	if (drm_parse_size_kib(v, &kib) != 0) {
+		c->out->nbad++;
+		return;
+	}
+	c->has_memory = true;
+	c->memory_kib += kib;
+}
+
+/*
+ * Old amdgpu per-ring usage, "gfx0: 12.5%": the class name, then only
+ * digits.  True when key was such a line (parsed or counted as bad).
+ */
+static bool
+drm_old_ring(struct drm_fdinfo_ctx *c, const char *key, const char *v)
+{
+	struct drm_engine	*e;
+	char			 num[32];
+	size_t			 i, n, len;
+	double			 pct;
+
+	for (i = 0; i < ARRAY_SIZE(drm_old_rings); i++) {
+		n = strlen(drm_old_rings[i]);
+		if (strncmp(key, drm_old_rings[i], n) == 0 && drm_is_all_digits(key + n))
+			break;
+	}
+	if (i == ARRAY_SIZE(drm_old_rings))
+		return false;
+	len = strlen(v);
+	if (len < 2 || len >= sizeof num || v[len - 1] != '%') {
+		c->out->nbad++;
+		return true;
+	}
+	memcpy(num, v, len - 1);
+	num[len - 1] = '\0';
+	if (!isdigit((unsigned char)num[0]) || parse_double(num, &pct) != 0 || pct < 0 ||
+	    (e = drm_engine_get(c->out, drm_old_rings[i])) == NULL) {
+		c->out->nbad++;
+		return true;
+	}
+	e->pct += pct;
+	e->has |= DRM_E_PCT;
+	return true;
+}
+
+/* One "key: value" line, already split. */
+static void
+drm_fdinfo_line(struct drm_fdinfo_ctx *c, const char *key, const char *v)
+{
+	const struct drm_key	*k;
+	size_t			 i, n;
+
+	for (i = 0; i < ARRAY_SIZE(drm_keys); i++) {
+		k = &drm_keys[i];
+		n = strlen(k->key);
+		if (k->is_prefix && strncmp(key, k->key, n) == 0) {
+			k->fn(c, key + n, v);
+			return;
+		}
+		if (!k->is_prefix && strcmp(key, k->key) == 0) {
+			k->fn(c, "", v);
+			return;
+		}
+	}
+	drm_old_ring(c, key, v);
+}
+
+/* Split one line (NUL-terminated copy) at the first ':' and hand it on. */
+static void
+drm_fdinfo_split(struct drm_fdinfo_ctx *c, char *line)
+{
+	char	*colon = strchr(line, ':'), *v, *end;
+
+	if (colon == NULL)
+		return;
+	*colon = '\0';
+	/* "Whitespace after the colon is ignored." */
+	for (v = colon + 1; *v == ' ' || *v == '\t'; v++)
+		continue;
+	end = v + strlen(v);
+	while (end > v && (end[-1] == ' ' || end[-1] == '\t' || end[-1] == '\r'))
+		*--end = '\0';
+	drm_fdinfo_line(c, line, v);
+}
+
+int
+drm_parse_fdinfo(const char *text, struct drm_fdinfo *out)
+{
+	struct drm_fdinfo_ctx	 c = { .out = out };
+	char			 line[DRM_LINE_MAX];
+	const char		*p = text, *nl;
+	size_t			 len;
+
+	memset(out, 0, sizeof *out);
+	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (len >= sizeof line)
+			continue;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		drm_fdinfo_split(&c, line);
+	}
+	if (!c.is_drm && out->is_legacy && out->driver[0] == '\0')
+		snprintf(out->driver, sizeof out->driver, "amdgpu");
+	if (!c.is_drm && !out->is_legacy)
+		return -ENOENT;
+	out->has_dev_mem = c.has_resident || c.has_memory;
+	out->dev_mem_kib = c.has_resident ? c.resident_kib : c.memory_kib;
+	return 0;
+}
+
+int
+drm_parse_size_kib(const char *value, uint64_t *kib)
+{
+	char		 num[32];
+	const char	*unit;
+	uint64_t	 n, mul;
+	int		 r;
+
+	if (drm_split_unit(value, num, sizeof num, &unit) != 0)
+		return -EINVAL;
+	if ((r = parse_u64(num, &n)) != 0)
+		return r;
+	if (unit == NULL) {
+		*kib = n / 1024 + (n % 1024 != 0);
+		return 0;
+	}
+	/* amdgpu before 5.19 printed "kB" for vram_mem / 1024. */
+	if (strcmp(unit, "KiB") == 0 || strcmp(unit, "kB") == 0)
+		mul = 1;
+	else if (strcmp(unit, "MiB") == 0)
+		mul = 1024;
+	else if (strcmp(unit, "GiB") == 0)
+		mul = 1024 * 1024;
+	else
+		return -EINVAL;
+	if (n > UINT64_MAX / mul)
+		return -ERANGE;
+	*kib = n * mul;
+	return 0;
+}
+
+/* ---- pp_dpm_* ---------------------------------------------------------- */
+
+/*
+ * The part after the label: "<f>Mhz", then nothing, one space, or " *".
+ * Sets *mhz and *is_current; -EINVAL for anything else.
+ */
+static int
+drm_dpm_rest(const char *s, uint32_t *mhz, bool *is_current)
+{
+	char		num[16];
+	size_t		n = 0;
+	uint64_t	v;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	while (isdigit((unsigned char)s[n]) && n < sizeof num - 1) {
+		num[n] = s[n];
+		n++;
+	}
+	num[n] = '\0';
+	if (n == 0 || parse_u64_range(num, 0, UINT32_MAX, &v) != 0)
+		return -EINVAL;
+	s += n;
+	/* The kernel prints "Mhz"; accept the correct spelling as well. */
+	if (strncmp(s, "Mhz", 3) != 0 && strncmp(s, "MHz", 3) != 0)
+		return -EINVAL;
+	s += 3;
+	*is_current = strcmp(s, " *") == 0 || strcmp(s, "*") == 0;
+	if (!*is_current && strcmp(s, "") != 0 && strcmp(s, " ") != 0)
+		return -EINVAL;
+	*mhz = (uint32_t)v;
+	return 0;
+}
+
+/* One line of a pp_dpm table. */
+static int
+drm_dpm_line(struct drm_dpm *out, char *line)
+{
+	char		*colon = strchr(line, ':'), *label = line;
+	bool		 is_sleep, is_current;
+	uint32_t	 mhz;
+
+	while (*label == ' ' || *label == '\t')
+		label++;
+	if (colon != NULL)
+		*colon = '\0';
+	is_sleep = colon != NULL && strcmp(label, "S") == 0;
+	if (colon != NULL && (*label == '\0' || strchr(label, ' ') != NULL))
+		return -EINVAL;
+	if (drm_dpm_rest(colon != NULL ? colon + 1 : line, &mhz, &is_current) != 0)
+		return -EINVAL;
+	if (is_current && !out->has_current) {
+		out->has_current = true;
+		out->is_sleep = is_sleep;
+		out->level = out->nlevels;
+		out->mhz = mhz;
+	}
+	if (!is_sleep)
+		out->nlevels++;
+	return 0;
+}
+
+int
+drm_parse_dpm(const char *text, struct drm_dpm *out)
+{
+	char		 line[128];
+	const char	*p = text, *nl;
+	size_t		 len;
+
+	memset(out, 0, sizeof *out);
+	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (len == 0 && nl != NULL && nl[1] == '\0')
+			break;
+		if (len == 0 || len >= sizeof line)
+			return -EINVAL;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (drm_dpm_line(out, line) != 0)
+			return -EINVAL;
+	}
+	return out->nlevels > 0 || out->has_current ? 0 : -EINVAL;
+}
+
+/* ---- uevent and values ------------------------------------------------ */
+
+static void
+drm_uevent_line(struct drm_uevent *out, const char *line, bool *has_driver)
+{
+	unsigned	vendor, device;
+	char		end;
+
+	if (strncmp(line, "DRIVER=", 7) == 0 && strlen(line + 7) < sizeof out->driver) {
+		snprintf(out->driver, sizeof out->driver, "%s", line + 7);
+		*has_driver = out->driver[0] != '\0';
+	} else if (strncmp(line, "PCI_SLOT_NAME=", 14) == 0 && strlen(line + 14) < sizeof out->slot)
+		snprintf(out->slot, sizeof out->slot, "%s", line + 14);
+	else if (strncmp(line, "PCI_ID=", 7) == 0 &&
+	    sscanf(line + 7, "%4x:%4x%c", &vendor, &device, &end) == 2) {
+		out->vendor = vendor;
+		out->device = device;
+	}
+}
+
+int
+drm_parse_uevent(const char *text, struct drm_uevent *out)
+{
+	char		 line[128];
+	const char	*p = text, *nl;
+	size_t		 len;
+	bool		 has_driver = false;
+
+	memset(out, 0, sizeof *out);
+	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
+		nl = strchr(p, '\n');
+		len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+		if (len >= sizeof line)
+			continue;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		drm_uevent_line(out, line, &has_driver);
+	}
+	return has_driver ? 0 : -EINVAL;
+}
+
+int
+drm_parse_value(const char *text, uint64_t *out)
+{
+	char	buf[32];
+	size_t	len = strlen(text);
+
+	if (len > 0 && text[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= sizeof buf)
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return parse_u64(buf, out);
+}
+
+bool
+drm_is_copy_engine(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(drm_copy_engines); i++) {
+		if (strcmp(name, drm_copy_engines[i]) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* ---- engine bookkeeping ----------------------------------------------- */
+
+/* A busy-ns counter: the delta since the kept value, by the non-monotonic rule. */
+static uint64_t
+drm_engine_ns(struct drm_engine_state *st, uint64_t v, int64_t t_ns, bool is_fresh)
+{
+	uint64_t	d;
+
+	if (!st->has_last) {
+		st->has_last = true;
+		st->last = is_fresh ? 0 : v;
+		st->last_t_ns = t_ns;
+	}
+	if (v < st->last)
+		return 0;
+	d = v - st->last;
+	st->last = v;
+	st->last_t_ns = t_ns;
+	return d;
+}
+
+/* Busy cycles over total cycles, as engine time over the stretch's wall time. */
+static uint64_t
+drm_engine_cycles(struct drm_engine_state *st, const struct drm_engine *e, int64_t t_ns)
+{
+	uint64_t	dc, dt;
+	double		busy;
+
+	if (!st->has_last) {
+		/* The first reading of total cycles is only a baseline. */
+		st->has_last = true;
+		st->last = e->cycles;
+		st->last_total = e->total_cycles;
+		st->last_t_ns = t_ns;
+		return 0;
+	}
+	if (e->cycles < st->last || e->total_cycles <= st->last_total || t_ns <= st->last_t_ns)
+		return 0;
+	dc = e->cycles - st->last;
+	dt = e->total_cycles - st->last_total;
+	busy = (double)dc / (double)dt * (double)(t_ns - st->last_t_ns);
+	st->last = e->cycles;
+	st->last_total = e->total_cycles;
+	st->last_t_ns = t_ns;
+	return busy > 0 ? (uint64_t)(busy + 0.5) : 0;
+}
+
+uint64_t
+drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64_t t_ns,
+    int64_t span_ns, bool is_fresh)
+{
+	uint64_t	busy = 0, room, give;
+	double		pct;
+
+	st->capacity = e->capacity > 0 ? e->capacity : 1;
+	room = span_ns > 0 ? (uint64_t)span_ns * st->capacity : 0;
+	if (e->has & DRM_E_NS)
+		busy = drm_engine_ns(st, e->busy_ns, t_ns, is_fresh);
+	else if ((e->has & (DRM_E_CYCLES | DRM_E_TOTAL)) == (DRM_E_CYCLES | DRM_E_TOTAL))
+		busy = drm_engine_cycles(st, e, t_ns);
+	else if (e->has & DRM_E_PCT) {
+		/* Old amdgpu: a percentage over the driver's own window, taken as is. */
+		pct = e->pct > 100.0 * (double)st->capacity ? 100.0 * (double)st->capacity : e->pct;
+		return (uint64_t)(pct / 100 * (double)(span_ns > 0 ? span_ns : 0));
+	}
+	st->carry_ns += busy;
+	give = st->carry_ns < room ? st->carry_ns : room;
+	st->carry_ns -= give;
+	return give;
+}
+
+/* ---- idle dither ------------------------------------------------------ */
+
+bool
+drm_dither_step(struct drm_dither *d, int64_t dt_ns, int64_t idle_ns, bool is_idle_now)
+{
+	double	half = (double)dt_ns / 2;
+	bool	is_idle;
+
+	if (!d->has_prev || dt_ns <= 0) {
+		d->has_prev = true;
+		d->was_idle = is_idle_now;
+		d->owed_ns = 0;
+		return is_idle_now;
+	}
+	if (idle_ns < 0)
+		idle_ns = 0;
+	/* The accounting gives the first half of the interval to the previous state. */
+	d->owed_ns += (double)idle_ns - (d->was_idle ? half : 0);
+	/* The second half goes idle only when that leaves a smaller debt. */
+	is_idle = d->owed_ns > half / 2;
+	if (is_idle)
+		d->owed_ns -= half;
+	d->was_idle = is_idle;
+	return is_idle;
+}
