@@ -6,7 +6,7 @@ CFLAGS	?= -O2 -g
 WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Wwrite-strings -Wpointer-arith -Wundef
 CPPFLAGS += -Iinclude -D_GNU_SOURCE
-LDLIBS	 = -lpopt -lcsv -ldl -lm
+LDLIBS	 = -lpopt -lcsv -ljansson -ldl -lm
 # Test code must build without a single warning.
 TESTWARN = $(WARN) -Werror
 
@@ -28,7 +28,8 @@ SIMSRC	 = $(sort $(wildcard tests/sim/*.c))
 SIMLIB	 = $(BUILD)/sim/libnvidia-ml.so.1
 WORK	 = $(BUILD)/tests/js-work
 CSVTOOL	 = $(BUILD)/tests/csvtool
-TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(SIMLIB)
+JSONTOOL = $(BUILD)/tests/jsontool
+TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
@@ -55,6 +56,10 @@ $(WORK): tests/workloads/js-work.c
 $(CSVTOOL): tests/tools/csvtool.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lcsv
+
+$(JSONTOOL): tests/tools/jsontool.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -ljansson
 
 # The simulated NVML: its own ABI transcription, nothing shared with src/.
 $(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)
@@ -97,4 +102,4 @@ format:
 clean:
 	rm -rf build build-asan
 
--include $(OBJ:.o=.d) $(UNITBIN:=.d) $(WORK).d $(CSVTOOL).d
+-include $(OBJ:.o=.d) $(UNITBIN:=.d) $(WORK).d $(CSVTOOL).d $(JSONTOOL).d

@@ -8,7 +8,7 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # Build: compiler, make, libraries.  Tests: cmocka, valgrind, procps (ps, pgrep).
-PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libcmocka-dev valgrind procps"
+PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libjansson-dev libcmocka-dev valgrind procps"
 
 missing=""
 for p in $PACKAGES; do
