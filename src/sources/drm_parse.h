@@ -147,7 +147,7 @@ uint64_t drm_engine_update(struct drm_engine_state *st, const struct drm_engine 
  * tells how long the GT slept in each interval, but a reading can carry
  * only one state, and the accounting splits an interval whose ends
  * disagree in half.  Each reading's state is chosen so that the idle time
- * the accounting will credit stays within about half an interval of the
+ * the accounting will credit stays within about one interval of the
  * counter's total: error diffusion over the run.
  */
 struct drm_dither {

@@ -10,10 +10,12 @@
 
 #include "joulestat/util.h"
 
-extern const struct source_ops nvml_ops;
+extern const struct source_ops nvml_ops, drm_ops, rapl_ops;
 
 const struct source_ops *const sources[] = {
 	&nvml_ops,
+	&drm_ops,
+	&rapl_ops,
 	NULL
 };
 

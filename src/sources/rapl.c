@@ -1,0 +1,442 @@
+/*
+ * The CPU package backend (DESIGN §3, §4): RAPL energy counters of the
+ * powercap framework, /sys/class/powercap/intel-rapl:N (one zone per
+ * package or die, on Intel and on AMD Zen) and their dram subzones.  Core
+ * and uncore subzones are part of their package and psys covers the whole
+ * platform, so they are left out: no energy is counted twice.  The
+ * intel-rapl-mmio zones repeat the package counter and are skipped too.
+ *
+ * energy_uj is the raw hardware counter times its unit: it wraps at
+ * max_energy_range_uj and the kernel does not extend it.  This backend
+ * unwraps it and hands on a monotonic counter in mJ with no range, so the
+ * accounting never sees a wrap and no precision is lost there.  A wrap can
+ * be missed only when two readings are further apart than range / power;
+ * device.max_gap_ns asks the loop to read at least every
+ * range / (2 * max power).  There is no power reading and no P-state.
+ *
+ * energy_uj has been readable by root only since the 2020 PLATYPUS fix;
+ * without access the backend finds no device and says so in one line.
+ * All state lives in the devices' priv; no file-scope mutable state.
+ */
+#include "joulestat/source.h"
+
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/config.h"
+#include "joulestat/devsel.h"
+#include "joulestat/proctree.h"
+#include "joulestat/util.h"
+
+#include "rapl_parse.h"
+
+#define RAPL_SYSFS_ENV		"JOULESTAT_SYSFS_ROOT"
+#define RAPL_ZONES_MAX		128
+#define RAPL_CONSTRAINTS_MAX	3
+/* Assumed when a zone names no power at all: far above any CPU package. */
+#define RAPL_DEFAULT_MAX_POWER_UW (UINT64_C(1000) * 1000 * 1000)
+
+/*
+ * powercap files: Documentation/power/powercap/powercap.rst and
+ * Documentation/ABI/testing/sysfs-class-powercap.
+ */
+static const char rapl_f_class[] = "class/powercap";
+static const char rapl_f_zone[] = "intel-rapl:";
+static const char rapl_f_name[] = "name";
+static const char rapl_f_energy[] = "energy_uj";
+static const char rapl_f_range[] = "max_energy_range_uj";
+static const char rapl_f_max_power[] = "constraint_%d_max_power_uw";
+static const char rapl_f_limit[] = "constraint_%d_power_limit_uw";
+
+static const char rapl_denied_hint[] = "energy_uj has been root-only since the 2020 "
+    "PLATYPUS fix; run as root, or have an administrator grant read access";
+
+/* One zone found under class/powercap: "intel-rapl:TOP" or "intel-rapl:TOP:SUB". */
+struct rapl_entry {
+	unsigned	 top;
+	int		 sub;			/* -1 for a top-level zone */
+	char		 dir[32];
+};
+
+/* One measured zone: devs[i].priv. */
+struct rapl_zone {
+	int		 fd;			/* energy_uj, kept open */
+	char		 dir[32];
+	uint64_t	 range_uj;		/* max_energy_range_uj */
+	uint64_t	 max_power_uw;
+	int64_t		 wrap_ns;		/* the shortest time one wrap can take */
+	bool		 has_prev;
+	uint64_t	 prev_uj;
+	int64_t		 prev_t_ns;
+	uint64_t	 total_uj;		/* unwrapped */
+	uint64_t	 held;			/* reads that failed */
+	uint64_t	 late;			/* intervals longer than wrap_ns */
+};
+
+static int	rapl_probe(const struct config *, struct device **, size_t *, struct errbuf *);
+static int	rapl_sample(struct device *, size_t, const struct proctree *, struct sample *,
+		    struct pid_usage_set *, struct errbuf *);
+static void	rapl_finish(struct device *, size_t, const struct proctree *,
+		    struct pid_usage_set *);
+static void	rapl_close(struct device *, size_t);
+
+const struct source_ops rapl_ops = {
+	.name = "rapl",
+	.probe = rapl_probe,
+	.sample = rapl_sample,
+	.finish = rapl_finish,
+	.close = rapl_close,
+};
+
+static void
+rapl_note(struct device *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+rapl_note(struct device *dev, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (dev->nnotes == DEVICE_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dev->notes[dev->nnotes++], DEVICE_NOTE_LEN, fmt, ap);
+	va_end(ap);
+}
+
+/* A value file of zone dir; 0 or a negative errno. */
+static int
+rapl_read_value(int classfd, const char *dir, const char *file, uint64_t *v)
+{
+	char	path[96], buf[64];
+	ssize_t	n;
+
+	snprintf(path, sizeof path, "%s/%s", dir, file);
+	if ((n = read_file(classfd, path, buf, sizeof buf)) < 0)
+		return (int)n;
+	return rapl_parse_value(buf, v);
+}
+
+static int
+rapl_read_name(int classfd, const char *dir, struct rapl_name *name, char *text, size_t size)
+{
+	char	path[96];
+
+	snprintf(path, sizeof path, "%s/%s", dir, rapl_f_name);
+	if (read_file(classfd, path, text, size) <= 0 || rapl_parse_name(text, name) != 0)
+		return -1;
+	text[strcspn(text, "\n")] = '\0';
+	return 0;
+}
+
+/* ---- sample ----------------------------------------------------------- */
+
+/*
+ * One reading of zone z at t_ns: unwrap and add.  A failed read holds the
+ * total; the next good one catches up, unless a wrap was missed meanwhile.
+ */
+static void
+rapl_sample_zone(struct rapl_zone *z, struct sample *s)
+{
+	char		buf[64];
+	uint64_t	uj;
+
+	memset(s, 0, sizeof *s);
+	s->pstate = PSTATE_UNKNOWN;
+	s->t_ns = now_ns();
+	if (pread_text(z->fd, buf, sizeof buf) <= 0 || rapl_parse_value(buf, &uj) != 0) {
+		if (!z->has_prev)
+			return;
+		z->held++;
+	} else if (!z->has_prev) {
+		z->has_prev = true;
+		z->total_uj = uj;
+		z->prev_uj = uj;
+		z->prev_t_ns = s->t_ns;
+	} else {
+		if (z->wrap_ns > 0 && s->t_ns - z->prev_t_ns > z->wrap_ns)
+			z->late++;
+		z->total_uj += rapl_unwrap(z->prev_uj, uj, z->range_uj);
+		z->prev_uj = uj;
+		z->prev_t_ns = s->t_ns;
+	}
+	s->energy_mj = z->total_uj / 1000;
+	s->valid = M_ENERGY;
+}
+
+static int
+rapl_sample(struct device *devs, size_t ndev, const struct proctree *tree,
+    struct sample *out, struct pid_usage_set *pids, struct errbuf *err)
+{
+	size_t	i;
+
+	(void)tree;
+	(void)pids;
+	(void)err;
+	for (i = 0; i < ndev; i++)
+		rapl_sample_zone(devs[i].priv, &out[i]);
+	return 0;
+}
+
+/* ---- probe ------------------------------------------------------------ */
+
+static int
+rapl_entry_cmp(const void *a, const void *b)
+{
+	const struct rapl_entry	*x = a, *y = b;
+
+	if (x->top != y->top)
+		return x->top < y->top ? -1 : 1;
+	return (x->sub > y->sub) - (x->sub < y->sub);
+}
+
+/* "intel-rapl:N" or "intel-rapl:N:M" into e; false for anything else. */
+static bool
+rapl_parse_entry(const char *name, struct rapl_entry *e)
+{
+	char		 num[16];
+	const char	*p, *colon;
+	uint64_t	 top, sub;
+	size_t		 len;
+
+	if (strncmp(name, rapl_f_zone, strlen(rapl_f_zone)) != 0 || strlen(name) >= sizeof e->dir)
+		return false;
+	p = name + strlen(rapl_f_zone);
+	colon = strchr(p, ':');
+	len = colon != NULL ? (size_t)(colon - p) : strlen(p);
+	if (len == 0 || len >= sizeof num)
+		return false;
+	memcpy(num, p, len);
+	num[len] = '\0';
+	if (parse_u64_range(num, 0, UINT32_MAX, &top) != 0)
+		return false;
+	e->top = (unsigned)top;
+	e->sub = -1;
+	if (colon != NULL) {
+		if (parse_u64_range(colon + 1, 0, INT32_MAX, &sub) != 0)
+			return false;
+		e->sub = (int)sub;
+	}
+	snprintf(e->dir, sizeof e->dir, "%s", name);
+	return true;
+}
+
+/* Every intel-rapl zone, sorted: each package, then its subzones. */
+static size_t
+rapl_list(int classfd, struct rapl_entry *v, size_t max)
+{
+	struct dirent	*de;
+	DIR		*dir;
+	size_t		 n = 0;
+	int		 fd;
+
+	if ((fd = dup(classfd)) == -1)
+		return 0;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return 0;
+	}
+	while ((de = readdir(dir)) != NULL && n < max) {
+		if (rapl_parse_entry(de->d_name, &v[n]))
+			n++;
+	}
+	closedir(dir);
+	qsort(v, n, sizeof *v, rapl_entry_cmp);
+	return n;
+}
+
+/*
+ * The highest power the zone names in its constraints (maximum or limit),
+ * else RAPL_DEFAULT_MAX_POWER_UW.
+ */
+static uint64_t
+rapl_max_power(int classfd, const char *dir)
+{
+	char		file[48];
+	uint64_t	v, best = 0;
+	int		c;
+
+	for (c = 0; c < RAPL_CONSTRAINTS_MAX; c++) {
+		snprintf(file, sizeof file, rapl_f_max_power, c);
+		if (rapl_read_value(classfd, dir, file, &v) == 0 && v > best)
+			best = v;
+		snprintf(file, sizeof file, rapl_f_limit, c);
+		if (rapl_read_value(classfd, dir, file, &v) == 0 && v > best)
+			best = v;
+	}
+	return best > 0 ? best : RAPL_DEFAULT_MAX_POWER_UW;
+}
+
+/* Id and name of a package zone, or of the dram subzone of package pkg. */
+static void
+rapl_identify(struct device *dev, const struct rapl_name *name, const char *text,
+    const char *pkg)
+{
+	if (name->kind == RAPL_DRAM) {
+		snprintf(dev->id, sizeof dev->id, "%s/dram", pkg);
+		snprintf(dev->name, sizeof dev->name, "DRAM of %s", pkg);
+	} else if (name->die >= 0) {
+		snprintf(dev->id, sizeof dev->id, "%s", text);
+		snprintf(dev->name, sizeof dev->name, "CPU package %u die %d", name->package,
+		    name->die);
+	} else {
+		snprintf(dev->id, sizeof dev->id, "%s", text);
+		snprintf(dev->name, sizeof dev->name, "CPU package %u", name->package);
+	}
+}
+
+/*
+ * Open zone e as device dev.  *idx counts the zones we measure, selected
+ * or not, so that an index means the same zone whatever -d says.
+ * Returns 0, -EACCES when energy_uj is refused, or -1 when the zone is not
+ * one we measure or not selected.
+ */
+static int
+rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsigned *idx,
+    struct devsel *sel, struct device *dev)
+{
+	struct rapl_zone	*z;
+	struct rapl_name	 name;
+	char			 text[64], path[96];
+	uint64_t		 range;
+	int			 fd;
+
+	if (rapl_read_name(classfd, e->dir, &name, text, sizeof text) != 0)
+		return -1;
+	if (!(e->sub < 0 && name.kind == RAPL_PACKAGE) && !(e->sub >= 0 && name.kind == RAPL_DRAM))
+		return -1;
+	memset(dev, 0, sizeof *dev);
+	rapl_identify(dev, &name, text, pkg);
+	if (!devsel_match(sel, (*idx)++, dev->id, NULL))
+		return -1;
+	if (rapl_read_value(classfd, e->dir, rapl_f_range, &range) != 0)
+		range = 0;
+	snprintf(path, sizeof path, "%s/%s", e->dir, rapl_f_energy);
+	if ((fd = openat(classfd, path, O_RDONLY | O_CLOEXEC)) == -1)
+		return errno == EACCES || errno == EPERM ? -EACCES : -1;
+	z = xcalloc(1, sizeof *z);
+	z->fd = fd;
+	z->range_uj = range;
+	z->max_power_uw = rapl_max_power(classfd, e->dir);
+	z->wrap_ns = 2 * rapl_max_gap_ns(range, z->max_power_uw);
+	snprintf(z->dir, sizeof z->dir, "%s", e->dir);
+	dev->ops = &rapl_ops;
+	dev->index = *idx - 1;
+	dev->priv = z;
+	dev->measures = M_ENERGY;
+	dev->max_gap_ns = rapl_max_gap_ns(range, z->max_power_uw);
+	snprintf(dev->version, sizeof dev->version, "powercap intel-rapl");
+	snprintf(dev->how, sizeof dev->how, "energy=%s/%s range=%" PRIu64 "uJ", e->dir,
+	    rapl_f_energy, range);
+	if (range == 0)
+		rapl_note(dev, "max_energy_range_uj is unknown: a wrap of the counter is taken "
+		    "for a reset and that interval is lost");
+	return 0;
+}
+
+/* The name of package zone top ("package-0"), for its subzones' ids. */
+static void
+rapl_package_name(int classfd, unsigned top, char *pkg, size_t size)
+{
+	struct rapl_name	name;
+	char			dir[32], text[64];
+
+	snprintf(dir, sizeof dir, "%s%u", rapl_f_zone, top);
+	if (rapl_read_name(classfd, dir, &name, text, sizeof text) == 0)
+		snprintf(pkg, size, "%s", text);
+	else
+		snprintf(pkg, size, "package-%u", top);
+}
+
+static int
+rapl_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct errbuf *err)
+{
+	struct rapl_entry	*v;
+	struct devsel		 sel;
+	const char		*root = getenv(RAPL_SYSFS_ENV);
+	char			 pkg[64], path[PATH_MAX];
+	size_t			 n, i, ndenied = 0;
+	unsigned		 idx = 0;
+	int			 classfd, r;
+
+	*devs = NULL;
+	*ndev = 0;
+	if (devsel_parse(&sel, cfg->devices, err) != 0)
+		return -1;
+	snprintf(path, sizeof path, "%s/%s", root != NULL && *root != '\0' ? root : "/sys",
+	    rapl_f_class);
+	/* No powercap (a VM, another architecture): nothing here, and nothing to say. */
+	if ((classfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
+		devsel_free(&sel);
+		return 0;
+	}
+	v = xcalloc(RAPL_ZONES_MAX, sizeof *v);
+	n = rapl_list(classfd, v, RAPL_ZONES_MAX);
+	*devs = xcalloc(n > 0 ? n : 1, sizeof **devs);
+	for (i = 0; i < n; i++) {
+		rapl_package_name(classfd, v[i].top, pkg, sizeof pkg);
+		r = rapl_probe_zone(classfd, &v[i], pkg, &idx, &sel, &(*devs)[*ndev]);
+		if (r == 0)
+			(*ndev)++;
+		else if (r == -EACCES)
+			ndenied++;
+	}
+	if (ndenied > 0)
+		errbuf_set(err, "%zu zone%s not readable (permission denied): %s", ndenied,
+		    ndenied == 1 ? "" : "s", rapl_denied_hint);
+	if (*ndev == 0) {
+		free(*devs);
+		*devs = NULL;
+	}
+	free(v);
+	close(classfd);
+	devsel_free(&sel);
+	return 0;
+}
+
+/* ---- finish and close ------------------------------------------------- */
+
+static void
+rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
+    struct pid_usage_set *pids)
+{
+	const struct rapl_zone	*z;
+	size_t			 i;
+
+	(void)tree;
+	(void)pids;
+	for (i = 0; i < ndev; i++) {
+		z = devs[i].priv;
+		if (z->late > 0)
+			rapl_note(&devs[i], "%" PRIu64 " interval%s longer than the counter's "
+			    "shortest wrap time (%.0f s): wraps may have been missed", z->late,
+			    z->late == 1 ? " was" : "s were", (double)z->wrap_ns / 1e9);
+		if (z->held > 0)
+			rapl_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
+			    "reading caught up", z->held, z->held == 1 ? "" : "s", z->dir,
+			    rapl_f_energy);
+	}
+}
+
+static void
+rapl_close(struct device *devs, size_t ndev)
+{
+	struct rapl_zone	*z;
+	size_t			 i;
+
+	for (i = 0; i < ndev; i++) {
+		z = devs[i].priv;
+		close(z->fd);
+		free(z);
+		devs[i].priv = NULL;
+	}
+}
