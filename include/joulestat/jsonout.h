@@ -1,0 +1,27 @@
+/*
+ * The JSON form of the report, built with jansson (STYLE §8): one object
+ * per run with every figure of struct report, null wherever the figure is
+ * unknown (never 0), and a schema_version.  No measurement logic here.
+ */
+#ifndef JOULESTAT_JSONOUT_H
+#define JOULESTAT_JSONOUT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "joulestat/report.h"
+
+#define JSONOUT_SCHEMA_VERSION	1
+
+/*
+ * Write {"schema_version": 1, "runs": [ one object per report ]} to f,
+ * indented, followed by a newline, and flush f; the keys are listed in the
+ * man page (JSON).  Strings are made valid UTF-8: each byte that is not
+ * part of a well-formed UTF-8 sequence is written as U+FFFD.  Non-finite
+ * reals are null.  f stays open and owned by the caller.  Returns 0,
+ * -ENOMEM when building the document failed (nothing was written), or
+ * -errno (-EIO when errno does not say) when writing failed.
+ */
+int	jsonout_write(FILE *f, const struct report *reps, size_t nreps);
+
+#endif

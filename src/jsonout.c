@@ -1,0 +1,602 @@
+/*
+ * The JSON form of the report (STYLE §8, issue #4): one jansson tree built
+ * from struct reports and dumped once.  Keys mirror the CSV column names
+ * where the two overlap; figures nest as run, sampler, device, P-state and
+ * process objects.  A figure that is unknown is null, never 0.  Scalar
+ * figures come from field tables (offset, type, scale, validity flag)
+ * walked by one loop.  Every string goes through text(), which makes it
+ * valid UTF-8 (a JSON text must be; jansson refuses anything else): each
+ * byte that is not part of a well-formed UTF-8 sequence becomes U+FFFD.
+ * Nothing here measures or derives a figure beyond unit scaling.
+ */
+#include "joulestat/jsonout.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+/*
+ * Two-space indent, keys in the order written here, and reals with 15
+ * significant digits (DBL_DIG): as many as a double holds exactly in
+ * decimal, so 0.1 prints as 0.1 and not 0.10000000000000001, and every
+ * nanosecond of a run shorter than eleven days survives in seconds.
+ */
+#define DUMP_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
+
+/* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
+static const char REPLACEMENT[] = "\xef\xbf\xbd";
+
+static const char *const outcome_words[] = {
+	[OUTCOME_EXITED] = "exited",
+	[OUTCOME_SIGNALED] = "signaled",
+	[OUTCOME_NOT_FOUND] = "not-found",
+	[OUTCOME_CANNOT_EXEC] = "cannot-execute",
+	[OUTCOME_ATTACHED] = "attached",
+	[OUTCOME_INTERRUPTED] = "interrupted",
+};
+
+/* NULL entries are unknown: they are written as null. */
+static const char *const method_words[] = {
+	[ENERGY_NONE] = NULL,
+	[ENERGY_COUNTER] = "counter",
+	[ENERGY_POINTS] = "driver-samples",
+	[ENERGY_TICKS] = "readings",
+};
+
+/* The keys of "energies_j", one per method (underscores: they are keys). */
+static const char *const method_keys[] = {
+	[ENERGY_NONE] = NULL,
+	[ENERGY_COUNTER] = "counter",
+	[ENERGY_POINTS] = "driver_samples",
+	[ENERGY_TICKS] = "readings",
+};
+
+static const char *const kind_words[] = {
+	[POWER_KIND_UNKNOWN] = NULL,
+	[POWER_KIND_INSTANT] = "instant",
+	[POWER_KIND_AVERAGE_1S] = "average-1s",
+};
+
+static const char *const idle_words[] = {
+	[IDLE_UNKNOWN] = NULL,
+	[IDLE_BASELINE] = "baseline",
+	[IDLE_GIVEN] = "given",
+	[IDLE_MIN_SEEN] = "minimum-seen",
+};
+
+/* The C type of a figure in its struct, found by FTYPE so a table cannot get it wrong. */
+enum ftype {
+	F_BOOL,
+	F_INT,
+	F_USHORT,
+	F_UINT,
+	F_LONG,
+	F_ULONG,
+	F_LLONG,
+	F_ULLONG,
+	F_DBL,
+};
+
+#define FTYPE(x)	_Generic((x), bool: F_BOOL, int: F_INT, unsigned short: F_USHORT, \
+	    unsigned: F_UINT, long: F_LONG, unsigned long: F_ULONG, long long: F_LLONG, \
+	    unsigned long long: F_ULLONG, double: F_DBL)
+
+#define ALWAYS		SIZE_MAX
+
+/* One scalar figure of a struct, written as one key. */
+struct field {
+	const char	*key;
+	enum ftype	 type;
+	size_t		 off;		/* of the figure */
+	double		 scale;		/* write value / scale as a real; 0: as an integer */
+	size_t		 has;		/* offset of the bool that makes it known, or ALWAYS */
+};
+
+#define FIELD(st, key, m, scale, has) \
+	{ key, FTYPE(((const st *)0)->m), offsetof(st, m), scale, has }
+#define RF(key, m, scale)	FIELD(struct report, key, m, scale, ALWAYS)
+#define DF(key, m, scale)	FIELD(struct dev_report, key, m, scale, ALWAYS)
+#define DHAS(m)			offsetof(struct dev_report, m)
+
+static const struct field run_fields[] = {
+	RF("wall_s", wall_ns, 1e9),
+	RF("user_s", user_ns, 1e9),
+	RF("sys_s", sys_ns, 1e9),
+	RF("cpu_sampled", is_cpu_sampled, 0),
+	FIELD(struct report, "max_rss_kib", max_rss_kib, 0, offsetof(struct report, has_max_rss)),
+	RF("peak_tree_rss_kib", peak_tree_rss_kib, 0),
+	RF("processes", processes, 0),
+	RF("max_concurrent", max_concurrent, 0),
+	RF("attached_processes", nattached, 0),
+	RF("still_running", nleftover, 0),
+};
+
+static const struct field sampler_fields[] = {
+	RF("interval_ms", interval_ms, 0),
+	RF("ticks", ticks, 0),
+	RF("missed_ticks", missed, 0),
+	RF("late_max_ms", late_max_ns, 1e6),
+	RF("late_p99_ms", late_p99_ns, 1e6),
+	RF("cpu_s", sampler_cpu_ns, 1e9),
+	RF("proc_races", races, 0),
+};
+
+static const struct field weight_fields[] = {
+	RF("sm", w_sm, 1),
+	RF("mem", w_mem, 1),
+};
+
+static const struct field dev_fields[] = {
+	DF("window_s", window_ns, 1e9),
+	FIELD(struct dev_report, "avg_power_w", avg_power_mw, 1e3, DHAS(has_avg_power)),
+	FIELD(struct dev_report, "peak_power_w", peak_power_mw, 1e3, DHAS(has_peak)),
+	DF("lost_readings", lost_samples, 0),
+	DF("lost_s", lost_ns, 1e9),
+	DF("counter_resets", counter_resets, 0),
+};
+
+static const struct field other_fields[] = {
+	DF("sm_pct", foreign_sm_pct, 1),
+	DF("mem_pct", foreign_mem_pct, 1),
+	DF("peak_sm_pct", foreign_sm_max, 0),
+};
+
+static const struct field attrib_fields[] = {
+	DF("workload_energy_j", workload_mj, 1e3),
+	DF("other_energy_j", other_mj, 1e3),
+	DF("unattributed_energy_j", unattributed_mj, 1e3),
+};
+
+static const struct field state_fields[] = {
+	FIELD(struct state_report, "time_s", time_ns, 1e9, ALWAYS),
+	FIELD(struct state_report, "share", share, 1, ALWAYS),
+	FIELD(struct state_report, "energy_j", energy_mj, 1e3,
+	    offsetof(struct state_report, has_energy)),
+};
+
+static const struct field proc_fields[] = {
+	FIELD(struct proc_report, "sm_pct", sm_pct, 1, offsetof(struct proc_report, has_util)),
+	FIELD(struct proc_report, "mem_pct", mem_pct, 1, offsetof(struct proc_report, has_util)),
+	FIELD(struct proc_report, "between_ticks", is_between_ticks, 0, ALWAYS),
+};
+
+/*
+ * Unicode 15.0, table 3-7: the well-formed UTF-8 byte sequences, by their
+ * first byte.  The second byte has its own range (this is what excludes
+ * overlong forms, surrogates and code points above U+10FFFF); any further
+ * bytes are 80..BF.
+ */
+struct utf8_form {
+	unsigned char	lead_lo, lead_hi;
+	unsigned char	next_lo, next_hi;
+	size_t		len;
+};
+
+static const struct utf8_form utf8_forms[] = {
+	{ 0x00, 0x7f, 0x00, 0x00, 1 },
+	{ 0xc2, 0xdf, 0x80, 0xbf, 2 },
+	{ 0xe0, 0xe0, 0xa0, 0xbf, 3 },
+	{ 0xe1, 0xec, 0x80, 0xbf, 3 },
+	{ 0xed, 0xed, 0x80, 0x9f, 3 },
+	{ 0xee, 0xef, 0x80, 0xbf, 3 },
+	{ 0xf0, 0xf0, 0x90, 0xbf, 4 },
+	{ 0xf1, 0xf3, 0x80, 0xbf, 4 },
+	{ 0xf4, 0xf4, 0x80, 0x8f, 4 },
+};
+
+/* The length of the well-formed sequence at s, n bytes long at most; 0 if none. */
+static size_t
+utf8_len(const unsigned char *s, size_t n)
+{
+	const struct utf8_form	*u;
+	size_t			 i, k;
+
+	for (i = 0; i < ARRAY_SIZE(utf8_forms); i++) {
+		u = &utf8_forms[i];
+		if (s[0] < u->lead_lo || s[0] > u->lead_hi)
+			continue;
+		if (u->len > n || (u->len > 1 && (s[1] < u->next_lo || s[1] > u->next_hi)))
+			return 0;
+		for (k = 2; k < u->len; k++) {
+			if (s[k] < 0x80 || s[k] > 0xbf)
+				return 0;
+		}
+		return u->len;
+	}
+	return 0;
+}
+
+/* A JSON string of s made valid UTF-8; null for NULL or "". */
+static json_t *
+text(const char *s)
+{
+	const unsigned char	*in = (const unsigned char *)s;
+	json_t			*v;
+	char			*buf;
+	size_t			 len, i, k, n = 0;
+
+	if (s == NULL || s[0] == '\0')
+		return json_null();
+	len = strlen(s);
+	if (len > (SIZE_MAX - 1) / 3 || (buf = malloc(3 * len + 1)) == NULL)
+		return NULL;
+	for (i = 0; i < len; i += k) {
+		if ((k = utf8_len(in + i, len - i)) > 0) {
+			memcpy(buf + n, in + i, k);
+			n += k;
+		} else {
+			memcpy(buf + n, REPLACEMENT, 3);
+			n += 3;
+			k = 1;
+		}
+	}
+	v = json_stringn(buf, n);
+	free(buf);
+	return v;
+}
+
+/* A word from a table indexed by an enum; null when out of range or NULL. */
+static json_t *
+word(const char *const *words, size_t nwords, size_t i)
+{
+	return i < nwords && words[i] != NULL ? json_string(words[i]) : json_null();
+}
+
+/* A measured real; null when it is not finite (JSON has no NaN). */
+static json_t *
+real(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+/* A count; above json_int_t's range (never in practice) it becomes a real. */
+static json_t *
+uinteger(uint64_t v)
+{
+	return v <= INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
+}
+
+/* v as an integer (scale 0), or as the real v / scale. */
+static json_t *
+scaled(int64_t v, double scale)
+{
+	return scale == 0 ? json_integer(v) : real((double)v / scale);
+}
+
+static json_t *
+uscaled(uint64_t v, double scale)
+{
+	return scale == 0 ? uinteger(v) : real((double)v / scale);
+}
+
+/*
+ * Set key in o to v, which it takes over.  -1 when o or v is NULL (an
+ * allocation failed), so callers can OR the results and check once.
+ */
+static int
+put(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v) == 0 ? 0 : -1;
+}
+
+static int
+append(json_t *a, json_t *v)
+{
+	return json_array_append_new(a, v) == 0 ? 0 : -1;
+}
+
+/* The value of one table field of the struct at base. */
+static json_t *
+field_value(const void *base, const struct field *f)
+{
+	const char	*p = (const char *)base + f->off;
+
+	if (f->has != ALWAYS && !*(const bool *)((const char *)base + f->has))
+		return json_null();
+	switch (f->type) {
+	case F_BOOL: return json_boolean(*(const bool *)p);
+	case F_INT: return scaled(*(const int *)p, f->scale);
+	case F_USHORT: return uscaled(*(const unsigned short *)p, f->scale);
+	case F_UINT: return uscaled(*(const unsigned *)p, f->scale);
+	case F_LONG: return scaled(*(const long *)p, f->scale);
+	case F_ULONG: return uscaled(*(const unsigned long *)p, f->scale);
+	case F_LLONG: return scaled(*(const long long *)p, f->scale);
+	case F_ULLONG: return uscaled(*(const unsigned long long *)p, f->scale);
+	case F_DBL: return real(*(const double *)p / (f->scale != 0 ? f->scale : 1));
+	}
+	return NULL;
+}
+
+static int
+put_fields(json_t *o, const void *base, const struct field *fields, size_t n)
+{
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; i < n; i++)
+		rc |= put(o, fields[i].key, field_value(base, &fields[i]));
+	return rc;
+}
+
+/* An object of table fields only. */
+static json_t *
+fields_object(const void *base, const struct field *fields, size_t n)
+{
+	json_t	*o = json_object();
+
+	if (put_fields(o, base, fields, n) != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* Give back o, or NULL (and drop o) when building it failed anywhere. */
+static json_t *
+done(json_t *o, int rc)
+{
+	if (rc != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+state_object(const struct state_report *s)
+{
+	json_t	*o = json_object();
+	char	 name[16];
+	int	 rc;
+
+	rc = put(o, "pstate", text(report_state_name(s->pstate, name, sizeof name)));
+	rc |= put_fields(o, s, state_fields, ARRAY_SIZE(state_fields));
+	rc |= put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
+	    real(s->energy_mj / ((double)s->time_ns / 1e9) / 1e3) : json_null());
+	rc |= put(o, "avg_sm_mhz", s->has_sm ? real(s->avg_sm_mhz) : json_null());
+	return done(o, rc);
+}
+
+/* part's share of the device's energy: null without attribution or energy. */
+static json_t *
+energy_share(const struct dev_report *d, double part_mj)
+{
+	if (!d->has_attrib || !(d->energy_mj > 0))
+		return json_null();
+	return real(part_mj / d->energy_mj);
+}
+
+static json_t *
+proc_object(const struct dev_report *d, const struct proc_report *p)
+{
+	json_t	*o = json_object();
+	int	 rc;
+
+	rc = put(o, "pid", json_integer(p->pid));
+	rc |= put(o, "process", text(p->comm));
+	rc |= put_fields(o, p, proc_fields, ARRAY_SIZE(proc_fields));
+	rc |= put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
+	    uinteger(p->max_gpu_mem_kib) : json_null());
+	rc |= put(o, "energy_j", d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
+	rc |= put(o, "energy_method", d->has_attrib ? json_string("estimate") : json_null());
+	rc |= put(o, "energy_share", energy_share(d, p->energy_mj));
+	return done(o, rc);
+}
+
+static json_t *
+attrib_object(const struct dev_report *d)
+{
+	json_t	*o;
+	int	 rc;
+
+	if (!d->has_attrib)
+		return json_null();
+	o = json_object();
+	rc = put(o, "method", json_string("estimate"));
+	rc |= put_fields(o, d, attrib_fields, ARRAY_SIZE(attrib_fields));
+	rc |= put(o, "energy_share", energy_share(d, d->workload_mj));
+	return done(o, rc);
+}
+
+/* The energy by every method, null for those the device did not allow. */
+static json_t *
+energies_object(const struct dev_report *d)
+{
+	json_t	*o = json_object();
+	int	 rc = 0;
+	size_t	 m;
+
+	for (m = ENERGY_COUNTER; m < ARRAY_SIZE(d->alt_mj); m++)
+		rc |= put(o, method_keys[m], d->has_alt[m] ? real(d->alt_mj[m] / 1e3) : json_null());
+	return done(o, rc);
+}
+
+static int
+put_energy(json_t *o, const struct dev_report *d)
+{
+	bool	is_known = d->method != ENERGY_NONE;
+	int	rc;
+
+	rc = put(o, "energy_j", is_known ? real(d->energy_mj / 1e3) : json_null());
+	rc |= put(o, "energy_method", word(method_words, ARRAY_SIZE(method_words), d->method));
+	rc |= put(o, "energies_j", energies_object(d));
+	return rc;
+}
+
+/* Driver violation counters: null when the device has none (M_VIOLATION). */
+static int
+put_throttle(json_t *o, const struct device *dev)
+{
+	bool	is_known = (dev->final_valid & M_VIOLATION) != 0;
+	int	rc;
+
+	rc = put(o, "throttled_power_s", is_known ?
+	    real((double)dev->throttle_power_ns / 1e9) : json_null());
+	rc |= put(o, "throttled_thermal_s", is_known ?
+	    real((double)dev->throttle_thermal_ns / 1e9) : json_null());
+	return rc;
+}
+
+static int
+put_idle(json_t *o, const struct dev_report *d)
+{
+	bool	is_known = d->idle_method != IDLE_UNKNOWN;
+	int	rc;
+
+	rc = put(o, "idle_power_w", is_known ? real(d->idle_mw / 1e3) : json_null());
+	rc |= put(o, "idle_method", word(idle_words, ARRAY_SIZE(idle_words), d->idle_method));
+	rc |= put(o, "energy_above_idle_j", d->has_above_idle ?
+	    real(d->above_idle_mj / 1e3) : json_null());
+	rc |= put(o, "other_processes", d->has_foreign ?
+	    fields_object(d, other_fields, ARRAY_SIZE(other_fields)) : json_null());
+	return rc;
+}
+
+static int
+put_identity(json_t *o, const struct dev_report *d, size_t index)
+{
+	const struct device	*dev = d->dev;
+	int			 rc;
+
+	rc = put(o, "index", uinteger(index));
+	rc |= put(o, "id", text(dev->id));
+	rc |= put(o, "name", text(dev->name));
+	rc |= put(o, "bus_id", text(dev->bus_id));
+	rc |= put(o, "backend", text(d->backend));
+	rc |= put(o, "backend_index", uinteger(dev->index));
+	rc |= put(o, "power_kind", word(kind_words, ARRAY_SIZE(kind_words), dev->power_kind));
+	rc |= put(o, "gone", json_boolean(d->is_gone));
+	return rc;
+}
+
+/* The P-states, the processes and the notes of a device. */
+static int
+put_lists(json_t *o, const struct dev_report *d)
+{
+	json_t	*states = json_array(), *procs = json_array(), *notes = json_array();
+	size_t	 i;
+	int	 rc = 0;
+
+	for (i = 0; i < d->nstates; i++)
+		rc |= append(states, state_object(&d->states[i]));
+	for (i = 0; i < d->nprocs; i++)
+		rc |= append(procs, proc_object(d, &d->procs[i]));
+	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
+		rc |= append(notes, text(d->dev->notes[i]));
+	rc |= put(o, "pstates", states);
+	rc |= put(o, "attribution", attrib_object(d));
+	rc |= put(o, "processes", procs);
+	rc |= put(o, "notes", notes);
+	return rc;
+}
+
+static json_t *
+device_object(const struct dev_report *d, size_t index)
+{
+	json_t	*o = json_object();
+	int	 rc;
+
+	rc = put_identity(o, d, index);
+	rc |= put_energy(o, d);
+	rc |= put_fields(o, d, dev_fields, ARRAY_SIZE(dev_fields));
+	rc |= put_throttle(o, d->dev);
+	rc |= put_idle(o, d);
+	rc |= put_lists(o, d);
+	return done(o, rc);
+}
+
+/* How the run ended: exit_status, and the signal or errno behind it. */
+static int
+put_outcome(json_t *o, const struct report *rep)
+{
+	bool	is_attach = rep->outcome == OUTCOME_ATTACHED || rep->outcome == OUTCOME_INTERRUPTED;
+	bool	is_signal = rep->outcome == OUTCOME_SIGNALED || rep->outcome == OUTCOME_INTERRUPTED;
+	bool	is_exec = rep->outcome == OUTCOME_NOT_FOUND || rep->outcome == OUTCOME_CANNOT_EXEC;
+	int	rc;
+
+	rc = put(o, "outcome", word(outcome_words, ARRAY_SIZE(outcome_words), rep->outcome));
+	rc |= put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
+	rc |= put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
+	rc |= put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
+	return rc;
+}
+
+static json_t *
+pids_array(const pid_t *pids, size_t npids)
+{
+	json_t	*a = json_array();
+	size_t	 i;
+	int	 rc = 0;
+
+	for (i = 0; i < npids; i++)
+		rc |= append(a, json_integer(pids[i]));
+	return done(a, rc);
+}
+
+static int
+put_run_lists(json_t *o, const struct report *rep)
+{
+	json_t	*notes = json_array(), *devs = json_array();
+	size_t	 i;
+	int	 rc = 0;
+
+	for (i = 0; i < rep->nnotes && i < ARRAY_SIZE(rep->notes); i++)
+		rc |= append(notes, text(rep->notes[i]));
+	for (i = 0; i < rep->ndev; i++)
+		rc |= append(devs, device_object(&rep->devs[i], i));
+	rc |= put(o, "notes", notes);
+	rc |= put(o, "devices", devs);
+	return rc;
+}
+
+static json_t *
+run_object(const struct report *rep)
+{
+	json_t	*o = json_object();
+	int	 rc;
+
+	rc = put(o, "command", text(rep->command));
+	rc |= put_outcome(o, rep);
+	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
+	rc |= put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
+	rc |= put(o, "attrib_weights", fields_object(rep, weight_fields, ARRAY_SIZE(weight_fields)));
+	rc |= put(o, "sampler", fields_object(rep, sampler_fields, ARRAY_SIZE(sampler_fields)));
+	rc |= put_run_lists(o, rep);
+	return done(o, rc);
+}
+
+static json_t *
+root_object(const struct report *reps, size_t nreps)
+{
+	json_t	*o = json_object(), *runs = json_array();
+	size_t	 i;
+	int	 rc;
+
+	rc = put(o, "schema_version", json_integer(JSONOUT_SCHEMA_VERSION));
+	for (i = 0; i < nreps; i++)
+		rc |= append(runs, run_object(&reps[i]));
+	rc |= put(o, "runs", runs);
+	return done(o, rc);
+}
+
+int
+jsonout_write(FILE *f, const struct report *reps, size_t nreps)
+{
+	json_t	*root;
+	int	 rc = 0;
+
+	if ((root = root_object(reps, nreps)) == NULL)
+		return -ENOMEM;
+	errno = 0;
+	if (json_dumpf(root, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF || fflush(f) == EOF ||
+	    ferror(f))
+		rc = -(errno != 0 ? errno : EIO);
+	json_decref(root);
+	return rc;
+}
