@@ -18,9 +18,10 @@
  * indented, followed by a newline, and flush f; the keys are listed in the
  * man page (JSON).  Strings are made valid UTF-8: each byte that is not
  * part of a well-formed UTF-8 sequence is written as U+FFFD.  Non-finite
- * reals are null.  f stays open and owned by the caller.  Returns 0,
- * -ENOMEM when building the document failed (nothing was written), or
- * -errno (-EIO when errno does not say) when writing failed.
+ * reals are null.  f stays open and owned by the caller.  Returns 0, or
+ * -errno when memory ran out (-ENOMEM; nothing was written if it ran out
+ * while the document was built) or writing failed (-EIO when errno does
+ * not say).
  */
 int	jsonout_write(FILE *f, const struct report *reps, size_t nreps);
 
