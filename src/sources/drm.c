@@ -1177,6 +1177,8 @@ drm_probe_proc(struct drm_ctx *ctx, struct device *devs, size_t ndev)
 		}
 		devs[i].measures |= M_PID_UTIL;
 		drm_how(&devs[i], "pid-util", "fdinfo");
+		drm_dev_note(&devs[i], "only the workload's processes are read (fdinfo): other "
+		    "processes' use of this device is unknown and counted as none");
 	}
 }
 

@@ -1,0 +1,157 @@
+#!/bin/bash
+# End to end on amdgpu fixture trees (tests/fixtures/drm-amdgpu-*):
+# joulestat wraps a workload while the fixture's power and pp_dpm_sclk are
+# rewritten, and the CSV summary is compared with what was written.
+#
+# The DPM test's workload is itself the writer: a script that sets the
+# level and the power, sleeps, and logs the time of each change.
+# joulestat's first reading comes before the script starts and its last
+# one after the script ends, so the first and last phases (the same level
+# and power) absorb those edges, and the middle phases are known exactly.
+#
+# Tolerances use h, the longest possible gap between two readings of the
+# run, interval * (1 + missed ticks) + the worst lateness, from the run's
+# own CSV row: a straddled change costs at most h/2 of time per P-state
+# transition (the man page's split rule) and |dP| * h/2 of energy (the
+# trapezoid over a step).  Each test prints its measured error as a "# "
+# line (a TAP comment).
+. "$(dirname "$0")/lib.sh"
+: "${TOP:?}" "${CSVTOOL:?}"
+. "$TOP/tests/fixtures/writer.sh"
+exec 3>&1
+
+note() {
+	echo "# $t_name: $*" >&3
+	echo "measured: $*"
+}
+
+calc() {
+	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
+}
+
+# gap_bound: h in seconds (see above).
+gap_bound() {
+	csv_get s.csv interval_ms scope=run
+	g_iv=$csv_v
+	csv_get s.csv missed_ticks scope=run
+	g_missed=$csv_v
+	csv_get s.csv late_max_ms scope=run
+	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
+}
+
+# state_time P: time_s of P-state row P (e.g. P2) of device 0, in $st.
+state_time() {
+	csv_get s.csv time_s scope=pstate device=0 pstate="$1"
+	st=$csv_v
+	assert_num "$st" "time_s of $1"
+}
+
+SCLK_L0=$'0: 500Mhz *\n1: 1200Mhz \n2: 2304Mhz \n'
+SCLK_L2=$'0: 500Mhz \n1: 1200Mhz \n2: 2304Mhz *\n'
+SCLK_S=$'S: 19Mhz *\n1: 500Mhz \n2: 1200Mhz \n3: 2304Mhz \n'
+
+# The workload of the DPM test (see the head of this file).
+write_phases() {
+	cat >phases.sh <<'EOF'
+. "$TOP/tests/fixtures/writer.sh"
+D=$FX/sys/class/drm/card1/device
+P=$D/hwmon/hwmon2/power1_input
+sleep 0.6
+fx_put "$D/pp_dpm_sclk" "$SCLK_L2"
+fx_put "$P" $'250000000\n'
+t1=$(fx_now_us)
+sleep 0.8
+fx_put "$D/pp_dpm_sclk" "$SCLK_S"
+fx_put "$P" $'140000000\n'
+t2=$(fx_now_us)
+sleep 0.6
+fx_put "$D/pp_dpm_sclk" "$SCLK_L0"
+fx_put "$P" $'100000000\n'
+t3=$(fx_now_us)
+sleep 0.4
+echo "$t1 $t2 $t3" >times
+EOF
+}
+
+# Level 0 at 100 W, level 2 at 250 W for 0.8 s, deep sleep at 140 W for
+# 0.6 s, level 0 at 100 W again, read every 50 ms.
+t_dpm_split() {
+	fx_copy drm-amdgpu-input
+	fx_put "$FX/sys/class/drm/card1/device/pp_dpm_sclk" "$SCLK_L0"
+	write_phases
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" FX="$FX" TOP="$TOP" SCLK_L0="$SCLK_L0" \
+	    SCLK_L2="$SCLK_L2" SCLK_S="$SCLK_S" "$JOULESTAT" -i 50 --csv=s.csv -- bash phases.sh
+	assert_rc 0
+	read -r t1 t2 t3 <times || fail "the workload left no times"
+	gap_bound
+	csv_get s.csv time_s scope=device device=0
+	w=$csv_v
+	t_l2=$(calc "($t2 - $t1) / 1e6")
+	t_s=$(calc "($t3 - $t2) / 1e6")
+	t_l0=$(calc "$w - $t_l2 - $t_s")
+	# Two transitions per state: h/2 each, plus 5 ms for a write's own delay.
+	tol=$(calc "$h + 0.005")
+	state_time P2
+	note "P2 (level 2) $st s vs $t_l2 s, P15 (deep sleep) and P0 below; h = $h s"
+	assert_near "$st" "$t_l2" "$tol" "time at level 2"
+	state_time P15
+	note "P15 (deep sleep) $st s vs $t_s s"
+	assert_near "$st" "$t_s" "$tol" "time in deep sleep"
+	state_time P0
+	note "P0 (level 0) $st s vs $t_l0 s"
+	assert_near "$st" "$t_l0" "$tol" "time at level 0"
+	# Energy: the trapezoid of the readings against the steps written.
+	e_truth=$(calc "100 * $t_l0 + 250 * $t_l2 + 140 * $t_s")
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" readings "energy method"
+	e_tol=$(calc "(150 + 110 + 40) * $h / 2 + 0.005 * 250 * 2")
+	note "energy $e J vs $e_truth J = $(calc "100 * ($e - $e_truth) / $e_truth")% (tolerance $e_tol J)"
+	assert_near "$e" "$e_truth" "$e_tol" "energy"
+	csv_get s.csv peak_power_w scope=device device=0
+	assert_near "$csv_v" 250 0.001 "peak power"
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" instant "power kind"
+	assert_match err '^   P15 .* [0-9.]+ +140\.[0-9] '
+	assert_match err 'note: P-states are the DPM levels of pp_dpm_sclk'
+}
+
+# power1_average only, constant 33 W at level 5 of eight: the energy is
+# exact (a trapezoid of a constant), all the time at P5.
+t_power_average() {
+	fx_copy drm-amdgpu-avg
+	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" \
+	    $'0: 300Mhz \n1: 600Mhz \n2: 900Mhz \n3: 1145Mhz \n4: 1215Mhz \n5: 1257Mhz *\n6: 1300Mhz \n7: 1366Mhz \n'
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	csv_get s.csv time_s scope=device device=0
+	w=$csv_v
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J vs $(calc "33 * $w") J"
+	assert_near "$csv_v" "$(calc "33 * $w")" 0.01 "energy at 33 W"
+	state_time P5
+	assert_eq "$st" "$w" "time at level 5"
+	csv_get s.csv avg_sm_mhz scope=pstate device=0 pstate=P5
+	# The clock comes from hwmon freq1_input (300 MHz) when it exists.
+	assert_near "$csv_v" 300 0.5 "clock"
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" "" "power kind of a firmware average"
+	assert_match err 'note: power is hwmon power1_average'
+}
+
+# A table the parser refuses, or no current line: the P-state is unknown
+# for that time, never a made-up level.
+t_unknown_level() {
+	fx_copy drm-amdgpu-avg
+	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" $'0: 300Mhz \n1: 600Mhz \n'
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 300ms
+	assert_rc 0
+	csv_get s.csv time_share scope=pstate device=0 pstate=unknown
+	assert_eq "$csv_v" 1.000000 "share of unknown"
+}
+
+t_run "DPM levels and deep sleep: time split and energy against the writer" t_dpm_split
+t_run "power1_average only: energy and level at constant power" t_power_average
+t_run "no current DPM line: unknown, not a level" t_unknown_level
+t_done

@@ -1,0 +1,142 @@
+#!/bin/bash
+# Per-process utilization from DRM fdinfo, end to end on the newer amdgpu
+# fixture (tests/fixtures/drm-amdgpu-input) and fdinfo templates
+# (tests/fixtures/proc-drm).  The process tree is always the real /proc,
+# so the fdinfo files are made, under JOULESTAT_PROC_ROOT, for the real
+# pids of the workload's processes (js-work -p writes its pid), and a
+# background writer advances their busy counters at known rates.  These
+# fixture fds have no /proc/PID/fd link to a device node, so joulestat
+# takes them for DRM fds by their drm-driver key.
+#
+# Truth and tolerance.  A client's busy counter grows at a fixed share of
+# wall time from the moment its file appears; joulestat's average SM% of
+# the process is that share.  The writer's ~10 ms updates leave a reading
+# up to g stale at each end of a ~2.5 s window, and each tick's percentage
+# is rounded to a whole number: 2 points cover both with a wide margin.
+. "$(dirname "$0")/lib.sh"
+: "${TOP:?}" "${CSVTOOL:?}"
+. "$TOP/tests/fixtures/writer.sh"
+exec 3>&1
+
+note() {
+	echo "# $t_name: $*" >&3
+	echo "measured: $*"
+}
+
+PDEV=0000:03:00.0
+BASE=1000000000000	# ns: busy counters start here, so their digits do not change
+
+# start_three: joulestat, on three js-work processes under one sh, in the
+# background; their pids in p1 p2 p3, and proc/PID/fdinfo made for each.
+start_three() {
+	fx_copy drm-amdgpu-input
+	mkdir proc
+	spawn "${FX_NODAC[@]}" env JOULESTAT_SYSFS_ROOT="$FX/sys" \
+	    JOULESTAT_PROC_ROOT="$PWD/proc" "$JOULESTAT" -i 50 --csv=s.csv -- sh -c \
+	    '"$0" -p p1 sleep 3s & "$0" -p p2 sleep 3s & "$0" -p p3 sleep 3s & wait' "$JS_WORK"
+	for p in p1 p2 p3; do
+		wait_file "$p"
+		eval "$p=\$t_file_pid"
+		mkdir -p "proc/$t_file_pid/fdinfo"
+		for fd in 0 1 2; do
+			cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$t_file_pid/fdinfo/$fd"
+		done
+	done
+}
+
+# The counters at time NOW_US (see t_shared_and_backwards).
+fdinfo_tick() {
+	d=$((($1 - tc) * 1000))
+	# p1: client 10, gfx 50 %, dma 20 %; p2 holds the same client on fd 7.
+	fx_fdinfo amdgpu.fdinfo "proc/$p1/fdinfo/5" PDEV=$PDEV ID=10 GFX=$((BASE + d / 2)) \
+	    DMA=$((BASE + d / 5))
+	cp "proc/$p1/fdinfo/5" "proc/$p2/fdinfo/7.new"
+	mv "proc/$p2/fdinfo/7.new" "proc/$p2/fdinfo/7"
+	# p1 also holds a client of a GPU that is not ours.
+	fx_fdinfo amdgpu.fdinfo "proc/$p1/fdinfo/6" PDEV=0000:09:00.0 ID=13 GFX=$((BASE + d)) \
+	    DMA=$BASE
+	# p2: client 11, gfx 30 %, but 60 ms of every 200 ms 40 ms behind.
+	g=$((BASE + d * 3 / 10))
+	if [ $((d / 1000000 % 200)) -lt 60 ]; then
+		g=$((g - 40000000))
+	fi
+	fx_fdinfo amdgpu.fdinfo "proc/$p2/fdinfo/8" PDEV=$PDEV ID=11 GFX=$g DMA=$BASE
+}
+
+# Three processes: a client shared by two of them is counted once, a
+# counter that goes backwards keeps its larger value until it catches up,
+# and a client of another GPU is not ours.
+t_shared_and_backwards() {
+	FX_NODAC=()
+	start_three
+	tc=$(fx_now_us)
+	fdinfo_tick "$tc"
+	fx_loop fdinfo_tick
+	reap
+	fx_stop
+	assert_rc 0
+	csv_get s.csv sm_pct scope=process device=0 pid="$p1"
+	note "p1 SM% $csv_v vs 50 (gfx), mem% below"
+	assert_near "$csv_v" 50 2 "SM% of p1"
+	csv_get s.csv mem_pct scope=process device=0 pid="$p1"
+	note "p1 mem% $csv_v vs 20 (dma)"
+	assert_near "$csv_v" 20 2 "mem% of p1"
+	csv_get s.csv gpu_mem_kib scope=process device=0 pid="$p1"
+	assert_eq "$csv_v" 262144 "VRAM of p1"
+	# p2 shares client 10 with p1: only its own client 11 counts.
+	# A dip under the first or the last reading moves the total by its
+	# 40 ms, 1.6 points of a 2.5 s window: 2.5 points here.
+	csv_get s.csv sm_pct scope=process device=0 pid="$p2"
+	note "p2 SM% $csv_v vs 30 (not 80: the shared client counted once; dips kept)"
+	assert_near "$csv_v" 30 2.5 "SM% of p2"
+	csv_get s.csv mem_pct scope=process device=0 pid="$p2"
+	assert_near "$csv_v" 0 0.5 "mem% of p2"
+	# p3 has no DRM fd: no row.
+	! "$CSVTOOL" get s.csv sm_pct scope=process pid="$p3" >/dev/null 2>&1 ||
+	    fail "p3 has a process row"
+}
+
+# A process whose fdinfo cannot be read is named once, not a failure.
+t_denied() {
+	fx_nodac || skip "root cannot drop CAP_DAC_OVERRIDE here (no setpriv or no CAP_SETPCAP)"
+	start_three
+	tc=$(fx_now_us)
+	fx_fdinfo amdgpu.fdinfo "proc/$p3/fdinfo/5" PDEV=$PDEV ID=12 GFX=$BASE DMA=$BASE
+	chmod 000 "proc/$p3/fdinfo"
+	fdinfo_tick "$tc"
+	fx_loop fdinfo_tick
+	reap
+	fx_stop
+	chmod 755 "proc/$p3/fdinfo"
+	assert_rc 0
+	assert_match err "note: fdinfo of 1 workload process could not be read \(permission denied; it needs ptrace access\): $p3 \(js-work\)$"
+	[ "$(grep -c "fdinfo of" err)" -eq 1 ] || fail "the process is named more than once"
+	csv_get s.csv sm_pct scope=process device=0 pid="$p1"
+	assert_near "$csv_v" 50 2 "SM% of p1 beside the refused one"
+}
+
+# amdgpu of Linux 5.14-5.18: percentages per ring, pasid for a client id.
+t_old_amdgpu() {
+	fx_copy drm-amdgpu-input
+	mkdir proc
+	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
+	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 1500ms
+	wait_file pid
+	mkdir -p "proc/$t_file_pid/fdinfo"
+	fx_fdinfo amdgpu-5.14.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=32771 GFX=25.0 \
+	    DMA=10.0
+	reap
+	assert_rc 0
+	csv_get s.csv sm_pct scope=process device=0 pid="$t_file_pid"
+	assert_near "$csv_v" 25 0.5 "SM% from gfx0"
+	csv_get s.csv mem_pct scope=process device=0 pid="$t_file_pid"
+	assert_near "$csv_v" 10 0.5 "mem% from dma0"
+	csv_get s.csv gpu_mem_kib scope=process device=0 pid="$t_file_pid"
+	assert_eq "$csv_v" 131072 "vram mem in kB"
+}
+
+t_run "shared client counted once, counters going backwards, another GPU's client" \
+    t_shared_and_backwards
+t_run "a process without permission is named once" t_denied
+t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
+t_done

@@ -1,0 +1,85 @@
+#!/bin/bash
+# End to end on the two-package RAPL fixture (tests/fixtures/rapl-2pkg): a
+# background writer advances the four zones' energy_uj at known powers,
+# two of them past max_energy_range_uj, while joulestat wraps a workload;
+# each device's energy is compared with power * window.
+#
+# Tolerances.  g is the longest gap of the writer (~10 ms).  A zone whose
+# value keeps its number of digits is rewritten in place, and its energy is
+# off by at most P * g.  A wrapping zone's value shrinks, so it is
+# truncated and rewritten: a read may then see an empty file, which holds
+# the counter until the next read catches up; if that was the first or the
+# last read of the run, one more interval h is lost: P * (g + h).  A wrap
+# that was missed would be off by the whole range (50 J, 3 J here).
+. "$(dirname "$0")/lib.sh"
+: "${TOP:?}" "${CSVTOOL:?}"
+. "$TOP/tests/fixtures/writer.sh"
+exec 3>&1
+
+note() {
+	echo "# $t_name: $*" >&3
+	echo "measured: $*"
+}
+
+calc() {
+	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
+}
+
+PC=fx/sys/class/powercap
+R0=50000000		# package-0: a 50 J range, wraps every 0.77 s at 65 W
+RD1=65712999613		# dram of package-1: the fixture's range
+SD1=$((RD1 - 3000000))	# ... starting 3 J below it: wraps after 0.5 s at 6 W
+
+rapl_tick() {
+	d=$(($1 - t0))
+	fx_set "$PC/intel-rapl:0/energy_uj" "$(((65 * d) % R0))"
+	fx_put "$PC/intel-rapl:0:0/energy_uj" "$((1000000000 + 8 * d))"$'\n'
+	fx_put "$PC/intel-rapl:1/energy_uj" "$((1000000000 + 40 * d))"$'\n'
+	fx_set "$PC/intel-rapl:1:0/energy_uj" "$(((SD1 + 6 * d) % RD1))"
+}
+
+# check DEV ID WATTS EXTRA: device DEV is zone ID, its energy is WATTS over
+# its window within WATTS * (g + EXTRA s) + 2 mJ.
+check() {
+	csv_get s.csv device_id scope=device device="$1"
+	assert_eq "$csv_v" "$2" "device $1"
+	csv_get s.csv time_s scope=device device="$1"
+	w=$csv_v
+	csv_get s.csv energy_j scope=device device="$1"
+	e=$csv_v
+	csv_get s.csv energy_method scope=device device="$1"
+	assert_eq "$csv_v" counter "energy method of $2"
+	e_truth=$(calc "$3 * $w")
+	e_tol=$(calc "$3 * ($fx_gap_s + $4) + 0.002")
+	note "$2: $e J vs $e_truth J = $(calc "100 * ($e - $e_truth) / $e_truth")% (tolerance $e_tol J)"
+	assert_near "$e" "$e_truth" "$e_tol" "energy of $2"
+	csv_get s.csv avg_power_w scope=device device="$1"
+	assert_near "$csv_v" "$3" "$(calc "$e_tol / $w + 0.001")" "average power of $2"
+}
+
+t_two_packages() {
+	fx_copy rapl-2pkg
+	fx_set "$PC/intel-rapl:0/max_energy_range_uj" "$R0"
+	t0=$(fx_now_us)
+	rapl_tick "$t0"
+	fx_loop rapl_tick
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- \
+	    "$JS_WORK" sleep 2500ms
+	fx_stop
+	assert_rc 0
+	csv_get s.csv interval_ms scope=run
+	h=$(calc "$csv_v / 1000")
+	csv_get s.csv late_max_ms scope=run
+	h=$(calc "$h + $csv_v / 1000")
+	check 0 package-0 65 "$h + 0.002"
+	check 1 package-0/dram 8 0.002
+	check 2 package-1 40 0.002
+	check 3 package-1/dram 6 "$h + 0.002"
+	# Energy only: no power readings, no P-state.
+	csv_get s.csv peak_power_w scope=device device=0
+	assert_eq "$csv_v" "" "peak power"
+	assert_no_match err 'wraps may have been missed'
+}
+
+t_run "two packages and their DRAM, two counters wrapping" t_two_packages
+t_done
