@@ -14,6 +14,7 @@
  */
 #include "joulestat/account.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -306,6 +307,54 @@ account_attrib_energy(double a_mj, double b_ns, double idle_mw)
 	double	e = a_mj + idle_mw * b_ns / 1e9;
 
 	return e > 0 ? e : 0;
+}
+
+static int
+double_cmp(const void *x, const void *y)
+{
+	const double	*a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
+}
+
+static double
+sorted_median(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+account_series(const double *v, size_t n, struct series_stat *out)
+{
+	double	*tmp, sum = 0, ss = 0;
+	size_t	 i;
+
+	memset(out, 0, sizeof *out);
+	if ((out->n = n) == 0)
+		return;
+	tmp = xcalloc(n, sizeof *tmp);
+	memcpy(tmp, v, n * sizeof *tmp);
+	qsort(tmp, n, sizeof *tmp, double_cmp);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - out->mean) * (v[i] - out->mean);
+	out->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	out->min = tmp[0];
+	out->max = tmp[n - 1];
+	out->median = sorted_median(tmp, n);
+	for (i = 0; i < n; i++)
+		tmp[i] = fabs(v[i] - out->median);
+	qsort(tmp, n, sizeof *tmp, double_cmp);
+	out->mad = sorted_median(tmp, n);
+	free(tmp);
+}
+
+double
+account_mzscore(const struct series_stat *st, double x)
+{
+	return st->mad > 0 ? 0.6745 * (x - st->median) / st->mad : 0;
 }
 
 static size_t

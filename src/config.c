@@ -42,6 +42,11 @@ struct raw_opts {
 	char	*idle_power;
 	char	*idle_baseline;
 	char	*interval;
+	char	*json;
+	char	*timeline;
+	char	*repeat;
+	char	*warmup;
+	char	*cooldown;
 	char	*output;
 	char	*field_sep;
 	char	*csv;
@@ -53,7 +58,7 @@ struct raw_opts {
 	int	 is_list_devices;
 };
 
-#define NOPTIONS 17
+#define NOPTIONS 22
 
 struct parser {
 	struct raw_opts	 raw;
@@ -68,6 +73,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, 0,
 		"weights of SM and memory utilization in the attribution estimate "
 		"(default 0.7,0.3)", "SM,MEM" },
+	    { "cooldown", '\0', POPT_ARG_STRING, &r->cooldown, 0,
+		"with --repeat, pause SECONDS between runs so the devices idle again", "SECONDS" },
 	    { "csv", '\0', POPT_ARG_STRING, &r->csv, 0,
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
 	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, 0,
@@ -84,6 +91,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"idle power in watts, for every device or per device (0:55,1:60)", "W|DEV:W,..." },
 	    { "interval", 'i', POPT_ARG_STRING, &r->interval, 0,
 		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
+	    { "json", '\0', POPT_ARG_STRING, &r->json, 0,
+		"write the report as JSON to FILE (- for stdout)", "FILE" },
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
 		"list what can be measured on this machine, and how, then exit", NULL },
 	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, 0,
@@ -93,8 +102,14 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 	    { "pid", 'p', POPT_ARG_STRING, &r->pids, 0,
 		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
 	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
+	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, 0,
+		"run the command N times and report mean and standard deviation", "N" },
+	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, 0,
+		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
 	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
 	    { "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
+	    { "warmup", '\0', POPT_ARG_STRING, &r->warmup, 0,
+		"with --repeat, first run the command N times without reporting", "N" },
 	    POPT_TABLEEND
 	};
 
@@ -270,6 +285,36 @@ parse_idle_power(struct config *cfg, const char *s, struct errbuf *err)
 }
 
 static int
+parse_series(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
+{
+	uint64_t	v;
+
+	if (r->repeat != NULL) {
+		if (parse_u64_range(r->repeat, 1, CONFIG_MAX_REPEAT, &v) != 0) {
+			errbuf_set(err, "invalid --repeat '%s': expected 1 to %d runs", VIS(r->repeat),
+			    CONFIG_MAX_REPEAT);
+			return -1;
+		}
+		cfg->repeat = (unsigned)v;
+	}
+	if (r->warmup != NULL) {
+		if (parse_u64_range(r->warmup, 0, CONFIG_MAX_REPEAT, &v) != 0) {
+			errbuf_set(err, "invalid --warmup '%s': expected 0 to %d runs", VIS(r->warmup),
+			    CONFIG_MAX_REPEAT);
+			return -1;
+		}
+		cfg->warmup = (unsigned)v;
+	}
+	if (r->cooldown != NULL && (parse_double(r->cooldown, &cfg->cooldown_s) != 0 ||
+	    cfg->cooldown_s < 0 || cfg->cooldown_s > CONFIG_MAX_COOLDOWN_S)) {
+		errbuf_set(err, "invalid --cooldown '%s': expected seconds from 0 to %d",
+		    VIS(r->cooldown), CONFIG_MAX_COOLDOWN_S);
+		return -1;
+	}
+	return 0;
+}
+
+static int
 parse_baseline(struct config *cfg, const char *s, struct errbuf *err)
 {
 	if (parse_double(s, &cfg->idle_baseline_s) != 0 || cfg->idle_baseline_s <= 0 ||
@@ -293,11 +338,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		return -1;
 	if (r->idle_baseline != NULL && parse_baseline(cfg, r->idle_baseline, err) != 0)
 		return -1;
+	if (parse_series(cfg, r, err) != 0)
+		return -1;
 	if (r->pids != NULL && parse_pids(cfg, r->pids, err) != 0)
 		return -1;
 	if (r->descendants != NULL && parse_descendants(cfg, r->descendants, err) != 0)
 		return -1;
 	if (check_path("--output", r->output, err) != 0 || check_path("--csv", r->csv, err) != 0 ||
+	    check_path("--json", r->json, err) != 0 || check_path("--timeline", r->timeline, err) != 0 ||
 	    check_path("--nvml-lib", r->nvml_lib, err) != 0 || check_separator(r->field_sep, err) != 0)
 		return -1;
 	if (r->devices != NULL && check_devices(r->devices, err) != 0)
@@ -305,6 +353,8 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->output = r->output;
 	cfg->field_sep = r->field_sep;
 	cfg->csv_path = r->csv;
+	cfg->json_path = r->json;
+	cfg->timeline_path = r->timeline;
 	cfg->nvml_lib = r->nvml_lib != NULL ? r->nvml_lib : getenv("JOULESTAT_NVML_LIB");
 	if (cfg->nvml_lib != NULL && cfg->nvml_lib[0] == '\0')
 		cfg->nvml_lib = NULL;
@@ -353,6 +403,10 @@ take_command(struct config *cfg, struct parser *ps, struct errbuf *err)
 		errbuf_set(err, "give a command or --pid, not both");
 		return -1;
 	}
+	if (cfg->npids > 0 && (cfg->repeat > 1 || cfg->warmup > 0)) {
+		errbuf_set(err, "--repeat and --warmup need a command, not --pid");
+		return -1;
+	}
 	if (n == 0 && cfg->npids == 0 && cfg->action == ACTION_RUN) {
 		errbuf_set(err, "no command given");
 		return -1;
@@ -376,6 +430,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 	cfg->interval_ms = CONFIG_INTERVAL_DEFAULT_MS;
 	cfg->w_sm = ATTRIB_W_SM_DEFAULT;
 	cfg->w_mem = ATTRIB_W_MEM_DEFAULT;
+	cfg->repeat = 1;
 	ps = xcalloc(1, sizeof *ps);
 	cfg->priv = ps;
 	fill_table(table, &ps->raw);
@@ -409,6 +464,11 @@ config_free(struct config *cfg)
 		free(ps->raw.idle_power);
 		free(ps->raw.idle_baseline);
 		free(ps->raw.interval);
+		free(ps->raw.json);
+		free(ps->raw.timeline);
+		free(ps->raw.repeat);
+		free(ps->raw.warmup);
+		free(ps->raw.cooldown);
 		free(ps->raw.output);
 		free(ps->raw.field_sep);
 		free(ps->raw.csv);

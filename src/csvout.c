@@ -15,7 +15,7 @@
 #include "joulestat/util.h"
 
 enum col {
-	C_SCHEMA, C_SCOPE, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
+	C_SCHEMA, C_SCOPE, C_RUN, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
 	C_TREERSS, C_PROCS, C_MAXCONC, C_LEFTOVER, C_INTERVAL, C_TICKS, C_MISSED, C_LATEMAX,
 	C_LATEP99, C_SAMPLERCPU, C_DEVICE, C_DEVID, C_DEVNAME, C_BACKEND, C_POWERKIND,
 	C_PSTATE, C_TIME, C_SHARE, C_ENERGY, C_METHOD, C_E_COUNTER, C_E_POINTS, C_E_TICKS,
@@ -26,7 +26,7 @@ enum col {
 };
 
 static const char *const col_names[C_NCOLS] = {
-	"schema_version", "scope", "command", "exit_status", "outcome", "wall_s", "user_s",
+	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
@@ -48,6 +48,9 @@ static const char *const outcome_words[] = {
 struct row {
 	const struct report		*rep;
 	const char			*scope;
+	const char			*run;	/* "mean" or "stddev" on series rows */
+	const struct series		*series; /* series rows */
+	int				 slot;	/* series pstate rows */
 	const struct dev_report		*d;	/* device and pstate rows */
 	size_t				 di;
 	const struct state_report	*s;	/* pstate rows */
@@ -95,12 +98,22 @@ run_cell(enum col col, const struct row *r, struct cell *c)
 	switch (col) {
 	case C_SCHEMA: set_int(c, CSVOUT_SCHEMA_VERSION); return true;
 	case C_SCOPE: set_text(c, r->scope); return true;
+	case C_RUN:
+		if (r->run != NULL)
+			set_text(c, r->run);
+		else
+			set_int(c, rep->index);
+		return true;
 	case C_COMMAND: set_text(c, rep->command); return true;
 	case C_EXIT:
-		if (rep->outcome != OUTCOME_ATTACHED && rep->outcome != OUTCOME_INTERRUPTED)
+		if (r->series == NULL && rep->outcome != OUTCOME_ATTACHED &&
+		    rep->outcome != OUTCOME_INTERRUPTED)
 			set_int(c, rep->exit_status);
 		return true;
-	case C_OUTCOME: set_text(c, outcome_words[rep->outcome]); return true;
+	case C_OUTCOME:
+		if (r->series == NULL)
+			set_text(c, outcome_words[rep->outcome]);
+		return true;
 	default: return false;
 	}
 }
@@ -198,12 +211,12 @@ device_cell(enum col col, const struct row *r, struct cell *c)
 	case C_LOST: set_int(c, (int64_t)d->lost_samples); break;
 	case C_LOSTS: set_real(c, (double)d->lost_ns / 1e9, 6); break;
 	case C_THR_POWER:
-		if (d->dev->final_valid & M_VIOLATION)
-			set_real(c, (double)d->dev->throttle_power_ns / 1e9, 6);
+		if (d->has_throttle)
+			set_real(c, (double)d->throttle_power_ns / 1e9, 6);
 		break;
 	case C_THR_THERMAL:
-		if (d->dev->final_valid & M_VIOLATION)
-			set_real(c, (double)d->dev->throttle_thermal_ns / 1e9, 6);
+		if (d->has_throttle)
+			set_real(c, (double)d->throttle_thermal_ns / 1e9, 6);
 		break;
 	default: attrib_cell(col, d, c); break;
 	}
@@ -224,6 +237,49 @@ state_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t
 			set_real(c, s->energy_mj / ((double)s->time_ns / 1e9) / 1e3, 3);
 		break;
 	case C_AVGSM: if (s->has_sm) set_real(c, s->avg_sm_mhz, 1); break;
+	default: break;
+	}
+}
+
+/* The mean or the standard deviation of a series figure. */
+static void
+set_stat(struct cell *c, const struct row *r, const struct series_stat *st, int prec)
+{
+	if (st->n > 0)
+		set_real(c, strcmp(r->run, "mean") == 0 ? st->mean : st->sd, prec);
+}
+
+/* Cells of the "mean" and "stddev" rows. */
+static void
+series_cell(enum col col, const struct row *r, struct cell *c)
+{
+	const struct series	*s = r->series;
+	const struct dev_series	*ds = r->d != NULL ? &s->devs[r->di] : NULL;
+	static const char *const state_names[ACCOUNT_NSTATES] = {
+		"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11",
+		"P12", "P13", "P14", "P15", "unknown",
+	};
+
+	if (ds == NULL) {
+		switch (col) {
+		case C_WALL: set_stat(c, r, &s->wall_s, 6); break;
+		case C_USER: set_stat(c, r, &s->user_s, 6); break;
+		case C_SYS: set_stat(c, r, &s->sys_s, 6); break;
+		default: break;
+		}
+		return;
+	}
+	switch (col) {
+	case C_DEVICE: set_int(c, (int64_t)r->di); break;
+	case C_DEVID: set_text(c, r->d->dev->id); break;
+	case C_DEVNAME: set_text(c, r->d->dev->name); break;
+	case C_BACKEND: set_text(c, r->d->backend); break;
+	case C_PSTATE: if (r->slot >= 0) set_text(c, state_names[r->slot]); break;
+	case C_TIME: if (r->slot >= 0) set_stat(c, r, &ds->state_s[r->slot], 6); break;
+	case C_ENERGY: if (r->slot < 0) set_stat(c, r, &ds->energy_j, 6); break;
+	case C_ABOVEIDLE: if (r->slot < 0) set_stat(c, r, &ds->above_idle_j, 6); break;
+	case C_AVGPOWER: if (r->slot < 0) set_stat(c, r, &ds->avg_power_w, 3); break;
+	case C_WORKLOAD: if (r->slot < 0) set_stat(c, r, &ds->workload_j, 6); break;
 	default: break;
 	}
 }
@@ -258,6 +314,8 @@ write_row(FILE *f, const struct row *r, const char *sep)
 		memset(&c, 0, sizeof c);
 		if (run_cell(col, r, &c))
 			;
+		else if (r->series != NULL)
+			series_cell(col, r, &c);
 		else if (r->d == NULL)
 			run_only_cell(col, r->rep, &c);
 		else {
@@ -275,16 +333,12 @@ write_row(FILE *f, const struct row *r, const char *sep)
 	fputc('\n', f);
 }
 
-int
-csvout_summary(FILE *f, const struct report *rep, const char *sep)
+static void
+write_run_rows(FILE *f, const struct report *rep, const char *sep)
 {
 	struct row	r = { .rep = rep, .scope = "run" };
 	size_t		i, k;
-	int		col;
 
-	for (col = 0; col < C_NCOLS; col++)
-		fprintf(f, "%s%s", col > 0 ? sep : "", col_names[col]);
-	fputc('\n', f);
 	write_row(f, &r, sep);
 	for (i = 0; i < rep->ndev; i++) {
 		r = (struct row){ .rep = rep, .scope = "device", .d = &rep->devs[i], .di = i };
@@ -300,6 +354,50 @@ csvout_summary(FILE *f, const struct report *rep, const char *sep)
 			r.p = &rep->devs[i].procs[k];
 			write_row(f, &r, sep);
 		}
+	}
+}
+
+/* The "mean" or "stddev" rows of a series: run, then each device and its P-states. */
+static void
+write_series_rows(FILE *f, const struct report *rep, const struct series *s, const char *what,
+    const char *sep)
+{
+	struct row	r = { .rep = rep, .scope = "run", .run = what, .series = s, .slot = -1 };
+	size_t		i;
+	int		k;
+
+	write_row(f, &r, sep);
+	for (i = 0; i < s->ndev; i++) {
+		r.scope = "device";
+		r.d = &rep->devs[i];
+		r.di = i;
+		r.slot = -1;
+		write_row(f, &r, sep);
+		for (k = 0; k < ACCOUNT_NSTATES; k++) {
+			if (!s->devs[i].has_state[k])
+				continue;
+			r.scope = "pstate";
+			r.slot = k;
+			write_row(f, &r, sep);
+		}
+	}
+}
+
+int
+csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series *series,
+    const char *sep)
+{
+	size_t	i;
+	int	col;
+
+	for (col = 0; col < C_NCOLS; col++)
+		fprintf(f, "%s%s", col > 0 ? sep : "", col_names[col]);
+	fputc('\n', f);
+	for (i = 0; i < n; i++)
+		write_run_rows(f, &reps[i], sep);
+	if (n > 1 && series != NULL) {
+		write_series_rows(f, &reps[0], series, "mean", sep);
+		write_series_rows(f, &reps[0], series, "stddev", sep);
 	}
 	if (fflush(f) == EOF || ferror(f))
 		return -(errno != 0 ? errno : EIO);

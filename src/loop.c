@@ -125,6 +125,12 @@ share_window(struct run *run, struct dev_acct *a, size_t gdev, int64_t t_ns)
 		sc->sm[n] = p->last_sm_pct;
 		sc->mem[n++] = p->last_mem_pct;
 	}
+	a->last_tree_sm_pct = 0;
+	a->last_tree_mem_pct = 0;
+	for (i = 0; i < n; i++) {
+		a->last_tree_sm_pct += sc->sm[i];
+		a->last_tree_mem_pct += sc->mem[i];
+	}
 	sc->sm[n] = a->last_other_sm_pct;
 	sc->mem[n] = a->last_other_mem_pct;
 	memset(sc->a, 0, (n + 1) * sizeof *sc->a);
@@ -171,6 +177,19 @@ attribute_backend(struct run *run, struct backend *b, size_t dev_base)
 }
 
 static void
+timeline_rows(struct run *run, const struct backend *b, size_t dev_base)
+{
+	enum timeline_status	st;
+	size_t			i;
+
+	for (i = 0; i < b->ndev; i++) {
+		st = b->cur[i].is_lost ? TIMELINE_LOST : run->is_late ? TIMELINE_LATE : TIMELINE_OK;
+		timeline_row(run->timeline, run->index, run->t0_ns, dev_base + i, &b->devs[i],
+		    &b->cur[i], &b->acct[i], st);
+	}
+}
+
+static void
 sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns)
 {
 	struct dev_acct	*a;
@@ -195,6 +214,9 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	}
 	account_pids(run, b, dev_base);
 	attribute_backend(run, b, dev_base);
+	/* Warm-up runs (index 0) are not reported, in the timeline either. */
+	if (run->timeline != NULL && run->index > 0)
+		timeline_rows(run, b, dev_base);
 }
 
 void
@@ -233,14 +255,18 @@ on_timer(struct loop *lp)
 {
 	struct run	*run = lp->run;
 	uint64_t	 n;
-	int64_t		 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC, t;
+	int64_t		 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC, t, late;
 
 	if (read(lp->timerfd, &n, sizeof n) != (ssize_t)sizeof n || n == 0)
 		return;
 	lp->deadlines += n;
 	t = now_ns();
+	late = t - (run->t0_ns + (int64_t)lp->deadlines * iv);
+	/* Late: more than half an interval after its deadline, or deadlines missed. */
+	run->is_late = n > 1 || late > iv / 2;
 	loop_sample(run, t);
-	tickstats_add(&run->ticks, t - (run->t0_ns + (int64_t)lp->deadlines * iv), n - 1);
+	run->is_late = false;
+	tickstats_add(&run->ticks, late, n - 1);
 }
 
 /* The processes of the tree still alive, other than the ended main child. */

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -22,12 +23,14 @@
 #include "joulestat/csvout.h"
 #include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
+#include "joulestat/jsonout.h"
 #include "joulestat/launch.h"
 #include "joulestat/loop.h"
 #include "joulestat/proctree.h"
 #include "joulestat/report.h"
 #include "joulestat/run.h"
 #include "joulestat/source.h"
+#include "joulestat/timeline.h"
 #include "joulestat/util.h"
 
 /* Signal state saved before the loop takes signals over, restored in the child. */
@@ -78,6 +81,8 @@ probe_all(struct run *run)
 		b->acct = xcalloc(b->ndev, sizeof *b->acct);
 		b->span_ns = xcalloc(b->ndev, sizeof *b->span_ns);
 		b->baseline_mw = xcalloc(b->ndev, sizeof *b->baseline_mw);
+		b->thr_power0_ns = xcalloc(b->ndev, sizeof *b->thr_power0_ns);
+		b->thr_thermal0_ns = xcalloc(b->ndev, sizeof *b->thr_thermal0_ns);
 		for (size_t k = 0; k < b->ndev; k++)
 			b->baseline_mw[k] = NAN;
 		run->nbackends++;
@@ -98,6 +103,8 @@ close_all(struct run *run)
 		free(b->acct);
 		free(b->span_ns);
 		free(b->baseline_mw);
+		free(b->thr_power0_ns);
+		free(b->thr_thermal0_ns);
 	}
 	free(run->backends);
 	free(run->pids.v);
@@ -211,6 +218,16 @@ launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	return launch_prepare(&run->child, run->cfg->argv, &ss->old_mask, &ss->old_pipe, err);
 }
 
+/* Every output of a run, opened before it starts so a bad path is known at once. */
+struct outputs {
+	FILE		*report;	/* text or -x CSV; NULL with -q */
+	FILE		*csv;
+	FILE		*json;
+	struct timeline	 timeline;
+	bool		 has_timeline;
+	bool		 is_failed;	/* some output could not be opened or written */
+};
+
 static FILE *
 open_output(const char *path, bool *is_failed)
 {
@@ -228,6 +245,28 @@ open_output(const char *path, bool *is_failed)
 }
 
 static void
+outputs_open(struct outputs *o, const struct config *cfg)
+{
+	struct errbuf	err = { "" };
+
+	memset(o, 0, sizeof *o);
+	o->timeline.fd = -1;
+	if (!cfg->is_quiet)
+		o->report = open_output(cfg->output, &o->is_failed);
+	if (cfg->csv_path != NULL)
+		o->csv = open_output(cfg->csv_path, &o->is_failed);
+	if (cfg->json_path != NULL)
+		o->json = open_output(cfg->json_path, &o->is_failed);
+	if (cfg->timeline_path != NULL) {
+		o->has_timeline = timeline_open(&o->timeline, cfg->timeline_path, &err) == 0;
+		if (!o->has_timeline) {
+			warnmsg("%s", err.msg);
+			o->is_failed = true;
+		}
+	}
+}
+
+static void
 close_output(FILE *f, const char *path, int werr, bool *is_failed)
 {
 	if (f == NULL)
@@ -240,23 +279,52 @@ close_output(FILE *f, const char *path, int werr, bool *is_failed)
 	}
 }
 
-/* Write every requested form.  Returns true when one of them failed. */
-static bool
-write_outputs(const struct report *rep, const struct config *cfg, FILE *out, FILE *csv)
-{
-	bool	is_failed = false;
-	int	werr = 0;
+static void outputs_abandon(struct outputs *);
 
-	if (out != NULL && !cfg->is_quiet) {
-		if (cfg->field_sep != NULL)
-			werr = csvout_summary(out, rep, cfg->field_sep);
-		else
-			werr = report_write_text(out, rep);
+/* Write every requested form of reps and close everything. */
+static void
+outputs_write(struct outputs *o, const struct config *cfg, const struct report *reps,
+    size_t nreps)
+{
+	struct series	s;
+	int		werr = 0;
+
+	if (nreps == 0) {
+		outputs_abandon(o);
+		return;
 	}
-	close_output(out, cfg->output, werr, &is_failed);
-	werr = csv != NULL ? csvout_summary(csv, rep, ",") : 0;
-	close_output(csv, cfg->csv_path, werr, &is_failed);
-	return is_failed;
+	report_series(&s, reps, nreps);
+	if (o->report != NULL) {
+		if (cfg->field_sep != NULL)
+			werr = csvout_summary(o->report, reps, nreps, &s, cfg->field_sep);
+		else
+			werr = report_write_text(o->report, reps, nreps, &s);
+	}
+	close_output(o->report, cfg->output, werr, &o->is_failed);
+	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, ",") : 0;
+	close_output(o->csv, cfg->csv_path, werr, &o->is_failed);
+	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps) : 0;
+	close_output(o->json, cfg->json_path, werr, &o->is_failed);
+	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
+		warnmsg("%s: %s", cfg->timeline_path, strerror(-werr));
+		o->is_failed = true;
+	}
+	report_series_free(&s);
+}
+
+/* Close without writing: the run never started. */
+static void
+outputs_abandon(struct outputs *o)
+{
+	FILE	*const files[] = { o->report, o->csv, o->json };
+	size_t	 i;
+
+	for (i = 0; i < ARRAY_SIZE(files); i++) {
+		if (files[i] != NULL && files[i] != stdout && files[i] != stderr)
+			fclose(files[i]);
+	}
+	if (o->has_timeline)
+		timeline_close(&o->timeline);
 }
 
 static void
@@ -273,68 +341,165 @@ exec_failed(const struct run *run)
  * reported when the workload itself succeeded.
  */
 static int
-exit_status(const struct report *rep, bool is_output_failed)
+exit_status(int workload, bool is_output_failed)
 {
-	if (rep->exit_status != 0)
-		return rep->exit_status;
+	if (workload != 0)
+		return workload;
 	return is_output_failed ? EXIT_TOOL : 0;
 }
 
-static int
-measure(struct run *run, struct sigstate *ss)
+/* Forget everything of the previous run but the devices and the outputs. */
+static void
+run_reset(struct run *run)
 {
-	struct report	rep;
-	struct errbuf	err = { "" };
-	bool		is_failed = false;
-	FILE		*out, *csv;
-	int		status;
+	struct backend	*b;
+	size_t		 i, k;
 
-	out = open_output(run->cfg->is_quiet ? NULL : run->cfg->output, &is_failed);
-	csv = run->cfg->csv_path != NULL ? open_output(run->cfg->csv_path, &is_failed) : NULL;
-	probe_all(run);
-	if (check_selection(run, &err) != 0) {
-		warnmsg("--devices: %s", err.msg);
-		if (!run->is_attach)
-			launch_cancel(&run->child);
-		return EXIT_TOOL;
+	proctree_free(&run->tree);
+	memset(&run->child, 0, sizeof run->child);
+	account_pid_free(&run->pidacct);
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		memset(b->acct, 0, b->ndev * sizeof *b->acct);
+		memset(b->span_ns, 0, b->ndev * sizeof *b->span_ns);
+		for (k = 0; k < b->ndev; k++) {
+			b->thr_power0_ns[k] = b->devs[k].throttle_power_ns;
+			b->thr_thermal0_ns[k] = b->devs[k].throttle_thermal_ns;
+		}
 	}
-	if (run->cfg->idle_baseline_s > 0)
-		loop_baseline(run, run->cfg->idle_baseline_s);
+	memset(&run->ticks, 0, sizeof run->ticks);
+	free(run->leftover);
+	run->leftover = NULL;
+	run->nleftover = 0;
+	run->t0_ns = run->t_end_ns = 0;
+}
+
+/*
+ * One run: start the workload corked, take the first reading, release it,
+ * loop until it ends, and build its report.  Returns 0, or -1 when the
+ * workload could not even be forked.
+ */
+static int
+run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_failed)
+{
+	struct errbuf	err = { "" };
+
+	getrusage(RUSAGE_CHILDREN, &run->children_ru0);
+	getrusage(RUSAGE_SELF, &run->self_ru0);
+	if (!run->is_attach && launch(run, ss, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return -1;
+	}
 	run->t0_ns = now_ns();
 	loop_sample(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
 		warnmsg("%s", err.msg);
-		is_failed = true;
+		*is_failed = true;
 	}
 	finish_all(run);
 	getrusage(RUSAGE_SELF, &run->self_ru);
-	report_build(&rep, run);
-	is_failed |= write_outputs(&rep, run->cfg, out, csv);
-	status = exit_status(&rep, is_failed);
-	report_free(&rep);
+	report_build(rep, run);
+	return 0;
+}
+
+/* --cooldown: idle between runs.  False when a signal asks to stop. */
+static bool
+cool_down(const struct run *run, int sigfd)
+{
+	struct pollfd	pfd = { .fd = sigfd, .events = POLLIN };
+	int64_t		end = now_ns() + (int64_t)(run->cfg->cooldown_s * 1e9), left;
+
+	while ((left = end - now_ns()) > 0) {
+		if (poll(&pfd, 1, (int)(left / NSEC_PER_MSEC) + 1) > 0)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Warm-up runs, then the measured ones (-r).  A run that fails stops the
+ * series, and its status is the series' status.  Returns that status, or
+ * EXIT_TOOL when a run could not be started.
+ */
+static int
+run_series(struct run *run, struct sigstate *ss, struct report *reps, size_t *nreps,
+    bool *is_failed)
+{
+	const struct config	*cfg = run->cfg;
+	struct report		 rep;
+	unsigned		 k;
+	int			 status = 0;
+
+	for (k = 0; k < cfg->warmup + cfg->repeat && status == 0; k++) {
+		if (k > 0) {
+			if (cfg->cooldown_s > 0 && !cool_down(run, ss->sigfd))
+				break;
+			run_reset(run);
+		}
+		run->index = k >= cfg->warmup ? k - cfg->warmup + 1 : 0;
+		if (run_once(run, ss, &rep, is_failed) != 0)
+			return EXIT_TOOL;
+		status = rep.exit_status;
+		if (run->index > 0)
+			reps[(*nreps)++] = rep;
+		else
+			report_free(&rep);
+	}
 	return status;
+}
+
+/* Everything before the first run: outputs, devices, selection, idle baseline. */
+static int
+prepare(struct run *run, struct outputs *o)
+{
+	struct errbuf	err = { "" };
+
+	outputs_open(o, run->cfg);
+	run->timeline = o->has_timeline ? &o->timeline : NULL;
+	probe_all(run);
+	if (check_selection(run, &err) != 0) {
+		warnmsg("--devices: %s", err.msg);
+		return -1;
+	}
+	if (run->cfg->npids > 0 && attach(run, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return -1;
+	}
+	if (run->cfg->idle_baseline_s > 0)
+		loop_baseline(run, run->cfg->idle_baseline_s);
+	return 0;
 }
 
 static int
 run_command(const struct config *cfg)
 {
 	struct run	 run = { .cfg = cfg, .weights = { cfg->w_sm, cfg->w_mem } };
+	struct report	*reps;
 	struct sigstate	 ss;
+	struct outputs	 o;
 	struct errbuf	 err = { "" };
+	size_t		 nreps = 0, i;
 	int		 status;
 
 	if (signals_take(&ss, &err) != 0) {
 		warnmsg("%s", err.msg);
 		return EXIT_TOOL;
 	}
-	if ((cfg->npids > 0 ? attach(&run, &err) : launch(&run, &ss, &err)) != 0) {
-		warnmsg("%s", err.msg);
+	if (prepare(&run, &o) != 0) {
+		outputs_abandon(&o);
 		close_all(&run);
+		close(ss.sigfd);
 		return EXIT_TOOL;
 	}
-	status = measure(&run, &ss);
+	reps = xcalloc(cfg->repeat, sizeof *reps);
+	status = run_series(&run, &ss, reps, &nreps, &o.is_failed);
+	outputs_write(&o, cfg, reps, nreps);
+	status = exit_status(status, o.is_failed);
+	for (i = 0; i < nreps; i++)
+		report_free(&reps[i]);
+	free(reps);
 	close_all(&run);
 	close(ss.sigfd);
 	return status;

@@ -14,6 +14,7 @@
 #include <math.h>
 #include <inttypes.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,6 +115,26 @@ tv_ns(const struct timeval *tv)
 	return (int64_t)tv->tv_sec * NSEC_PER_SEC + (int64_t)tv->tv_usec * NSEC_PER_USEC;
 }
 
+static int64_t
+ru_cpu_ns(const struct rusage *ru)
+{
+	return tv_ns(&ru->ru_utime) + tv_ns(&ru->ru_stime);
+}
+
+/* The largest RSS of one process: from wait4, or as sampled if larger. */
+static uint64_t
+largest_rss(const struct run *run)
+{
+	uint64_t	max = (uint64_t)run->child.ru.ru_maxrss;
+	size_t		i;
+
+	for (i = 0; i < run->tree.nproc; i++) {
+		if (run->tree.procs[i].max_rss_kib > max)
+			max = run->tree.procs[i].max_rss_kib;
+	}
+	return max;
+}
+
 static void
 build_times(struct report *rep, const struct run *run)
 {
@@ -126,12 +147,12 @@ build_times(struct report *rep, const struct run *run)
 	} else {
 		/* Every reaped descendant, including those that lived between ticks. */
 		getrusage(RUSAGE_CHILDREN, &ru);
-		rep->user_ns = tv_ns(&ru.ru_utime);
-		rep->sys_ns = tv_ns(&ru.ru_stime);
-		rep->max_rss_kib = (uint64_t)ru.ru_maxrss;
+		rep->user_ns = tv_ns(&ru.ru_utime) - tv_ns(&run->children_ru0.ru_utime);
+		rep->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&run->children_ru0.ru_stime);
+		rep->max_rss_kib = largest_rss(run);
 		rep->has_max_rss = true;
 	}
-	rep->sampler_cpu_ns = tv_ns(&run->self_ru.ru_utime) + tv_ns(&run->self_ru.ru_stime);
+	rep->sampler_cpu_ns = ru_cpu_ns(&run->self_ru) - ru_cpu_ns(&run->self_ru0);
 }
 
 static void
@@ -273,6 +294,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->avg_power_mw = d->energy_mj / ((double)d->window_ns / 1e9);
 	d->has_peak = a->has_power;
 	d->peak_power_mw = a->peak_power_mw;
+	d->has_throttle = (d->dev->final_valid & M_VIOLATION) != 0;
+	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
+	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
 	d->lost_samples = a->lost_samples;
 	d->lost_ns = a->lost_ns;
 	d->counter_resets = a->counter_resets;
@@ -317,7 +341,9 @@ report_build(struct report *rep, const struct run *run)
 	rep->processes = run->tree.nproc;
 	rep->max_concurrent = run->tree.max_concurrent;
 	rep->races = run->tree.races;
-	rep->leftover = run->leftover;
+	rep->index = run->index;
+	rep->leftover = xcalloc(run->nleftover, sizeof *rep->leftover);
+	memcpy(rep->leftover, run->leftover, run->nleftover * sizeof *rep->leftover);
 	rep->nleftover = run->nleftover;
 	rep->interval_ms = run->cfg->interval_ms;
 	rep->w_sm = run->cfg->w_sm;
@@ -339,9 +365,174 @@ report_free(struct report *rep)
 	for (i = 0; i < rep->ndev; i++)
 		free(rep->devs[i].procs);
 	free(rep->devs);
+	free(rep->leftover);
 	free(rep->command);
 	free(rep->command_quoted);
 	memset(rep, 0, sizeof *rep);
+}
+
+/* Summarize field get(reps[i]) over the runs where has(reps[i]). */
+static void
+series_of(const struct report *reps, size_t n, size_t dev, int slot,
+    double (*get)(const struct report *, size_t, int), struct series_stat *out)
+{
+	double	*v = xcalloc(n, sizeof *v);
+	size_t	 i, k = 0;
+	double	 x;
+
+	for (i = 0; i < n; i++) {
+		if (!isnan(x = get(&reps[i], dev, slot)))
+			v[k++] = x;
+	}
+	account_series(v, k, out);
+	free(v);
+}
+
+static double
+get_wall(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->wall_ns / 1e9;
+}
+
+static double
+get_user(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->user_ns / 1e9;
+}
+
+static double
+get_sys(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->sys_ns / 1e9;
+}
+
+static double
+get_energy(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].method != ENERGY_NONE ? r->devs[d].energy_mj / 1e3 : NAN;
+}
+
+static double
+get_above_idle(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_above_idle ? r->devs[d].above_idle_mj / 1e3 : NAN;
+}
+
+static double
+get_avg_power(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_avg_power ? r->devs[d].avg_power_mw / 1e3 : NAN;
+}
+
+static double
+get_workload(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_attrib ? r->devs[d].workload_mj / 1e3 : NAN;
+}
+
+/* Time in a P-state slot; a state a run never entered counts as 0 s. */
+static double
+get_state(const struct report *r, size_t d, int slot)
+{
+	const struct dev_report	*dr = &r->devs[d];
+	size_t			 i;
+	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+
+	for (i = 0; i < dr->nstates; i++) {
+		if (dr->states[i].pstate == want)
+			return (double)dr->states[i].time_ns / 1e9;
+	}
+	return 0;
+}
+
+static void
+series_warn(struct series *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+series_warn(struct series *s, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (s->nwarnings == SERIES_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->warnings[s->nwarnings++], sizeof s->warnings[0], fmt, ap);
+	va_end(ap);
+}
+
+/* Outliers by modified z-score, and a spread too large to trust the mean. */
+static void
+series_check(struct series *s, const struct report *reps, const char *what,
+    const struct series_stat *st, double (*get)(const struct report *, size_t, int), size_t dev)
+{
+	size_t	i;
+	double	z, x;
+
+	for (i = 0; i < s->n && st->n >= SERIES_OUTLIER_MIN_N; i++) {
+		x = get(&reps[i], dev, 0);
+		if (isnan(x) || fabs(x - st->median) <= SERIES_OUTLIER_REL * fabs(st->median))
+			continue;
+		if (fabs(z = account_mzscore(st, x)) > ACCOUNT_OUTLIER_Z)
+			series_warn(s, "run %u is an outlier in %s: %.3f against a median of %.3f "
+			    "(modified z-score %.1f)", reps[i].index, what, x, st->median, z);
+	}
+	if (st->n > 1 && st->mean > 0 && st->sd / st->mean > SERIES_SPREAD_CV)
+		series_warn(s, "%s varies by %.1f%% across runs (standard deviation / mean): "
+		    "consider --cooldown, --warmup or more runs", what, 100 * st->sd / st->mean);
+}
+
+static void
+series_device(struct series *s, const struct report *reps, size_t d)
+{
+	struct dev_series	*ds = &s->devs[d];
+	char			 what[48];
+	int			 k;
+
+	series_of(reps, s->n, d, 0, get_energy, &ds->energy_j);
+	series_of(reps, s->n, d, 0, get_above_idle, &ds->above_idle_j);
+	series_of(reps, s->n, d, 0, get_avg_power, &ds->avg_power_w);
+	series_of(reps, s->n, d, 0, get_workload, &ds->workload_j);
+	ds->has_energy = ds->energy_j.n > 0;
+	ds->has_above_idle = ds->above_idle_j.n > 0;
+	ds->has_workload = ds->workload_j.n > 0;
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		series_of(reps, s->n, d, k, get_state, &ds->state_s[k]);
+		ds->has_state[k] = ds->state_s[k].max > 0;
+	}
+	snprintf(what, sizeof what, "the energy of device %zu", d);
+	if (ds->has_energy)
+		series_check(s, reps, what, &ds->energy_j, get_energy, d);
+}
+
+void
+report_series(struct series *s, const struct report *reps, size_t n)
+{
+	size_t	d;
+
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	series_of(reps, n, 0, 0, get_wall, &s->wall_s);
+	series_of(reps, n, 0, 0, get_user, &s->user_s);
+	series_of(reps, n, 0, 0, get_sys, &s->sys_s);
+	series_check(s, reps, "wall time", &s->wall_s, get_wall, 0);
+	s->ndev = reps[0].ndev;
+	s->devs = xcalloc(s->ndev, sizeof *s->devs);
+	for (d = 0; d < s->ndev; d++)
+		series_device(s, reps, d);
+}
+
+void
+report_series_free(struct series *s)
+{
+	free(s->devs);
+	memset(s, 0, sizeof *s);
 }
 
 const char *
@@ -589,10 +780,10 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 	write_energy(f, d);
 	write_power(f, d);
 	write_states(f, d);
-	if (dev->final_valid & M_VIOLATION)
+	if (d->has_throttle)
 		fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
-		    "throttled", (double)dev->throttle_power_ns / 1e9,
-		    (double)dev->throttle_thermal_ns / 1e9);
+		    "throttled", (double)d->throttle_power_ns / 1e9,
+		    (double)d->throttle_thermal_ns / 1e9);
 	if (d->lost_samples > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
 		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
@@ -611,23 +802,130 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 	write_procs(f, d);
 }
 
-int
-report_write_text(FILE *f, const struct report *rep)
+static void
+write_sampler(FILE *f, const struct report *rep, const char *label)
+{
+	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness max "
+	    "%.3f ms, p99 %.3f ms, own CPU %.3f s\n\n", label, rep->ticks, rep->interval_ms,
+	    rep->missed,
+	    (double)rep->late_max_ns / 1e6, (double)rep->late_p99_ns / 1e6,
+	    (double)rep->sampler_cpu_ns / 1e9);
+}
+
+static void
+write_notes(FILE *f, const struct report *rep)
 {
 	size_t	i;
 
-	write_run(f, rep);
-	for (i = 0; i < rep->ndev; i++)
-		write_device(f, rep, &rep->devs[i], i);
 	if (rep->nnotes > 0)
 		fputc('\n', f);
 	for (i = 0; i < rep->nnotes; i++)
 		fprintf(f, " %s\n", rep->notes[i]);
-	fprintf(f, "\n sampler: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness max "
-	    "%.3f ms, p99 %.3f ms, own CPU %.3f s\n\n", rep->ticks, rep->interval_ms, rep->missed,
-	    (double)rep->late_max_ns / 1e6, (double)rep->late_p99_ns / 1e6,
-	    (double)rep->sampler_cpu_ns / 1e9);
+}
+
+static int
+finish_write(FILE *f)
+{
 	if (fflush(f) == EOF || ferror(f))
 		return -(errno != 0 ? errno : EIO);
 	return 0;
+}
+
+/* "1.002 s ± 0.001 (0.1%), min 1.000, max 1.004" */
+static void
+write_stat(FILE *f, const char *label, const struct series_stat *st, const char *unit)
+{
+	fprintf(f, "   %-18s %.3f %s ± %.3f (%.1f%%), min %.3f, max %.3f\n", label, st->mean, unit,
+	    st->sd, st->mean != 0 ? 100 * st->sd / fabs(st->mean) : 0, st->min, st->max);
+}
+
+static void
+write_series_runs(FILE *f, const struct report *reps, size_t n)
+{
+	char	buf[64];
+	size_t	i, d;
+
+	fprintf(f, "   %4s %-14s %9s %9s", "run", "exit status", "wall (s)", "user (s)");
+	for (d = 0; d < reps[0].ndev; d++) {
+		snprintf(buf, sizeof buf, "dev %zu (J)", d);
+		fprintf(f, " %12s", buf);
+	}
+	fputc('\n', f);
+	for (i = 0; i < n; i++) {
+		report_outcome_text(&reps[i], buf, sizeof buf);
+		fprintf(f, "   %4u %-14.14s %9.3f %9.3f", reps[i].index, buf,
+		    (double)reps[i].wall_ns / 1e9, (double)reps[i].user_ns / 1e9);
+		for (d = 0; d < reps[i].ndev; d++) {
+			if (reps[i].devs[d].method != ENERGY_NONE)
+				fprintf(f, " %12.3f", reps[i].devs[d].energy_mj / 1e3);
+			else
+				fprintf(f, " %12s", "unknown");
+		}
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+}
+
+static void
+write_series_device(FILE *f, const struct report *rep, const struct dev_series *ds, size_t d)
+{
+	const struct dev_report	*dr = &rep->devs[d];
+	char			 name[16], label[32];
+	int			 k;
+
+	fprintf(f, "\n device %zu: %s  %s (%s)\n", d, dr->dev->name, dr->dev->id, dr->backend);
+	if (ds->has_energy)
+		write_stat(f, "energy", &ds->energy_j, "J");
+	else
+		fprintf(f, "   %-18s unknown\n", "energy");
+	if (ds->has_above_idle)
+		write_stat(f, "energy above idle", &ds->above_idle_j, "J");
+	if (ds->avg_power_w.n > 0)
+		write_stat(f, "average power", &ds->avg_power_w, "W");
+	if (ds->has_workload)
+		write_stat(f, "workload estimate", &ds->workload_j, "J");
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		if (!ds->has_state[k])
+			continue;
+		report_state_name(k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name, sizeof name);
+		snprintf(label, sizeof label, "time in %s", name);
+		write_stat(f, label, &ds->state_s[k], "s");
+	}
+}
+
+static int
+write_series(FILE *f, const struct report *reps, size_t n, const struct series *s)
+{
+	size_t	i;
+
+	fprintf(f, "\n joulestat: %s  (%zu runs)\n\n", reps[0].command_quoted, n);
+	write_series_runs(f, reps, n);
+	write_stat(f, "wall time", &s->wall_s, "s");
+	write_stat(f, "user time", &s->user_s, "s");
+	write_stat(f, "sys time", &s->sys_s, "s");
+	for (i = 0; i < s->ndev; i++)
+		write_series_device(f, &reps[0], &s->devs[i], i);
+	write_notes(f, &reps[0]);
+	if (s->nwarnings > 0)
+		fputc('\n', f);
+	for (i = 0; i < s->nwarnings; i++)
+		fprintf(f, " warning: %s\n", s->warnings[i]);
+	write_sampler(f, &reps[n - 1], "sampler (last run)");
+	return finish_write(f);
+}
+
+int
+report_write_text(FILE *f, const struct report *reps, size_t n, const struct series *series)
+{
+	const struct report	*rep = &reps[0];
+	size_t			 i;
+
+	if (n > 1)
+		return write_series(f, reps, n, series);
+	write_run(f, rep);
+	for (i = 0; i < rep->ndev; i++)
+		write_device(f, rep, &rep->devs[i], i);
+	write_notes(f, rep);
+	write_sampler(f, rep, "sampler");
+	return finish_write(f);
 }

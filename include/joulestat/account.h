@@ -68,6 +68,8 @@ struct dev_acct {
 	int64_t		last_window_ns;	/* when per-process data last came */
 	double		last_other_sm_pct;
 	double		last_other_mem_pct;
+	double		last_tree_sm_pct;	/* the workload's processes, summed */
+	double		last_tree_mem_pct;
 	double		other_a_mj;	/* processes outside the tree, see account_attrib_window */
 	double		other_b_ns;
 	bool		has_attrib;	/* some per-process data was shared out */
@@ -131,6 +133,28 @@ void	account_attrib_window(const struct attrib_weights *w, double e_mj, int64_t 
 
 /* A participant's estimated energy in mJ for idle power idle_mw; never below 0. */
 double	account_attrib_energy(double a_mj, double b_ns, double idle_mw);
+
+/* Mean, sample standard deviation and range of a series of runs. */
+struct series_stat {
+	size_t	n;
+	double	mean;
+	double	sd;		/* sample (n - 1) standard deviation; 0 when n < 2 */
+	double	min;
+	double	max;
+	double	median;
+	double	mad;		/* median absolute deviation from the median */
+};
+
+/* Summarize v[0..n).  n may be 0 (all zero).  Does not modify v. */
+void	account_series(const double *v, size_t n, struct series_stat *out);
+
+/*
+ * The modified z-score of x (Iglewicz and Hoaglin): 0.6745 (x - median) /
+ * MAD.  Above 3.5 in magnitude marks an outlier.  0 when MAD is 0.
+ */
+double	account_mzscore(const struct series_stat *st, double x);
+
+#define ACCOUNT_OUTLIER_Z	3.5
 
 /* Per-process usage over the run, one entry per (device, pid, starttime). */
 struct pid_acct {

@@ -18,6 +18,8 @@
 #define CONFIG_INTERVAL_MAX_MS		60000
 #define CONFIG_MAX_PIDS			4096
 #define CONFIG_MAX_IDLE			64
+#define CONFIG_MAX_REPEAT		10000
+#define CONFIG_MAX_COOLDOWN_S		3600
 #define CONFIG_BASELINE_MAX_S		3600
 #define IDLE_ALL_DEVICES		(-1)
 
@@ -46,6 +48,8 @@ struct config {
 	const char		*output;	/* report: NULL = stderr, "-" = stdout */
 	const char		*field_sep;	/* -x: report as CSV with this separator */
 	const char		*csv_path;	/* --csv: summary CSV, "-" = stdout */
+	const char		*json_path;	/* --json: the report as JSON */
+	const char		*timeline_path;	/* --timeline: one CSV row per device per reading */
 	bool			 is_quiet;
 	enum descendants	 descendants;
 	pid_t			*pids;		/* -p: attach to these (npids > 0) */
@@ -59,6 +63,9 @@ struct config {
 	struct idle_power	 idle[CONFIG_MAX_IDLE];	/* --idle-power */
 	size_t			 nidle;
 	double			 idle_baseline_s; /* --idle-baseline; 0 = none */
+	unsigned		 repeat;	/* -r: measured runs, at least 1 */
+	unsigned		 warmup;	/* --warmup: runs before them, not reported */
+	double			 cooldown_s;	/* --cooldown: idle pause between runs */
 	char			*text;		/* ACTION_HELP: what to print on stdout */
 	void			*priv;		/* parser state that owns the strings */
 };

@@ -13,11 +13,14 @@
 #define CSVOUT_SCHEMA_VERSION	1
 
 /*
- * The summary: one "run" row, then per device one "device" row and one
- * "pstate" row per P-state seen.  sep separates fields (a string, usually
- * ","). Returns 0, or -errno when writing failed.
+ * The summary: for each run one "run" row, then per device one "device"
+ * row, one "pstate" row per P-state seen and one "process" row per
+ * workload process; the "run" column numbers the runs.  With n > 1, rows
+ * whose "run" is "mean" and "stddev" follow, from series.  sep separates
+ * fields (a string, usually ",").  Returns 0, or -errno when writing failed.
  */
-int	csvout_summary(FILE *f, const struct report *rep, const char *sep);
+int	csvout_summary(FILE *f, const struct report *reps, size_t n,
+	    const struct series *series, const char *sep);
 
 /* Write one text field, quoted by libcsv when it holds anything. */
 int	csvout_text(FILE *f, const char *s);

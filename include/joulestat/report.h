@@ -70,6 +70,9 @@ struct dev_report {
 	bool			 has_peak;
 	struct state_report	 states[ACCOUNT_NSTATES];
 	size_t			 nstates;
+	bool			 has_throttle;	/* driver violation counters were read */
+	int64_t			 throttle_power_ns; /* in this run */
+	int64_t			 throttle_thermal_ns;
 	uint64_t		 lost_samples;
 	int64_t			 lost_ns;
 	uint64_t		 counter_resets;
@@ -90,6 +93,7 @@ struct dev_report {
 };
 
 struct report {
+	unsigned	 index;			/* 1-based number of the run in a series */
 	char		*command;		/* argv joined by spaces, as given */
 	char		*command_quoted;	/* the same, shell-quoted for display */
 	enum outcome	 outcome;
@@ -105,7 +109,7 @@ struct report {
 	uint64_t	 peak_tree_rss_kib;	/* largest sum seen at a tick */
 	uint64_t	 processes;
 	uint64_t	 max_concurrent;
-	pid_t		*leftover;
+	pid_t		*leftover;		/* owned by the report */
 	size_t		 nleftover;
 	unsigned	 interval_ms;
 	double		 w_sm;			/* attribution weights */
@@ -122,6 +126,40 @@ struct report {
 	size_t		 ndev;
 };
 
+/* A device's figures across the runs of a series. */
+struct dev_series {
+	struct series_stat	 energy_j;
+	struct series_stat	 above_idle_j;
+	struct series_stat	 avg_power_w;
+	struct series_stat	 workload_j;
+	bool			 has_energy;
+	bool			 has_above_idle;
+	bool			 has_workload;
+	struct series_stat	 state_s[ACCOUNT_NSTATES];	/* time per P-state slot */
+	bool			 has_state[ACCOUNT_NSTATES];
+};
+
+#define SERIES_MAX_WARNINGS	16
+#define SERIES_SPREAD_CV	0.10	/* warn above this coefficient of variation */
+#define SERIES_OUTLIER_MIN_N	3	/* fewer runs have no outliers */
+#define SERIES_OUTLIER_REL	0.05	/* nor does a run within 5% of the median */
+
+/* The summary of repeated runs (-r), like perf stat -r and hyperfine. */
+struct series {
+	size_t			 n;
+	struct series_stat	 wall_s;
+	struct series_stat	 user_s;
+	struct series_stat	 sys_s;
+	struct dev_series	*devs;
+	size_t			 ndev;
+	char			 warnings[SERIES_MAX_WARNINGS][192];
+	size_t			 nwarnings;
+};
+
+/* Summarize reps[0..n) (n >= 1, same devices in each).  Release with series_free. */
+void	report_series(struct series *s, const struct report *reps, size_t n);
+void	report_series_free(struct series *s);
+
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
@@ -129,8 +167,12 @@ void	report_free(struct report *rep);
 /* "killed by SIGTERM (signal 15)", "7", "not found": the outcome in words. */
 void	report_outcome_text(const struct report *rep, char *buf, size_t size);
 
-/* The human report.  Returns 0, or -errno when writing failed. */
-int	report_write_text(FILE *f, const struct report *rep);
+/*
+ * The human report of one run, or with n > 1 the summary of a series
+ * (series from report_series).  Returns 0, or -errno when writing failed.
+ */
+int	report_write_text(FILE *f, const struct report *reps, size_t n,
+	    const struct series *series);
 
 /* The human name of a P-state slot ("P0", "unknown"). */
 const char *report_state_name(int pstate, char *buf, size_t size);

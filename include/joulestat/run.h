@@ -16,9 +16,9 @@
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/tickstats.h"
+#include "joulestat/timeline.h"
 
 struct config;
-struct timeline;
 
 #define PIDFD_ENDED	(-1)	/* the attached process has ended */
 #define PIDFD_POLLED	(-2)	/* no pidfd (kernel < 5.3): checked every tick */
@@ -32,6 +32,8 @@ struct backend {
 	struct dev_acct		*acct;		/* one per device */
 	int64_t			*span_ns;	/* per device: time since its previous reading */
 	double			*baseline_mw;	/* per device: measured idle power, or NAN */
+	int64_t			*thr_power0_ns;	/* per device: violation counters at the */
+	int64_t			*thr_thermal0_ns; /* end of the previous run (0 at first) */
 	bool			 is_gone;	/* sample() returned -1 */
 	struct errbuf		 why_gone;
 };
@@ -59,12 +61,17 @@ struct run {
 		size_t	 cap;
 	}			 scratch;
 	struct tickstats	 ticks;
+	struct timeline		*timeline;	/* --timeline, or NULL */
+	bool			 is_late;	/* the reading being taken is late */
 	int64_t			 t0_ns;		/* first reading, before exec */
 	int64_t			 t_end_ns;	/* main workload seen to end */
 	int			 signals_seen;	/* SIGINT/SIGTERM/... received */
 	int			 last_signal;
 	bool			 has_interrupt;	/* attach mode ended by a signal */
 	struct rusage		 self_ru;	/* joulestat's own usage at the end */
+	struct rusage		 self_ru0;	/* ... and at the start of this run */
+	struct rusage		 children_ru0;	/* reaped children's usage before this run */
+	unsigned		 index;		/* 1-based number of this run; 0 = warm-up */
 	pid_t			*leftover;	/* descendants alive when the workload ended */
 	size_t			 nleftover;
 };

@@ -712,6 +712,48 @@ test_attrib_sm_over_100(void **state)
 	assert_near(account_attrib_energy(a[0], b[0], 80000), 200000 * 0.6, 1e-6);
 }
 
+/* Mean, sample sd, median and MAD of a small known series. */
+static void
+test_series_stats(void **state)
+{
+	const double		v[] = { 10, 12, 11, 13, 40 };
+	struct series_stat	st;
+
+	(void)state;
+	account_series(v, ARRAY_SIZE(v), &st);
+	assert_int_equal(st.n, 5);
+	assert_near(st.mean, 17.2, 1e-12);
+	/* Deviations -7.2 -5.2 -6.2 -4.2 22.8: squares sum to 654.8, / 4. */
+	assert_near(st.sd, sqrt(654.8 / 4), 1e-12);
+	assert_near(st.min, 10, 0);
+	assert_near(st.max, 40, 0);
+	assert_near(st.median, 12, 0);
+	/* |v - 12| = 2 0 1 1 28: median 1. */
+	assert_near(st.mad, 1, 0);
+	assert_true(account_mzscore(&st, 40) > ACCOUNT_OUTLIER_Z);
+	assert_true(fabs(account_mzscore(&st, 13)) < ACCOUNT_OUTLIER_Z);
+}
+
+static void
+test_series_edge_cases(void **state)
+{
+	const double		one[] = { 5 }, same[] = { 3, 3, 3, 3 }, two[] = { 1, 2 };
+	struct series_stat	st;
+
+	(void)state;
+	account_series(one, 0, &st);
+	assert_int_equal(st.n, 0);
+	account_series(one, 1, &st);
+	assert_near(st.mean, 5, 0);
+	assert_near(st.sd, 0, 0);
+	account_series(same, 4, &st);
+	assert_near(st.mad, 0, 0);
+	assert_near(account_mzscore(&st, 100), 0, 0);
+	account_series(two, 2, &st);
+	assert_near(st.median, 1.5, 0);
+	assert_near(st.sd, sqrt(0.5), 1e-12);
+}
+
 int
 main(void)
 {
@@ -735,6 +777,8 @@ main(void)
 		cmocka_unit_test(test_attrib_linear_in_idle),
 		cmocka_unit_test(test_attrib_zero_utilization),
 		cmocka_unit_test(test_attrib_sm_over_100),
+		cmocka_unit_test(test_series_stats),
+		cmocka_unit_test(test_series_edge_cases),
 		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
 		    pid_teardown),
 		cmocka_unit_test_setup_teardown(test_pid_growth, pid_setup, pid_teardown),

@@ -31,7 +31,7 @@ static const char COMMAND[] =
 
 /* The documented column order (csvout.c col_names). */
 static const char *const HEADER[] = {
-	"schema_version", "scope", "command", "exit_status", "outcome", "wall_s", "user_s",
+	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
@@ -212,7 +212,7 @@ write_and_parse(struct fixture *fx, const char *sep, unsigned char delim)
 	table_free(&fx->t);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(csvout_summary(f, &fx->rep, sep), 0);
+	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, sep), 0);
 	assert_int_equal(fclose(f), 0);
 
 	assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
@@ -332,7 +332,7 @@ test_summary_semicolon(void **state)
 	write_and_parse(fx, ";", ';');
 	check_summary(fx);
 	/* Nothing written with ';' splits on ',' instead. */
-	assert_non_null(strstr(fx->out, "schema_version;scope;command;"));
+	assert_non_null(strstr(fx->out, "schema_version;scope;run;command;"));
 }
 
 static void
