@@ -446,6 +446,9 @@ run_series(struct run *run, struct sigstate *ss, struct report *reps, size_t *nr
 			reps[(*nreps)++] = rep;
 		else
 			report_free(&rep);
+		if (status != 0 && run->index == 0)
+			warnmsg("warm-up run %u failed with status %d: nothing was measured", k + 1,
+			    status);
 	}
 	return status;
 }
