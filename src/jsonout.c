@@ -139,6 +139,10 @@ static const struct field dev_fields[] = {
 	DF("lost_readings", lost_samples, 0),
 	DF("lost_s", lost_ns, 1e9),
 	DF("counter_resets", counter_resets, 0),
+	/* Driver violation counters, over this run. */
+	FIELD(struct dev_report, "throttled_power_s", throttle_power_ns, 1e9, DHAS(has_throttle)),
+	FIELD(struct dev_report, "throttled_thermal_s", throttle_thermal_ns, 1e9,
+	    DHAS(has_throttle)),
 };
 
 static const struct field other_fields[] = {
@@ -429,20 +433,6 @@ put_energy(json_t *o, const struct dev_report *d)
 	return rc;
 }
 
-/* Driver violation counters: null when the device has none (M_VIOLATION). */
-static int
-put_throttle(json_t *o, const struct device *dev)
-{
-	bool	is_known = (dev->final_valid & M_VIOLATION) != 0;
-	int	rc;
-
-	rc = put(o, "throttled_power_s", is_known ?
-	    real((double)dev->throttle_power_ns / 1e9) : json_null());
-	rc |= put(o, "throttled_thermal_s", is_known ?
-	    real((double)dev->throttle_thermal_ns / 1e9) : json_null());
-	return rc;
-}
-
 static int
 put_idle(json_t *o, const struct dev_report *d)
 {
@@ -505,7 +495,6 @@ device_object(const struct dev_report *d, size_t index)
 	rc = put_identity(o, d, index);
 	rc |= put_energy(o, d);
 	rc |= put_fields(o, d, dev_fields, ARRAY_SIZE(dev_fields));
-	rc |= put_throttle(o, d->dev);
 	rc |= put_idle(o, d);
 	rc |= put_lists(o, d);
 	return done(o, rc);
@@ -561,7 +550,8 @@ run_object(const struct report *rep)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "command", text(rep->command));
+	rc = put(o, "run", uinteger(rep->index));
+	rc |= put(o, "command", text(rep->command));
 	rc |= put_outcome(o, rep);
 	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
 	rc |= put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));

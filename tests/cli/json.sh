@@ -92,7 +92,8 @@ agree_all() {
 	done
 }
 
-RUN_PAIRS='command command
+RUN_PAIRS='run run
+command command
 outcome outcome
 exit_status exit_status
 wall_s wall_s
@@ -149,23 +150,27 @@ energy_j energy_j
 energy_method energy_method
 energy_share energy_share'
 
-# devices_agree: every device and every P-state of run 0 agrees with the CSV.
+# devices_agree [K]: every device and every P-state of run K (default 0)
+# agrees with the CSV rows of run K + 1.
 devices_agree() {
-	jlen r.json .runs[0].devices
+	d_r=${1:-0}
+	d_run=run=$((d_r + 1))
+	jlen r.json ".runs[$d_r].devices"
 	d_n=$j_v
-	assert_eq "$d_n" "$("$CSVTOOL" count s.csv scope=device)" "devices vs CSV device rows"
+	assert_eq "$d_n" "$("$CSVTOOL" count s.csv scope=device "$d_run")" \
+	    "devices vs CSV device rows"
 	for d_i in $(seq 0 $((d_n - 1))); do
-		d_p=".runs[0].devices[$d_i]"
+		d_p=".runs[$d_r].devices[$d_i]"
 		jget r.json "$d_p.index"
 		assert_eq "$j_v" "$d_i" "$d_p.index"
-		agree_all "$d_p" "scope=device device=$d_i" <<<"$DEVICE_PAIRS"
+		agree_all "$d_p" "scope=device $d_run device=$d_i" <<<"$DEVICE_PAIRS"
 		jlen r.json "$d_p.pstates"
-		assert_eq "$j_v" "$("$CSVTOOL" count s.csv scope=pstate device="$d_i")" \
+		assert_eq "$j_v" "$("$CSVTOOL" count s.csv scope=pstate "$d_run" device="$d_i")" \
 		    "$d_p.pstates vs CSV pstate rows"
 		for s_i in $(seq 0 $((j_v - 1))); do
 			jget r.json "$d_p.pstates[$s_i].pstate"
-			agree_all "$d_p.pstates[$s_i]" "scope=pstate device=$d_i pstate=$j_v" \
-			    <<<"$PSTATE_PAIRS"
+			agree_all "$d_p.pstates[$s_i]" \
+			    "scope=pstate $d_run device=$d_i pstate=$j_v" <<<"$PSTATE_PAIRS"
 		done
 	done
 }
@@ -225,6 +230,23 @@ test_attribution_agrees() {
 	agree_all .runs[0].devices[0].processes[0] "scope=process pid=$wpid" <<<"$PROCESS_PAIRS"
 	jget r.json .runs[0].devices[0].other_processes.sm_pct
 	assert_near "$j_v" 40 0.01 "other_processes.sm_pct"
+}
+
+# -r 2: two runs, each agreeing with its own CSV rows.
+test_repeat() {
+	need_json
+	js_sim two-gpus.scn -r 2 -- "$JS_WORK" sleep 300ms
+	[ "$rc" -ne 125 ] || skip "-r 2 is refused: $(head -n 1 err)"
+	assert_rc 0
+	json_ok r.json
+	jlen r.json .runs
+	assert_eq "$j_v" 2 runs
+	for k in 0 1; do
+		jget r.json ".runs[$k].run"
+		assert_eq "$j_v" $((k + 1)) ".runs[$k].run"
+		agree_all ".runs[$k]" "scope=run run=$((k + 1))" <<<"$RUN_PAIRS"
+		devices_agree "$k"
+	done
 }
 
 test_stdout() {
@@ -350,6 +372,7 @@ test_keys_documented() {
 t_run "demo.scn: run, device and P-state figures agree with the CSV" test_counter_run_agrees
 t_run "two GPUs, one without a counter: null where the CSV is empty" test_two_gpus_agree
 t_run "shared GPU: attribution and process energy agree with the CSV" test_attribution_agrees
+t_run "-r 2: one element of runs per run, each agreeing with the CSV" test_repeat
 t_run "--json=- writes the JSON to stdout" test_stdout
 t_run "without NVML the devices array is empty" test_without_nvml
 t_run "an unwritable --json path: one line, 125, the workload still runs" test_unwritable

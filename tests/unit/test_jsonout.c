@@ -33,7 +33,7 @@ static const char COMMAND[] =
 /* The documented keys, in order (man page, JSON section). */
 static const char *const ROOT_KEYS[] = { "schema_version", "runs" };
 static const char *const RUN_KEYS[] = {
-	"command", "outcome", "exit_status", "signal", "exec_errno", "wall_s", "user_s", "sys_s",
+	"run", "command", "outcome", "exit_status", "signal", "exec_errno", "wall_s", "user_s", "sys_s",
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
 	"notes", "devices",
@@ -85,9 +85,6 @@ build_device(struct fixture *fx)
 	fx->dev.nnotes = 1;
 	fx->dev.index = 3;
 	fx->dev.power_kind = POWER_KIND_AVERAGE_1S;
-	fx->dev.final_valid = M_VIOLATION;
-	fx->dev.throttle_power_ns = 250000000;
-	fx->dev.throttle_thermal_ns = 0;
 	d->dev = &fx->dev;
 	d->backend = "nvml";
 	d->window_ns = 2500000000;
@@ -104,6 +101,9 @@ build_device(struct fixture *fx)
 	d->lost_samples = 2;
 	d->lost_ns = 250000000;
 	d->counter_resets = 1;
+	d->has_throttle = true;
+	d->throttle_power_ns = 250000000;
+	d->throttle_thermal_ns = 0;
 	d->idle_method = IDLE_GIVEN;
 	d->idle_mw = 55000;
 	d->has_above_idle = true;
@@ -162,6 +162,7 @@ build_run(struct fixture *fx)
 {
 	struct report	*r = &fx->rep;
 
+	r->index = 1;
 	r->command = (char *)COMMAND;
 	r->outcome = OUTCOME_EXITED;
 	r->code = 3;
@@ -367,6 +368,7 @@ test_run_values(void **state)
 	struct fixture	*fx = *state;
 
 	write_and_parse(fx);
+	assert_int_at(fx, ".runs[0].run", 1);
 	assert_str_at(fx, ".runs[0].outcome", "exited");
 	assert_int_at(fx, ".runs[0].exit_status", 3);
 	assert_null_at(fx, ".runs[0].signal");
@@ -480,7 +482,7 @@ make_unknown(struct fixture *fx)
 	struct dev_report	*d = &fx->drep;
 
 	fx->rep.has_max_rss = false;
-	fx->dev.final_valid = 0;
+	d->has_throttle = false;
 	fx->dev.power_kind = POWER_KIND_UNKNOWN;
 	fx->dev.bus_id[0] = '\0';
 	d->method = ENERGY_NONE;
@@ -685,12 +687,14 @@ test_no_devices_and_many_runs(void **state)
 
 	reps[0] = fx->rep;
 	reps[1] = fx->rep;
+	reps[1].index = 2;
 	reps[1].command = (char *)"second run";
 	reps[1].ndev = 1;
 	write_and_parse_n(fx, reps, 2);
 	assert_int_equal(json_array_size(at(fx, ".runs")), 2);
 	assert_str_at(fx, ".runs[0].command", COMMAND);
 	assert_str_at(fx, ".runs[1].command", "second run");
+	assert_int_at(fx, ".runs[1].run", 2);
 	assert_int_equal(json_array_size(at(fx, ".runs[0].devices")), 0);
 	assert_int_equal(json_array_size(at(fx, ".runs[1].devices")), 1);
 
