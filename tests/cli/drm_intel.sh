@@ -127,11 +127,16 @@ XE_IDLE=1000000		# ms
 XE_TOTAL=10000000000000	# GPU timestamp, 1 GHz here
 XE_BUSY=1000000000000	# busy-cycle counters start here
 
+# Runs in the writer's subshell, which keeps tc and FDI between calls.
 xe_tick() {
 	d=$(($1 - t0))
 	fx_put "$E" "$((XE_E + 90 * d))"$'\n'
 	fx_put "$R" "$((XE_IDLE + d * 3 / 5000))"$'\n'
-	[ -d "$FDI" ] || return 0
+	if [ -z "${tc:-}" ]; then
+		[ -s pid ] && read -r xp <pid && [ -d "proc/$xp/fdinfo" ] || return 0
+		tc=$1
+		FDI=proc/$xp/fdinfo
+	fi
 	# Since the fdinfo appeared: rcs 40 %, bcs 10 %, ccs 2 of 4 engines.
 	c=$((($1 - tc) * 1000))
 	fx_fdinfo xe.fdinfo "$FDI/7" PDEV=0000:04:00.0 ID=17 TOTAL=$((XE_TOTAL + c)) \
@@ -139,24 +144,24 @@ xe_tick() {
 }
 
 # 90 W card energy, gt-idle 60 % of the time, one client of the workload.
+# The writer runs from before joulestat starts, as in the i915 test; the
+# client's file appears once the workload's pid is known.
 t_xe() {
 	fx_copy drm-xe
 	mkdir proc
 	E=$FX/sys/class/drm/card0/device/hwmon/hwmon4/energy1_input
 	R=$FX/sys/class/drm/card0/device/tile0/gt0/gtidle/idle_residency_ms
-	FDI=$PWD/proc/none
+	tc=
 	t0=$(fx_now_us)
+	fx_loop xe_tick
 	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
 	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 2500ms
 	wait_file pid
 	pid=$t_file_pid
-	mkdir -p "proc/$pid/fdinfo"
-	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$pid/fdinfo/0"
-	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$pid/fdinfo/1"
-	tc=$(fx_now_us)
-	FDI=$PWD/proc/$pid/fdinfo
-	xe_tick "$tc"
-	fx_loop xe_tick
+	mkdir -p "proc/$pid/fdinfo.new"
+	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$pid/fdinfo.new/0"
+	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$pid/fdinfo.new/1"
+	mv "proc/$pid/fdinfo.new" "proc/$pid/fdinfo"
 	reap
 	fx_stop
 	assert_rc 0
