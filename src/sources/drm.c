@@ -18,7 +18,11 @@
  * cannot be followed (fixture trees, which hold no device nodes), the fd's
  * fdinfo decides by its mandatory drm-driver key.  Clients are counted
  * once per (drm-pdev, drm-client-id), whatever the number of fds and
- * processes that share them.
+ * processes that share them.  The fds of a process are listed again only
+ * when their number changed (the size of /proc/PID/fd) or once a second,
+ * and fds found not to be DRM fds are not looked at in between: a process
+ * with a thousand fds then costs tens of microseconds per tick, not
+ * milliseconds.
  *
  * All parsing is in drm_parse.c.  All state lives in one struct drm_ctx
  * shared by the devices' priv; there is no file-scope mutable state.
@@ -67,6 +71,14 @@
 #define DRM_KEEP_READING_NS	(60 * NSEC_PER_SEC)
 #define DRM_PSTATE_AWAKE	0		/* i915/xe: the GT is not in RC6 */
 #define DRM_PSTATE_SLEEP	PSTATE_MAX	/* amdgpu deep sleep "S", i915/xe RC6 */
+/*
+ * fds found not to be DRM fds are not looked at again for this long: a
+ * process with a thousand fds would otherwise cost a thousand fstatat
+ * calls (about 2 ms) per tick.  A new fd number is looked at at once; an
+ * old number reused for a DRM device is found within this time, and its
+ * counters, which start at its creation, lose nothing in launch mode.
+ */
+#define DRM_RECHECK_NS		(1 * NSEC_PER_SEC)
 #define DRM_CARDS_MAX		64
 #define DRM_TEXT_MAX		4096		/* a sysfs file */
 #define DRM_FDINFO_MAX		8192		/* xe prints about 1.3 KiB */
@@ -207,6 +219,19 @@ struct drm_fdref {
 	uint64_t		 round;
 };
 
+/* The fds of one workload process that are not DRM fds, as last checked. */
+struct drm_pidfds {
+	pid_t			 pid;
+	uint64_t		 starttime_ticks;
+	uint64_t		 round;			/* last scan that met the process */
+	int64_t			 checked_ns;		/* when the list was started */
+	bool			 is_due;		/* this scan lists every fd again */
+	int64_t			 nopen;			/* open fds at the last listing */
+	int			*fds;			/* sorted */
+	size_t			 nfds;
+	size_t			 capfds;
+};
+
 /* What one process used of one device in one scan. */
 struct drm_use {
 	size_t			 dev;
@@ -242,6 +267,9 @@ struct drm_ctx {
 	struct drm_use		*uses;
 	size_t			 nuses;
 	size_t			 capuses;
+	struct drm_pidfds	*pfs;
+	size_t			 npfs;
+	size_t			 cappfs;
 	struct drm_denied	*denied;
 	size_t			 ndenied;
 	size_t			 capdenied;
@@ -607,17 +635,103 @@ drm_is_drm_fd(struct drm_ctx *ctx, pid_t pid, int fd)
 	return -1;
 }
 
-/* The followed fd (pid, fd), opened when it is new and may be a DRM fd; NULL if not. */
+/* The non-DRM fd list of process p, started afresh when due; NULL without memory. */
+static struct drm_pidfds *
+drm_pidfds_get(struct drm_ctx *ctx, const struct proc *p, int64_t t_ns)
+{
+	struct drm_pidfds	*pf = NULL;
+	size_t			 i;
+
+	for (i = 0; i < ctx->npfs && pf == NULL; i++) {
+		if (ctx->pfs[i].pid == p->pid)
+			pf = &ctx->pfs[i];
+	}
+	if (pf == NULL) {
+		if (drm_grow(&ctx->pfs, &ctx->cappfs, ctx->npfs + 1, sizeof *ctx->pfs) != 0)
+			return NULL;
+		pf = &ctx->pfs[ctx->npfs++];
+		memset(pf, 0, sizeof *pf);
+		pf->pid = p->pid;
+		pf->starttime_ticks = p->starttime_ticks;
+		pf->checked_ns = t_ns;
+	}
+	/* Another process with the same pid, or time to look again. */
+	pf->is_due = pf->starttime_ticks != p->starttime_ticks ||
+	    t_ns - pf->checked_ns >= DRM_RECHECK_NS;
+	if (pf->is_due) {
+		pf->starttime_ticks = p->starttime_ticks;
+		pf->nfds = 0;
+		pf->nopen = 0;
+		pf->checked_ns = t_ns;
+	}
+	pf->round = ctx->round;
+	return pf;
+}
+
+/* Where fd is, or would go, in the sorted list. */
+static size_t
+drm_pidfds_pos(const struct drm_pidfds *pf, int fd)
+{
+	size_t	lo = 0, hi = pf->nfds, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (pf->fds[mid] < fd)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool
+drm_pidfds_has(const struct drm_pidfds *pf, int fd)
+{
+	size_t	i = drm_pidfds_pos(pf, fd);
+
+	return i < pf->nfds && pf->fds[i] == fd;
+}
+
+static void
+drm_pidfds_add(struct drm_pidfds *pf, int fd)
+{
+	size_t	i = drm_pidfds_pos(pf, fd);
+
+	if ((i < pf->nfds && pf->fds[i] == fd) ||
+	    drm_grow(&pf->fds, &pf->capfds, pf->nfds + 1, sizeof *pf->fds) != 0)
+		return;
+	memmove(&pf->fds[i + 1], &pf->fds[i], (pf->nfds - i) * sizeof *pf->fds);
+	pf->fds[i] = fd;
+	pf->nfds++;
+}
+
+/* Stop following ref: its fd is gone or is not a DRM fd. */
+static void
+drm_ref_drop(struct drm_ctx *ctx, struct drm_fdref *ref)
+{
+	close(ref->handle);
+	*ref = ctx->refs[--ctx->nrefs];
+}
+
+/*
+ * The followed fd (pid, fd), opened when it is new and may be a DRM fd;
+ * NULL if it is not (then it goes on the process's non-DRM list).
+ */
 static struct drm_fdref *
-drm_ref_get(struct drm_ctx *ctx, const struct proc *p, int dfd, const char *name, int fd)
+drm_ref_get(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf, int dfd,
+    const char *name, int fd)
 {
 	struct drm_fdref	*ref;
 	int			 h;
 
 	if ((ref = drm_ref_find(ctx, p->pid, fd)) != NULL)
 		return ref;
-	if (drm_is_drm_fd(ctx, p->pid, fd) == 0)
+	if (drm_pidfds_has(pf, fd))
 		return NULL;
+	if (drm_is_drm_fd(ctx, p->pid, fd) == 0) {
+		drm_pidfds_add(pf, fd);
+		return NULL;
+	}
 	if ((h = openat(dfd, name, O_RDONLY | O_CLOEXEC)) == -1) {
 		if (errno == EACCES || errno == EPERM)
 			drm_denied_add(ctx, p);
@@ -780,38 +894,98 @@ drm_client_update(struct drm_ctx *ctx, const struct proc *p, const struct drm_fd
 	}
 }
 
-/* One fd of process p: follow it if it is a DRM fd. */
+/* Read a followed fd of process p. */
 static void
-drm_scan_fd(struct drm_ctx *ctx, const struct proc *p, int dfd, const char *name,
-    int64_t span_ns, bool is_launch)
+drm_ref_read(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf,
+    struct drm_fdref *ref, int64_t span_ns, bool is_launch)
 {
-	struct drm_fdref	*ref;
-	struct drm_fdinfo	 fi;
-	uint64_t		 fd;
-	ssize_t			 n;
+	struct drm_fdinfo	fi;
+	ssize_t			n;
+	int			fd = ref->fd;
 
-	if (parse_u64_range(name, 0, INT32_MAX, &fd) != 0)
-		return;
-	if ((ref = drm_ref_get(ctx, p, dfd, name, (int)fd)) == NULL)
-		return;
 	ref->round = ctx->round;
 	if ((n = pread_text(ref->handle, ctx->text, sizeof ctx->text)) < 0) {
 		if (n == -EACCES || n == -EPERM)
 			drm_denied_add(ctx, p);
 		return;
 	}
-	if (drm_parse_fdinfo(ctx->text, &fi) == 0)
+	if (drm_parse_fdinfo(ctx->text, &fi) == 0) {
 		drm_client_update(ctx, p, &fi, now_ns(), span_ns, is_launch);
+		return;
+	}
+	/* No drm-driver key: not a DRM fd (or no longer one). */
+	drm_ref_drop(ctx, ref);
+	drm_pidfds_add(pf, fd);
+}
+
+/* One fd of process p: follow it if it is a DRM fd. */
+static void
+drm_scan_fd(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf, int dfd,
+    const char *name, int64_t span_ns, bool is_launch)
+{
+	struct drm_fdref	*ref;
+	uint64_t		 fd;
+
+	if (parse_u64_range(name, 0, INT32_MAX, &fd) != 0)
+		return;
+	if ((ref = drm_ref_get(ctx, p, pf, dfd, name, (int)fd)) != NULL)
+		drm_ref_read(ctx, p, pf, ref, span_ns, is_launch);
+}
+
+/*
+ * The number of open fds of pid: the size of /proc/PID/fd (Linux 6.2 and
+ * later); 0 when unknown (older kernels say 0, fixture trees have no fd
+ * directory).
+ */
+static int64_t
+drm_nopen(struct drm_ctx *ctx, pid_t pid)
+{
+	struct stat	st;
+
+	snprintf(ctx->path, sizeof ctx->path, "%d/fd", (int)pid);
+	if (fstatat(ctx->proc_dirfd, ctx->path, &st, 0) == -1)
+		return 0;
+	return st.st_size;
+}
+
+/*
+ * Only the fds already followed, when the process has as many open fds as
+ * at the last listing: the directory listing is the main cost of a
+ * process with many fds.  A number closed and reused in between is seen
+ * at the next full listing (DRM_RECHECK_NS).
+ */
+static bool
+drm_scan_known(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf,
+    int64_t span_ns, bool is_launch)
+{
+	int64_t	nopen = drm_nopen(ctx, p->pid);
+	size_t	i;
+
+	if (nopen <= 0 || nopen != pf->nopen || pf->is_due) {
+		pf->nopen = nopen;
+		return false;
+	}
+	for (i = ctx->nrefs; i-- > 0;) {
+		/* Reading may drop the entry, which moves the last one to i. */
+		if (ctx->refs[i].pid == p->pid && ctx->refs[i].round != ctx->round)
+			drm_ref_read(ctx, p, pf, &ctx->refs[i], span_ns, is_launch);
+	}
+	return true;
 }
 
 /* Every fd of process p. */
 static void
-drm_scan_pid(struct drm_ctx *ctx, const struct proc *p, int64_t span_ns, bool is_launch)
+drm_scan_pid(struct drm_ctx *ctx, const struct proc *p, int64_t t_ns, int64_t span_ns,
+    bool is_launch)
 {
 	const struct dirent64	*de;
+	struct drm_pidfds	*pf;
 	ssize_t			 n, off;
 	int			 dfd;
 
+	if ((pf = drm_pidfds_get(ctx, p, t_ns)) == NULL ||
+	    drm_scan_known(ctx, p, pf, span_ns, is_launch))
+		return;
 	snprintf(ctx->path, sizeof ctx->path, "%d/fdinfo", (int)p->pid);
 	if ((dfd = drm_open_dir(ctx->proc_dirfd, ctx->path)) == -1) {
 		/* ENOENT or ESRCH: it just ended. */
@@ -823,7 +997,7 @@ drm_scan_pid(struct drm_ctx *ctx, const struct proc *p, int64_t span_ns, bool is
 		for (off = 0; off < n; off += de->d_reclen) {
 			de = (const struct dirent64 *)(ctx->dents + off);
 			if (de->d_name[0] != '.')
-				drm_scan_fd(ctx, p, dfd, de->d_name, span_ns, is_launch);
+				drm_scan_fd(ctx, p, pf, dfd, de->d_name, span_ns, is_launch);
 		}
 	}
 	close(dfd);
@@ -836,18 +1010,24 @@ drm_scan_forget(struct drm_ctx *ctx)
 	size_t	i;
 
 	for (i = 0; i < ctx->nrefs;) {
-		if (ctx->refs[i].round == ctx->round) {
+		if (ctx->refs[i].round == ctx->round)
 			i++;
-			continue;
-		}
-		close(ctx->refs[i].handle);
-		ctx->refs[i] = ctx->refs[--ctx->nrefs];
+		else
+			drm_ref_drop(ctx, &ctx->refs[i]);
 	}
 	for (i = 0; i < ctx->nclients;) {
 		if (ctx->clients[i].round == ctx->round)
 			i++;
 		else
 			ctx->clients[i] = ctx->clients[--ctx->nclients];
+	}
+	for (i = 0; i < ctx->npfs;) {
+		if (ctx->pfs[i].round == ctx->round) {
+			i++;
+			continue;
+		}
+		free(ctx->pfs[i].fds);
+		ctx->pfs[i] = ctx->pfs[--ctx->npfs];
 	}
 }
 
@@ -887,7 +1067,7 @@ drm_scan_emit(struct drm_ctx *ctx, int64_t span_ns, struct pid_usage_set *pids)
 
 /* One pass over the DRM fds of the tree's live processes. */
 static void
-drm_scan(struct drm_ctx *ctx, const struct proctree *tree, int64_t span_ns)
+drm_scan(struct drm_ctx *ctx, const struct proctree *tree, int64_t t_ns, int64_t span_ns)
 {
 	const struct proc	*p;
 	size_t			 i;
@@ -897,7 +1077,7 @@ drm_scan(struct drm_ctx *ctx, const struct proctree *tree, int64_t span_ns)
 	for (i = 0; i < tree->nlive; i++) {
 		p = &tree->procs[tree->live[i]];
 		if (p->state != 'Z')
-			drm_scan_pid(ctx, p, span_ns, !tree->is_root_included);
+			drm_scan_pid(ctx, p, t_ns, span_ns, !tree->is_root_included);
 	}
 	drm_scan_forget(ctx);
 }
@@ -920,7 +1100,7 @@ drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 		return 0;
 	t = now_ns();
 	span = ctx->has_scan ? t - ctx->scan_ns : 0;
-	drm_scan(ctx, tree, span);
+	drm_scan(ctx, tree, t, span);
 	drm_scan_emit(ctx, span, pids);
 	ctx->has_scan = true;
 	ctx->scan_ns = t;
@@ -1201,6 +1381,9 @@ drm_free(struct drm_ctx *ctx)
 	free(ctx->clients);
 	free(ctx->refs);
 	free(ctx->uses);
+	for (i = 0; i < ctx->npfs; i++)
+		free(ctx->pfs[i].fds);
+	free(ctx->pfs);
 	free(ctx->denied);
 	free(ctx);
 }

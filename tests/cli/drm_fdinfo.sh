@@ -135,8 +135,20 @@ t_old_amdgpu() {
 	assert_eq "$csv_v" 131072 "vram mem in kB"
 }
 
+# The real /proc: the workload's fds (a pipe, /dev/null, the terminal's)
+# are looked at with fstatat and are not DRM devices; nothing is read.
+t_real_proc() {
+	fx_copy drm-amdgpu-input
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 20 --csv=s.csv -- sh -c \
+	    'exec 7</dev/null 8>/dev/null 9<&0; "$0" sleep 500ms' "$JS_WORK"
+	assert_rc 0
+	! grep -q '"process"' s.csv || fail "a process row without any DRM fd"
+	assert_no_match err 'fdinfo of'
+}
+
 t_run "shared client counted once, counters going backwards, another GPU's client" \
     t_shared_and_backwards
 t_run "a process without permission is named once" t_denied
 t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
+t_run "the real /proc: no DRM fd, nothing read" t_real_proc
 t_done
