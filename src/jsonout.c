@@ -30,7 +30,7 @@
 #define DUMP_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
 
 /* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
-static const char REPLACEMENT[] = "\xef\xbf\xbd";
+static const char utf8_replacement[] = "\xef\xbf\xbd";
 
 static const char *const outcome_words[] = {
 	[OUTCOME_EXITED] = "exited",
@@ -235,7 +235,7 @@ text(const char *s)
 			memcpy(buf + n, in + i, k);
 			n += k;
 		} else {
-			memcpy(buf + n, REPLACEMENT, 3);
+			memcpy(buf + n, utf8_replacement, 3);
 			n += 3;
 			k = 1;
 		}
