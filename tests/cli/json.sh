@@ -297,6 +297,31 @@ test_unwritable() {
 	assert_eq "$(grep -c 'r\.json' err)" 1 "lines of stderr naming r.json"
 }
 
+# Attach mode (-p): no exit status of ours, CPU times sampled from /proc,
+# no rusage RSS; the run still agrees with the CSV.
+test_attached() {
+	need_json
+	timeout -k 5 $((60 * TIMEOUT_MULT)) "$JS_WORK" pidfile f $((1 * TIMEOUT_MULT))s \
+	    </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	t_kill_later KILL "$t_file_pid"
+	try "$JOULESTAT" -i 20 --json=r.json --csv=s.csv -p "$t_file_pid"
+	assert_rc 0
+	json_ok r.json
+	agree_all .runs[0] scope=run <<<"$RUN_PAIRS"
+	jget r.json .runs[0].outcome
+	assert_eq "$j_v" attached outcome
+	jget r.json .runs[0].exit_status
+	assert_eq "$j_v" null exit_status
+	jget r.json .runs[0].max_rss_kib
+	assert_eq "$j_v" null max_rss_kib
+	jget r.json .runs[0].cpu_sampled
+	assert_eq "$j_v" true cpu_sampled
+	jget r.json .runs[0].attached_processes
+	assert_eq "$j_v" 1 attached_processes
+}
+
 # Quotes, a newline and a byte that is not UTF-8 in the command: valid
 # JSON, the text kept, the bad byte as U+FFFD.
 test_command_strings() {
@@ -376,6 +401,7 @@ t_run "-r 2: one element of runs per run, each agreeing with the CSV" test_repea
 t_run "--json=- writes the JSON to stdout" test_stdout
 t_run "without NVML the devices array is empty" test_without_nvml
 t_run "an unwritable --json path: one line, 125, the workload still runs" test_unwritable
+t_run "attach mode: null exit status and RSS, sampled CPU times" test_attached
 t_run "quotes, newlines and non-UTF-8 bytes in the command" test_command_strings
 t_run "death by signal and exec failure are in the JSON" test_outcomes
 t_run "numbers stay C-locale under a decimal-comma locale" test_comma_locale
