@@ -907,6 +907,9 @@ drm_ref_read(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf,
 	if ((n = pread_text(ref->handle, ctx->text, sizeof ctx->text)) < 0) {
 		if (n == -EACCES || n == -EPERM)
 			drm_denied_add(ctx, p);
+		else
+			/* ESRCH, ENOENT: the process or the fd is gone (its pid may come back). */
+			drm_ref_drop(ctx, ref);
 		return;
 	}
 	if (drm_parse_fdinfo(ctx->text, &fi) == 0) {
