@@ -60,6 +60,14 @@ for ms in 100 10 1; do
 	    hz, ticks, cpu, wall, 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
 done
 
+echo "== tick cost vs tree size (100 Hz, 3 s, sleeping processes)"
+for spec in "sleep 3s:1" "tree 1 99 3s:100" "tree 1 999 3s:1000"; do
+	set -- $(sampler_cpu -i 10 -- "$W" ${spec%%:*})
+	awk -v n="${spec##*:}" -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
+	    printf "  %5d processes: %d ticks, %.1f us/tick, %.2f%% of one core\n", n, ticks,
+	    ticks ? 1e6 * cpu / ticks : 0, 100 * cpu / wall }'
+done
+
 echo "== tick cost vs unrelated processes (1 kHz, 2 s, workload: one sleeping process)"
 for n in 0 5000; do
 	pids=""

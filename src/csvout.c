@@ -38,13 +38,6 @@ static const char *const col_names[C_NCOLS] = {
 	"mem_pct", "gpu_mem_kib",
 };
 
-static const char *const method_words[] = { "", "counter", "driver-samples", "readings" };
-static const char *const kind_words[] = { "", "instant", "average-1s" };
-static const char *const idle_words[] = { "", "baseline", "given", "minimum-seen" };
-static const char *const outcome_words[] = {
-	"exited", "signaled", "not-found", "cannot-execute", "attached", "interrupted"
-};
-
 struct row {
 	const struct report		*rep;
 	const char			*scope;
@@ -112,7 +105,7 @@ run_cell(enum col col, const struct row *r, struct cell *c)
 		return true;
 	case C_OUTCOME:
 		if (r->series == NULL)
-			set_text(c, outcome_words[rep->outcome]);
+			set_text(c, report_word_outcome(rep->outcome));
 		return true;
 	default: return false;
 	}
@@ -147,7 +140,7 @@ attrib_cell(enum col col, const struct dev_report *d, struct cell *c)
 {
 	switch (col) {
 	case C_IDLE: if (d->idle_method != IDLE_UNKNOWN) set_real(c, d->idle_mw / 1e3, 3); break;
-	case C_IDLEMETHOD: set_text(c, idle_words[d->idle_method]); break;
+	case C_IDLEMETHOD: set_text(c, report_word_idle(d->idle_method)); break;
 	case C_ABOVEIDLE: if (d->has_above_idle) set_real(c, d->above_idle_mj / 1e3, 6); break;
 	case C_WORKLOAD: if (d->has_attrib) set_real(c, d->workload_mj / 1e3, 6); break;
 	case C_OTHER: if (d->has_attrib) set_real(c, d->other_mj / 1e3, 6); break;
@@ -194,8 +187,8 @@ device_cell(enum col col, const struct row *r, struct cell *c)
 	case C_DEVID: set_text(c, d->dev->id); break;
 	case C_DEVNAME: set_text(c, d->dev->name); break;
 	case C_BACKEND: set_text(c, d->backend); break;
-	case C_POWERKIND: set_text(c, kind_words[d->dev->power_kind]); break;
-	case C_METHOD: set_text(c, method_words[d->method]); break;
+	case C_POWERKIND: set_text(c, report_word_kind(d->dev->power_kind)); break;
+	case C_METHOD: set_text(c, report_word_method(d->method)); break;
 	default: break;
 	}
 	if (r->s != NULL || r->p != NULL)

@@ -32,42 +32,11 @@
 /* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
 static const char utf8_replacement[] = "\xef\xbf\xbd";
 
-static const char *const outcome_words[] = {
-	[OUTCOME_EXITED] = "exited",
-	[OUTCOME_SIGNALED] = "signaled",
-	[OUTCOME_NOT_FOUND] = "not-found",
-	[OUTCOME_CANNOT_EXEC] = "cannot-execute",
-	[OUTCOME_ATTACHED] = "attached",
-	[OUTCOME_INTERRUPTED] = "interrupted",
-};
-
-/* NULL entries are unknown: they are written as null. */
-static const char *const method_words[] = {
-	[ENERGY_NONE] = NULL,
-	[ENERGY_COUNTER] = "counter",
-	[ENERGY_POINTS] = "driver-samples",
-	[ENERGY_TICKS] = "readings",
-};
-
-/* The keys of "energies_j", one per method (underscores: they are keys). */
 static const char *const method_keys[] = {
 	[ENERGY_NONE] = NULL,
 	[ENERGY_COUNTER] = "counter",
 	[ENERGY_POINTS] = "driver_samples",
 	[ENERGY_TICKS] = "readings",
-};
-
-static const char *const kind_words[] = {
-	[POWER_KIND_UNKNOWN] = NULL,
-	[POWER_KIND_INSTANT] = "instant",
-	[POWER_KIND_AVERAGE_1S] = "average-1s",
-};
-
-static const char *const idle_words[] = {
-	[IDLE_UNKNOWN] = NULL,
-	[IDLE_BASELINE] = "baseline",
-	[IDLE_GIVEN] = "given",
-	[IDLE_MIN_SEEN] = "minimum-seen",
 };
 
 /* The C type of a figure in its struct, found by FTYPE so a table cannot get it wrong. */
@@ -246,10 +215,11 @@ text(const char *s)
 }
 
 /* A word from a table indexed by an enum; null when out of range or NULL. */
+/* A word of the machine-readable forms; null for "" (unknown). */
 static json_t *
-word(const char *const *words, size_t nwords, size_t i)
+word(const char *w)
 {
-	return i < nwords && words[i] != NULL ? json_string(words[i]) : json_null();
+	return w[0] != '\0' ? json_string(w) : json_null();
 }
 
 /* A measured real; null when it is not finite (JSON has no NaN). */
@@ -428,7 +398,7 @@ put_energy(json_t *o, const struct dev_report *d)
 	int	rc;
 
 	rc = put(o, "energy_j", is_known ? real(d->energy_mj / 1e3) : json_null());
-	rc |= put(o, "energy_method", word(method_words, ARRAY_SIZE(method_words), d->method));
+	rc |= put(o, "energy_method", word(report_word_method(d->method)));
 	rc |= put(o, "energies_j", energies_object(d));
 	return rc;
 }
@@ -440,7 +410,7 @@ put_idle(json_t *o, const struct dev_report *d)
 	int	rc;
 
 	rc = put(o, "idle_power_w", is_known ? real(d->idle_mw / 1e3) : json_null());
-	rc |= put(o, "idle_method", word(idle_words, ARRAY_SIZE(idle_words), d->idle_method));
+	rc |= put(o, "idle_method", word(report_word_idle(d->idle_method)));
 	rc |= put(o, "energy_above_idle_j", d->has_above_idle ?
 	    real(d->above_idle_mj / 1e3) : json_null());
 	rc |= put(o, "other_processes", d->has_foreign ?
@@ -460,7 +430,7 @@ put_identity(json_t *o, const struct dev_report *d, size_t index)
 	rc |= put(o, "bus_id", text(dev->bus_id));
 	rc |= put(o, "backend", text(d->backend));
 	rc |= put(o, "backend_index", uinteger(dev->index));
-	rc |= put(o, "power_kind", word(kind_words, ARRAY_SIZE(kind_words), dev->power_kind));
+	rc |= put(o, "power_kind", word(report_word_kind(dev->power_kind)));
 	rc |= put(o, "gone", json_boolean(d->is_gone));
 	return rc;
 }
@@ -509,7 +479,7 @@ put_outcome(json_t *o, const struct report *rep)
 	bool	is_exec = rep->outcome == OUTCOME_NOT_FOUND || rep->outcome == OUTCOME_CANNOT_EXEC;
 	int	rc;
 
-	rc = put(o, "outcome", word(outcome_words, ARRAY_SIZE(outcome_words), rep->outcome));
+	rc = put(o, "outcome", word(report_word_outcome(rep->outcome)));
 	rc |= put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
 	rc |= put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
 	rc |= put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
@@ -561,8 +531,75 @@ run_object(const struct report *rep)
 	return done(o, rc);
 }
 
+/* {"mean", "stddev", "min", "max", "median", "n"} of a series figure, or null. */
 static json_t *
-root_object(const struct report *reps, size_t nreps)
+stat_object(const struct series_stat *st)
+{
+	json_t	*o;
+	int	 rc;
+
+	if (st->n == 0)
+		return json_null();
+	o = json_object();
+	rc = put(o, "mean", real(st->mean));
+	rc |= put(o, "stddev", real(st->sd));
+	rc |= put(o, "min", real(st->min));
+	rc |= put(o, "max", real(st->max));
+	rc |= put(o, "median", real(st->median));
+	rc |= put(o, "n", uinteger(st->n));
+	return done(o, rc);
+}
+
+static json_t *
+series_device(const struct dev_series *ds, size_t d)
+{
+	json_t	*o = json_object(), *states = json_object();
+	char	 name[16];
+	int	 rc, k;
+
+	rc = put(o, "index", uinteger(d));
+	rc |= put(o, "energy_j", stat_object(&ds->energy_j));
+	rc |= put(o, "energy_above_idle_j", stat_object(&ds->above_idle_j));
+	rc |= put(o, "avg_power_w", stat_object(&ds->avg_power_w));
+	rc |= put(o, "workload_energy_j", stat_object(&ds->workload_j));
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		if (!ds->has_state[k])
+			continue;
+		report_state_name(k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name, sizeof name);
+		rc |= put(states, name, stat_object(&ds->state_s[k]));
+	}
+	rc |= put(o, "pstate_time_s", states);
+	return done(o, rc);
+}
+
+/* The summary of repeated runs; null for a single run. */
+static json_t *
+series_object(const struct series *s)
+{
+	json_t	*o, *devs, *warn;
+	size_t	 i;
+	int	 rc;
+
+	if (s == NULL || s->n < 2)
+		return json_null();
+	o = json_object();
+	devs = json_array();
+	warn = json_array();
+	rc = put(o, "runs", uinteger(s->n));
+	rc |= put(o, "wall_s", stat_object(&s->wall_s));
+	rc |= put(o, "user_s", stat_object(&s->user_s));
+	rc |= put(o, "sys_s", stat_object(&s->sys_s));
+	for (i = 0; i < s->ndev; i++)
+		rc |= append(devs, series_device(&s->devs[i], i));
+	rc |= put(o, "devices", devs);
+	for (i = 0; i < s->nwarnings; i++)
+		rc |= append(warn, text(s->warnings[i]));
+	rc |= put(o, "warnings", warn);
+	return done(o, rc);
+}
+
+static json_t *
+root_object(const struct report *reps, size_t nreps, const struct series *series)
 {
 	json_t	*o = json_object(), *runs = json_array();
 	size_t	 i;
@@ -572,16 +609,17 @@ root_object(const struct report *reps, size_t nreps)
 	for (i = 0; i < nreps; i++)
 		rc |= append(runs, run_object(&reps[i]));
 	rc |= put(o, "runs", runs);
+	rc |= put(o, "series", series_object(series));
 	return done(o, rc);
 }
 
 int
-jsonout_write(FILE *f, const struct report *reps, size_t nreps)
+jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct series *series)
 {
 	json_t	*root;
 	int	 rc = 0;
 
-	if ((root = root_object(reps, nreps)) == NULL)
+	if ((root = root_object(reps, nreps, series)) == NULL)
 		return -ENOMEM;
 	errno = 0;
 	if (json_dumpf(root, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF || fflush(f) == EOF ||

@@ -219,16 +219,38 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		timeline_rows(run, b, dev_base);
 }
 
-void
-loop_sample(struct run *run, int64_t t_ns)
+static void
+sample_devices(struct run *run, int64_t t_ns)
 {
 	size_t	i, base = 0;
 
-	proctree_refresh(&run->tree, t_ns);
 	for (i = 0; i < run->nbackends; i++) {
 		sample_backend(run, &run->backends[i], base, t_ns);
 		base += run->backends[i].ndev;
 	}
+}
+
+void
+loop_sample(struct run *run, int64_t t_ns)
+{
+	proctree_refresh(&run->tree, t_ns);
+	run->tree_walk_ns = t_ns;
+	sample_devices(run, t_ns);
+}
+
+/*
+ * A tick reads every device, but walks the process tree at most every
+ * LOOP_TREE_GAP_NS: membership a tenth of a second old is fresh enough for
+ * per-process data that drivers refresh more slowly still, and it keeps a
+ * large tree at a high tick rate from costing more than the devices.
+ */
+static void
+sample_tick(struct run *run, int64_t t_ns)
+{
+	if (t_ns - run->tree_walk_ns >= LOOP_TREE_GAP_NS)
+		loop_sample(run, t_ns);
+	else
+		sample_devices(run, t_ns);
 }
 
 static int
@@ -264,7 +286,7 @@ on_timer(struct loop *lp)
 	late = t - (run->t0_ns + (int64_t)lp->deadlines * iv);
 	/* Late: more than half an interval after its deadline, or deadlines missed. */
 	run->is_late = n > 1 || late > iv / 2;
-	loop_sample(run, t);
+	sample_tick(run, t);
 	run->is_late = false;
 	tickstats_add(&run->ticks, late, n - 1);
 }

@@ -303,7 +303,7 @@ outputs_write(struct outputs *o, const struct config *cfg, const struct report *
 	close_output(o->report, cfg->output, werr, &o->is_failed);
 	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, ",") : 0;
 	close_output(o->csv, cfg->csv_path, werr, &o->is_failed);
-	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps) : 0;
+	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s) : 0;
 	close_output(o->json, cfg->json_path, werr, &o->is_failed);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
 		warnmsg("%s: %s", cfg->timeline_path, strerror(-werr));

@@ -4,11 +4,15 @@
  * work grows with the tree, not with the machine; only kernels without
  * CONFIG_PROC_CHILDREN get one scan of the whole proc root per tick.
  * Processes are identified by (pid, starttime) and kept after they exit,
- * so totals and per-process tables survive them.  Reads that race with an
+ * so totals and per-process tables survive them.  The stat and children
+ * files of live processes stay open and are re-read with pread, within a
+ * budget of file descriptors; an open /proc file never reads a new process
+ * that reused the pid (it fails with ESRCH instead).  Reads that race with an
  * exiting process are skipped and counted, never fatal (STYLE §6 rule 6).
  */
 #include "joulestat/proctree.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -83,6 +87,7 @@ add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
 	memset(p, 0, sizeof *p);
 	p->pid = st->pid;
 	p->starttime_ticks = st->starttime_ticks;
+	p->stat_fd = p->children_fd = -1;
 	p->first_seen_ns = t_ns;
 	slots_put(tree, p->pid, tree->nproc);
 	tree->nproc++;
@@ -111,22 +116,58 @@ live_push(struct proctree *tree, struct proc *p)
 	tree->live[tree->nlive++] = (size_t)(p - tree->procs);
 }
 
-/* Queue the children of every thread of pid.  Returns false when pid is gone. */
+static void
+close_fd(struct proctree *tree, int *fd)
+{
+	if (*fd >= 0) {
+		close(*fd);
+		tree->nfds--;
+	}
+	*fd = -1;
+}
+
+/* Open path under the proc root and keep it in *slot if the budget allows. */
+static ssize_t
+read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t size)
+{
+	ssize_t	n;
+	int	fd;
+
+	if (*slot >= 0) {
+		if ((n = pread_text(*slot, text, size)) >= 0)
+			return n;
+		close_fd(tree, slot);
+	}
+	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_CLOEXEC)) == -1)
+		return -errno;
+	n = pread_text(fd, text, size);
+	if (n >= 0 && tree->nfds < tree->maxfds) {
+		*slot = fd;
+		tree->nfds++;
+	} else
+		close(fd);
+	return n;
+}
+
+/* Queue the children of every thread of p.  Returns false when it is gone. */
 static bool
-queue_children(struct proctree *tree, pid_t pid, uint64_t nthreads)
+queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthreads)
 {
 	char		 path[64], text[PROCTREE_TEXT_MAX];
 	struct dirent	*de;
 	DIR		*dir;
-	int		 fd;
+	int		 fd, none = -1;
 
 	if (nthreads == 1) {
 		snprintf(path, sizeof path, "%d/task/%d/children", (int)pid, (int)pid);
-		if (read_file(tree->proc_dirfd, path, text, sizeof text) < 0)
+		if (read_keep(tree, path, p != NULL ? &p->children_fd : &none, text,
+		    sizeof text) < 0)
 			return false;
 		procfs_parse_pid_list(text, queue_push, tree);
 		return true;
 	}
+	if (p != NULL)
+		close_fd(tree, &p->children_fd);	/* threads now: list each one */
 	snprintf(path, sizeof path, "%d/task", (int)pid);
 	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return false;
@@ -157,21 +198,73 @@ read_stat(const struct proctree *tree, pid_t pid, struct proc_stat *st)
 	return procfs_parse_stat(text, st);
 }
 
+/*
+ * Read pid's stat, through the file kept open for the process last seen
+ * with that pid when there is one.  *known is that process, or NULL when
+ * the pid is new or now belongs to another process.
+ */
+static int
+stat_of(struct proctree *tree, pid_t pid, struct proc_stat *st, struct proc **known)
+{
+	char		 path[32], text[PROCTREE_TEXT_MAX];
+	struct proc	*p = lookup(tree, pid);
+	int		 fd = -1, r;
+	ssize_t		 n;
+
+	*known = NULL;
+	if (p != NULL && p->stat_fd >= 0) {
+		if (pread_text(p->stat_fd, text, sizeof text) >= 0 &&
+		    procfs_parse_stat(text, st) == 0) {
+			*known = p;
+			return 0;
+		}
+		close_fd(tree, &p->stat_fd);	/* it ended; pid may be someone else's */
+		close_fd(tree, &p->children_fd);
+	}
+	snprintf(path, sizeof path, "%d/stat", (int)pid);
+	if ((n = read_keep(tree, path, &fd, text, sizeof text)) < 0)
+		return (int)n;
+	if ((r = procfs_parse_stat(text, st)) != 0) {
+		close_fd(tree, &fd);
+		return r;
+	}
+	if (p != NULL && p->starttime_ticks == st->starttime_ticks && p->stat_fd < 0) {
+		p->stat_fd = fd;
+		*known = p;
+	} else
+		tree->pending_fd = fd;
+	return 0;
+}
+
 /* Record one process found by the walk; returns it, or NULL if it vanished. */
 static struct proc *
 visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 {
 	struct proc	*p;
 
-	if (read_stat(tree, pid, st) != 0) {
+	tree->pending_fd = -1;
+	if (stat_of(tree, pid, st, &p) != 0) {
 		tree->races++;
 		return NULL;
 	}
-	p = lookup(tree, pid);
-	if (p != NULL && p->is_alive && p->starttime_ticks == st->starttime_ticks)
+	if (p != NULL && p->is_alive) {
+		close_fd(tree, &tree->pending_fd);
 		return NULL;	/* already visited in this walk */
-	if (p == NULL || p->starttime_ticks != st->starttime_ticks)
-		p = add_proc(tree, st, t_ns);
+	}
+	if (p == NULL) {
+		p = lookup(tree, pid);
+		if (p != NULL && p->starttime_ticks == st->starttime_ticks && p->is_alive) {
+			close_fd(tree, &tree->pending_fd);
+			return NULL;
+		}
+		if (p == NULL || p->starttime_ticks != st->starttime_ticks)
+			p = add_proc(tree, st, t_ns);
+		if (p->stat_fd < 0) {
+			p->stat_fd = tree->pending_fd;
+			tree->pending_fd = -1;
+		}
+		close_fd(tree, &tree->pending_fd);
+	}
 	memcpy(p->comm, st->comm, sizeof p->comm);
 	p->ppid = st->ppid;
 	p->state = st->state;
@@ -199,13 +292,13 @@ walk_children(struct proctree *tree, int64_t t_ns)
 		if (tree->is_root_included)
 			queue_push(tree->roots[i], tree);
 		else
-			queue_children(tree, tree->roots[i], 0);
+			queue_children(tree, NULL, tree->roots[i], 0);
 	}
 	while (head < tree->nqueue) {
 		if ((p = visit(tree, tree->queue[head++], t_ns, &st)) == NULL)
 			continue;
 		p->is_root = tree->is_root_included && head <= tree->nroots;
-		if (!queue_children(tree, p->pid, st.num_threads))
+		if (!queue_children(tree, p, p->pid, st.num_threads))
 			tree->races++;
 	}
 }
@@ -300,19 +393,43 @@ walk_scan(struct proctree *tree, int64_t t_ns)
 	free(pairs);
 }
 
+/* Processes that were alive before this walk and are not now: let their files go. */
+static void
+close_ended(struct proctree *tree)
+{
+	struct proc	*p;
+	size_t		 i;
+
+	for (i = 0; i < tree->nprev; i++) {
+		p = &tree->procs[tree->prev[i]];
+		if (!p->is_alive) {
+			close_fd(tree, &p->stat_fd);
+			close_fd(tree, &p->children_fd);
+		}
+	}
+}
+
 size_t
 proctree_refresh(struct proctree *tree, int64_t t_ns)
 {
 	uint64_t	rss = 0;
-	size_t		i;
+	size_t		i, *swap, capswap;
 
 	for (i = 0; i < tree->nlive; i++)
 		tree->procs[tree->live[i]].is_alive = false;
+	swap = tree->prev;
+	capswap = tree->capprev;
+	tree->prev = tree->live;
+	tree->capprev = tree->caplive;
+	tree->nprev = tree->nlive;
+	tree->live = swap;
+	tree->caplive = capswap;
 	tree->nlive = 0;
 	if (tree->has_children_files)
 		walk_children(tree, t_ns);
 	else
 		walk_scan(tree, t_ns);
+	close_ended(tree);
 	for (i = 0; i < tree->nlive; i++)
 		rss += tree->procs[tree->live[i]].rss_kib;
 	if (rss > tree->peak_rss_kib)
@@ -329,6 +446,7 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 {
 	char		path[64];
 	struct stat	sb;
+	struct rlimit	rl;
 	long		page;
 
 	memset(tree, 0, sizeof *tree);
@@ -341,6 +459,9 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	memcpy(tree->roots, roots, nroots * sizeof *roots);
 	tree->nroots = nroots;
 	tree->is_root_included = is_root_included;
+	/* Half the descriptors joulestat may open, for keeping /proc files open. */
+	tree->maxfds = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+	    rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;
 	page = sysconf(_SC_PAGESIZE);
 	tree->page_kib = page > 0 ? (uint64_t)page / 1024 : 4;
 	/* CONFIG_PROC_CHILDREN is off by default in Kconfig: probe once. */
@@ -377,6 +498,13 @@ proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 void
 proctree_free(struct proctree *tree)
 {
+	size_t	i;
+
+	for (i = 0; i < tree->nproc; i++) {
+		close_fd(tree, &tree->procs[i].stat_fd);
+		close_fd(tree, &tree->procs[i].children_fd);
+	}
+	free(tree->prev);
 	if (tree->proc_dirfd > 0)
 		close(tree->proc_dirfd);
 	free(tree->roots);

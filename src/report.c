@@ -343,7 +343,8 @@ report_build(struct report *rep, const struct run *run)
 	rep->races = run->tree.races;
 	rep->index = run->index;
 	rep->leftover = xcalloc(run->nleftover, sizeof *rep->leftover);
-	memcpy(rep->leftover, run->leftover, run->nleftover * sizeof *rep->leftover);
+	if (run->nleftover > 0)
+		memcpy(rep->leftover, run->leftover, run->nleftover * sizeof *rep->leftover);
 	rep->nleftover = run->nleftover;
 	rep->interval_ms = run->cfg->interval_ms;
 	rep->w_sm = run->cfg->w_sm;
@@ -533,6 +534,63 @@ report_series_free(struct series *s)
 {
 	free(s->devs);
 	memset(s, 0, sizeof *s);
+}
+
+/* Look a word up in a table indexed by an enum; "" past its end. */
+static const char *
+word_of(const char *const *words, size_t nwords, size_t i)
+{
+	return i < nwords && words[i] != NULL ? words[i] : "";
+}
+
+const char *
+report_word_method(enum energy_method m)
+{
+	static const char *const words[] = {
+		[ENERGY_COUNTER] = "counter",
+		[ENERGY_POINTS] = "driver-samples",
+		[ENERGY_TICKS] = "readings",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), m);
+}
+
+const char *
+report_word_kind(enum power_kind k)
+{
+	static const char *const words[] = {
+		[POWER_KIND_INSTANT] = "instant",
+		[POWER_KIND_AVERAGE_1S] = "average-1s",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), k);
+}
+
+const char *
+report_word_idle(enum idle_method m)
+{
+	static const char *const words[] = {
+		[IDLE_BASELINE] = "baseline",
+		[IDLE_GIVEN] = "given",
+		[IDLE_MIN_SEEN] = "minimum-seen",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), m);
+}
+
+const char *
+report_word_outcome(enum outcome o)
+{
+	static const char *const words[] = {
+		[OUTCOME_EXITED] = "exited",
+		[OUTCOME_SIGNALED] = "signaled",
+		[OUTCOME_NOT_FOUND] = "not-found",
+		[OUTCOME_CANNOT_EXEC] = "cannot-execute",
+		[OUTCOME_ATTACHED] = "attached",
+		[OUTCOME_INTERRUPTED] = "interrupted",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), o);
 }
 
 const char *

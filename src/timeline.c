@@ -17,13 +17,14 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/report.h"
+
 static const char HEADER[] =
     "schema_version,run,t_s,device,device_id,status,power_w,energy_j,energy_method,pstate,"
     "gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c,tree_sm_pct,tree_mem_pct,"
     "other_sm_pct,other_mem_pct\n";
 
 static const char *const status_words[] = { "ok", "lost", "late" };
-static const char *const method_words[] = { "", "counter", "driver-samples", "readings" };
 
 static void
 reserve(struct timeline *tl, size_t more)
@@ -115,7 +116,7 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 	else
 		put(tl, ",");
 	if (m != ENERGY_NONE)
-		put(tl, ",%.6f,%s", e / 1e3, method_words[m]);
+		put(tl, ",%.6f,%s", e / 1e3, report_word_method(m));
 	else
 		put(tl, ",,");
 	if ((s->valid & M_PSTATE) && s->pstate != PSTATE_UNKNOWN)

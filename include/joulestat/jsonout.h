@@ -23,6 +23,7 @@
  * while the document was built) or writing failed (-EIO when errno does
  * not say).
  */
-int	jsonout_write(FILE *f, const struct report *reps, size_t nreps);
+int	jsonout_write(FILE *f, const struct report *reps, size_t nreps,
+	    const struct series *series);
 
 #endif

@@ -12,6 +12,9 @@
 #include "joulestat/run.h"
 #include "joulestat/util.h"
 
+/* The process tree is walked at most this often (the first and last readings always walk it). */
+#define LOOP_TREE_GAP_NS	(100 * NSEC_PER_MSEC)
+
 /* The signals the loop takes through its signalfd; block them before fork. */
 void	loop_signal_set(sigset_t *set);
 

@@ -32,6 +32,8 @@ struct proc {
 	int64_t		 last_seen_ns;
 	bool		 is_alive;		/* seen by the latest refresh */
 	bool		 is_root;		/* one of the -p pids */
+	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
+	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
 };
 
 struct proctree {
@@ -46,6 +48,12 @@ struct proctree {
 	size_t		*live;			/* indices into procs of live ones */
 	size_t		 nlive;
 	size_t		 caplive;
+	size_t		*prev;			/* the live ones of the walk before */
+	size_t		 nprev;
+	size_t		 capprev;
+	size_t		 nfds;			/* files kept open for live processes */
+	size_t		 maxfds;		/* at most this many */
+	int		 pending_fd;		/* walk scratch: a stat file not yet given to a proc */
 	size_t		*slots;			/* hash: pid -> index + 1 of newest */
 	size_t		 nslots;
 	pid_t		*queue;			/* walk scratch */

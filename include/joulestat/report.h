@@ -174,6 +174,15 @@ void	report_outcome_text(const struct report *rep, char *buf, size_t size);
 int	report_write_text(FILE *f, const struct report *reps, size_t n,
 	    const struct series *series);
 
+/*
+ * The words the machine-readable forms (CSV, JSON, timeline) use for
+ * methods and kinds; "" for unknown or none.
+ */
+const char *report_word_method(enum energy_method m);
+const char *report_word_kind(enum power_kind k);
+const char *report_word_idle(enum idle_method m);
+const char *report_word_outcome(enum outcome o);
+
 /* The human name of a P-state slot ("P0", "unknown"). */
 const char *report_state_name(int pstate, char *buf, size_t size);
 

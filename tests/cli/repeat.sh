@@ -40,6 +40,22 @@ test_three_runs_mean_stddev() {
 	assert_match err 'energy +[0-9.]+ J ± [0-9.]+'
 }
 
+# The JSON summary of a series carries the same mean as the CSV.
+test_json_series() {
+	NVSIM_SCENARIO=$SCN/attrib-shared.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q -r 3 \
+	    --csv=s.csv --json=r.json -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	csv_get s.csv wall_s scope=run run=mean
+	assert_near "$("$JSONTOOL" get r.json .series.wall_s.mean)" "$csv_v" 0.000001 "series wall"
+	csv_get s.csv energy_j scope=device run=stddev device=0
+	assert_near "$("$JSONTOOL" get r.json .series.devices[0].energy_j.stddev)" "$csv_v" \
+	    0.000001 "series energy stddev"
+	assert_eq "$("$JSONTOOL" get r.json .series.runs)" 3 "series runs"
+	NVSIM_SCENARIO=$SCN/attrib-shared.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q \
+	    --json=one.json -- "$JS_WORK" sleep 0.1s
+	assert_eq "$("$JSONTOOL" get one.json .series)" null "series of a single run"
+}
+
 test_warmup_not_reported() {
 	counter
 	try "$JOULESTAT" --warmup=2 -r 2 --csv=s.csv -- sh count.sh "$JS_WORK" exit 0
@@ -88,6 +104,7 @@ test_bad_values() {
 }
 
 t_run "-r 3: three runs, then mean and stddev rows" test_three_runs_mean_stddev
+t_run "the JSON summary of a series matches the CSV" test_json_series
 t_run "--warmup runs are not reported" test_warmup_not_reported
 t_run "a failing run stops the series with its status" test_failing_run_stops
 t_run "a failing warm-up stops the series" test_failing_warmup

@@ -374,7 +374,7 @@ static int
 cmd_tree(const struct ctx *ctx, int argc, char **argv)
 {
 	long	 depth = long_arg(argv[0], argv[1], 0, 8);
-	long	 width = long_arg(argv[0], argv[2], 1, 64);
+	long	 width = long_arg(argv[0], argv[2], 1, 1024);
 	int64_t	 ns = argc > 3 ? dur_arg(argv[0], argv[3]) : 200 * NS_PER_MS;
 
 	ready(ctx);
