@@ -256,7 +256,7 @@ sample_tick(struct run *run, int64_t t_ns)
 static int
 arm_timer(struct loop *lp, struct errbuf *err)
 {
-	int64_t			iv = (int64_t)lp->run->cfg->interval_ms * NSEC_PER_MSEC;
+	int64_t			iv = (int64_t)lp->run->interval_ms * NSEC_PER_MSEC;
 	int64_t			first = lp->run->t0_ns + iv;
 	struct itimerspec	its = {
 		.it_value = { first / NSEC_PER_SEC, first % NSEC_PER_SEC },
@@ -277,7 +277,7 @@ on_timer(struct loop *lp)
 {
 	struct run	*run = lp->run;
 	uint64_t	 n;
-	int64_t		 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC, t, late;
+	int64_t		 iv = (int64_t)run->interval_ms * NSEC_PER_MSEC, t, late;
 
 	if (read(lp->timerfd, &n, sizeof n) != (ssize_t)sizeof n || n == 0)
 		return;
@@ -578,7 +578,7 @@ baseline_means(struct backend *b, struct dev_acct *acct)
 void
 loop_baseline(struct run *run, double seconds)
 {
-	int64_t			 iv = (int64_t)run->cfg->interval_ms * NSEC_PER_MSEC;
+	int64_t			 iv = (int64_t)run->interval_ms * NSEC_PER_MSEC;
 	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9);
 	struct dev_acct		**acct = xcalloc(run->nbackends, sizeof *acct);
 	struct backend		*b;

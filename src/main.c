@@ -453,6 +453,37 @@ run_series(struct run *run, struct sigstate *ss, struct report *reps, size_t *nr
 	return status;
 }
 
+/*
+ * Counters that wrap (RAPL) or that the driver only extends when read
+ * must be read at least every max_gap_ns: a longer -i is shortened to
+ * that, and the report says so.
+ */
+static void
+fit_interval(struct run *run)
+{
+	const struct device	*d, *worst = NULL;
+	size_t			 i, k;
+	char			 what[DEVICE_NOTE_LEN];
+
+	run->interval_ms = run->cfg->interval_ms;
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++) {
+			d = &run->backends[i].devs[k];
+			if (d->max_gap_ns > 0 &&
+			    d->max_gap_ns < (int64_t)run->interval_ms * NSEC_PER_MSEC) {
+				run->interval_ms = d->max_gap_ns / NSEC_PER_MSEC > 0 ?
+				    (unsigned)(d->max_gap_ns / NSEC_PER_MSEC) : 1;
+				worst = d;
+			}
+		}
+	}
+	if (worst == NULL)
+		return;
+	snprintf(what, sizeof what, "sampling every %u ms, not %u ms, so that the counter of %s "
+	    "is read before it can wrap", run->interval_ms, run->cfg->interval_ms, worst->id);
+	add_note(run, "joulestat", "", what);
+}
+
 /* Everything before the first run: outputs, devices, selection, idle baseline. */
 static int
 prepare(struct run *run, struct outputs *o)
@@ -466,6 +497,7 @@ prepare(struct run *run, struct outputs *o)
 		warnmsg("--devices: %s", err.msg);
 		return -1;
 	}
+	fit_interval(run);
 	if (run->cfg->npids > 0 && attach(run, &err) != 0) {
 		warnmsg("%s", err.msg);
 		return -1;
@@ -478,7 +510,8 @@ prepare(struct run *run, struct outputs *o)
 static int
 run_command(const struct config *cfg)
 {
-	struct run	 run = { .cfg = cfg, .weights = { cfg->w_sm, cfg->w_mem } };
+	struct run	 run = { .cfg = cfg, .interval_ms = cfg->interval_ms,
+			     .weights = { cfg->w_sm, cfg->w_mem } };
 	struct report	*reps;
 	struct sigstate	 ss;
 	struct outputs	 o;

@@ -346,7 +346,7 @@ report_build(struct report *rep, const struct run *run)
 	if (run->nleftover > 0)
 		memcpy(rep->leftover, run->leftover, run->nleftover * sizeof *rep->leftover);
 	rep->nleftover = run->nleftover;
-	rep->interval_ms = run->cfg->interval_ms;
+	rep->interval_ms = run->interval_ms;
 	rep->w_sm = run->cfg->w_sm;
 	rep->w_mem = run->cfg->w_mem;
 	rep->ticks = run->ticks.ticks;

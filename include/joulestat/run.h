@@ -40,6 +40,7 @@ struct backend {
 
 struct run {
 	const struct config	*cfg;
+	unsigned		 interval_ms;	/* -i, or shorter when a counter needs it */
 	bool			 is_attach;
 	struct child		 child;		/* launch mode */
 	int			*pidfds;	/* attach mode: one per -p pid, or PIDFD_* */

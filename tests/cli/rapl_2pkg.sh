@@ -81,5 +81,23 @@ t_two_packages() {
 	assert_no_match err 'wraps may have been missed'
 }
 
+# A -i longer than a counter may go without a read is shortened, and said.
+# The fixture's smallest range over twice its zone's maximum power is about
+# 33 s: the 60 s asked for must become less than that.
+t_interval_fits_counters() {
+	try env JOULESTAT_SYSFS_ROOT="$TOP/tests/fixtures/rapl-2pkg/sys" "$JOULESTAT" -i 60000 \
+	    --csv=s.csv -- true
+	assert_rc 0
+	csv_get s.csv interval_ms scope=run
+	assert_le "$csv_v" 40000 "interval_ms"
+	assert_ge "$csv_v" 1000 "interval_ms"
+	assert_match err "sampling every $csv_v ms, not 60000 ms, so that the counter of .* is read before it can wrap"
+	try env JOULESTAT_SYSFS_ROOT="$TOP/tests/fixtures/rapl-2pkg/sys" "$JOULESTAT" -i 1000 \
+	    --csv=s.csv -- true
+	csv_get s.csv interval_ms scope=run
+	assert_eq "$csv_v" 1000 "a short enough interval is kept"
+}
+
 t_run "two packages and their DRAM, two counters wrapping" t_two_packages
+t_run "a long interval is shortened for counters that wrap" t_interval_fits_counters
 t_done
