@@ -105,40 +105,72 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 	return sum;
 }
 
-/* Integrate one reading interval's power; -1 when either end has none. */
+/*
+ * Integrate power from the last reading that had it to s (a reading
+ * without power does not break the integral; a lost device does).
+ * Returns the energy added, or -1 when there is none to add.
+ */
 static double
-add_ticks(struct dev_acct *a, const struct sample *p, const struct sample *s)
+add_ticks(struct dev_acct *a, const struct sample *s)
 {
-	double	e;
+	double	e = -1;
 
-	if (!has_both(p, s, M_POWER) || a->is_after_gap)
+	if (!(s->valid & M_POWER))
 		return -1;
-	e = ((double)p->power_mw + s->power_mw) / 2 * (double)(s->t_ns - p->t_ns) / 1e9;
-	a->ticks_mj += e;
-	a->ticks_ns += s->t_ns - p->t_ns;
-	a->has_ticks_integral = true;
+	if (a->has_last_p && !a->is_after_gap) {
+		e = ((double)a->last_p_mw + s->power_mw) / 2 * (double)(s->t_ns - a->last_p_ns) / 1e9;
+		a->ticks_mj += e;
+		a->ticks_ns += s->t_ns - a->last_p_ns;
+		a->has_ticks_integral = true;
+	}
+	a->has_last_p = true;
+	a->last_p_ns = s->t_ns;
+	a->last_p_mw = s->power_mw;
 	return e;
+}
+
+#define COUNTER_NONE	(-1.0)	/* no counter reading to take a delta from */
+#define COUNTER_RESET	(-2.0)	/* the counter went back: a reset, not a delta */
+
+/* The counter's delta since the last reading that had one. */
+static double
+add_counter(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
+{
+	double	d = COUNTER_NONE;
+
+	if (!(s->valid & M_ENERGY))
+		return COUNTER_NONE;
+	if (a->has_last_e) {
+		d = account_counter_delta(a->last_e_mj, s->energy_mj, range_mj);
+		if (d < 0) {
+			d = COUNTER_RESET;
+			a->counter_resets++;
+			a->counter_gap_ns += s->t_ns - a->last_e_ns;
+		} else if (s->energy_mj < a->last_e_mj)
+			a->counter_wraps++;
+		a->has_counter = true;
+	}
+	a->has_last_e = true;
+	a->last_e_ns = s->t_ns;
+	a->last_e_mj = s->energy_mj;
+	return d;
 }
 
 /*
  * The energy of one interval for the P-state split, by the best method
- * for it: the counter delta; else the driver's samples, already spread
- * over the P-states as they arrive (*is_spread); else the readings'
- * trapezoid.  False when the interval's energy is unknown.
+ * for it: the counter delta (since the last reading that had one); else
+ * the driver's samples, already spread over the P-states as they arrive
+ * (*is_spread); else the readings' trapezoid.  False when the interval's
+ * energy is unknown.
  */
 static bool
 interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
     uint64_t range_mj, double *e, bool *is_spread)
 {
-	bool	is_counter = has_both(p, s, M_ENERGY);
-	double	d = -1, ticks_e, points_e;
+	double	d, ticks_e, points_e;
 
-	if (is_counter && (d = account_counter_delta(p->energy_mj, s->energy_mj, range_mj)) < 0) {
-		a->counter_resets++;
-		a->counter_gap_ns += s->t_ns - p->t_ns;
-	} else if (is_counter && s->energy_mj < p->energy_mj)
-		a->counter_wraps++;
-	ticks_e = add_ticks(a, p, s);
+	d = add_counter(a, s, range_mj);
+	ticks_e = add_ticks(a, s);
 	*is_spread = d < 0 && (s->valid & M_POWER_POINTS);
 	points_e = add_points(a, p, s, *is_spread);
 	if (d >= 0)
@@ -147,11 +179,10 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 		*e = points_e;
 	else
 		*e = ticks_e;
-	/* The counter's total keeps going through resets and failed reads. */
-	if (is_counter || a->has_counter) {
-		a->has_counter = true;
-		a->counter_mj += *e > 0 ? *e : 0;
-	}
+	if (d >= 0)
+		a->counter_mj += d;
+	else if (d == COUNTER_RESET && *e > 0)
+		a->counter_mj += *e;	/* a reset interval: filled from power */
 	return *e >= 0;
 }
 
@@ -227,6 +258,8 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->throttled_samples++;
 	if (!a->has_prev) {
 		a->first_ns = a->last_ns = s->t_ns;
+		add_counter(a, s, range_mj);
+		add_ticks(a, s);
 		add_points(a, NULL, s, false);
 		a->prev = *s;
 		a->has_prev = true;

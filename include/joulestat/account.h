@@ -33,6 +33,13 @@ struct dev_acct {
 	struct sample	prev;		/* last good reading; points not kept */
 	int64_t		first_ns;	/* first good reading */
 	int64_t		last_ns;	/* last good reading */
+	/* The last readings that had energy, and power: intervals are bridged over others. */
+	bool		has_last_e;
+	int64_t		last_e_ns;
+	uint64_t	last_e_mj;
+	bool		has_last_p;
+	int64_t		last_p_ns;
+	uint32_t	last_p_mw;
 	/* Energy from the hardware counter. */
 	bool		has_counter;
 	double		counter_mj;

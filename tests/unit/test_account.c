@@ -754,6 +754,41 @@ test_series_edge_cases(void **state)
 	assert_near(st.sd, sqrt(0.5), 1e-12);
 }
 
+/* A reading whose energy call failed: the next counter delta covers it. */
+static void
+test_counter_bridges_failed_read(void **state)
+{
+	struct sample		s[] = { pwe(0, 100000, 5000), pw(SEC(1), 100000),
+				    pwe(SEC(2), 100000, 205000) };
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	assert_near(account_energy_mj(&a, &m), 200000, 0);
+	assert_int_equal(m, ENERGY_COUNTER);
+	assert_int_equal(a.counter_resets, 0);
+}
+
+/* A reading whose power call failed: the trapezoid spans it. */
+static void
+test_power_bridges_failed_read(void **state)
+{
+	struct sample		s[] = { pw(0, 100000), pw(SEC(1), 0), pw(SEC(2), 300000) };
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	s[1].valid = 0;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	/* (100 + 300) / 2 W over 2 s. */
+	assert_near(account_energy_mj(&a, &m), 400000, 1e-9);
+	assert_int_equal(m, ENERGY_TICKS);
+	assert_true(a.ticks_ns == SEC(2));
+}
+
 int
 main(void)
 {
@@ -778,6 +813,8 @@ main(void)
 		cmocka_unit_test(test_attrib_zero_utilization),
 		cmocka_unit_test(test_attrib_sm_over_100),
 		cmocka_unit_test(test_series_stats),
+		cmocka_unit_test(test_counter_bridges_failed_read),
+		cmocka_unit_test(test_power_bridges_failed_read),
 		cmocka_unit_test(test_series_edge_cases),
 		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
 		    pid_teardown),
