@@ -221,7 +221,7 @@ state_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t
 	const struct state_report	*s = r->s;
 
 	switch (col) {
-	case C_PSTATE: set_text(c, report_state_name(s->pstate, name, size)); break;
+	case C_PSTATE: set_text(c, report_state_name(r->d->dev, s->pstate, name, size)); break;
 	case C_TIME: set_real(c, (double)s->time_ns / 1e9, 6); break;
 	case C_SHARE: set_real(c, s->share, 6); break;
 	case C_ENERGY: if (s->has_energy) set_real(c, s->energy_mj / 1e3, 6); break;
@@ -244,14 +244,10 @@ set_stat(struct cell *c, const struct row *r, const struct series_stat *st, int 
 
 /* Cells of the "mean" and "stddev" rows. */
 static void
-series_cell(enum col col, const struct row *r, struct cell *c)
+series_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t size)
 {
 	const struct series	*s = r->series;
 	const struct dev_series	*ds = r->d != NULL ? &s->devs[r->di] : NULL;
-	static const char *const state_names[ACCOUNT_NSTATES] = {
-		"P0", "P1", "P2", "P3", "P4", "P5", "P6", "P7", "P8", "P9", "P10", "P11",
-		"P12", "P13", "P14", "P15", "unknown",
-	};
 
 	if (ds == NULL) {
 		switch (col) {
@@ -267,7 +263,11 @@ series_cell(enum col col, const struct row *r, struct cell *c)
 	case C_DEVID: set_text(c, r->d->dev->id); break;
 	case C_DEVNAME: set_text(c, r->d->dev->name); break;
 	case C_BACKEND: set_text(c, r->d->backend); break;
-	case C_PSTATE: if (r->slot >= 0) set_text(c, state_names[r->slot]); break;
+	case C_PSTATE:
+		if (r->slot >= 0)
+			set_text(c, report_state_name(r->d->dev, r->slot == ACCOUNT_STATE_UNKNOWN ?
+			    PSTATE_UNKNOWN : r->slot, name, size));
+		break;
 	case C_TIME: if (r->slot >= 0) set_stat(c, r, &ds->state_s[r->slot], 6); break;
 	case C_ENERGY: if (r->slot < 0) set_stat(c, r, &ds->energy_j, 6); break;
 	case C_ABOVEIDLE: if (r->slot < 0) set_stat(c, r, &ds->above_idle_j, 6); break;
@@ -308,7 +308,7 @@ write_row(FILE *f, const struct row *r, const char *sep)
 		if (run_cell(col, r, &c))
 			;
 		else if (r->series != NULL)
-			series_cell(col, r, &c);
+			series_cell(col, r, &c, name, sizeof name);
 		else if (r->d == NULL)
 			run_only_cell(col, r->rep, &c);
 		else {

@@ -323,13 +323,13 @@ done(json_t *o, int rc)
 }
 
 static json_t *
-state_object(const struct state_report *s)
+state_object(const struct device *dev, const struct state_report *s)
 {
 	json_t	*o = json_object();
 	char	 name[16];
 	int	 rc;
 
-	rc = put(o, "pstate", text(report_state_name(s->pstate, name, sizeof name)));
+	rc = put(o, "pstate", text(report_state_name(dev, s->pstate, name, sizeof name)));
 	rc |= put_fields(o, s, state_fields, ARRAY_SIZE(state_fields));
 	rc |= put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
 	    real(s->energy_mj / ((double)s->time_ns / 1e9) / 1e3) : json_null());
@@ -444,7 +444,7 @@ put_lists(json_t *o, const struct dev_report *d)
 	int	 rc = 0;
 
 	for (i = 0; i < d->nstates; i++)
-		rc |= append(states, state_object(&d->states[i]));
+		rc |= append(states, state_object(d->dev, &d->states[i]));
 	for (i = 0; i < d->nprocs; i++)
 		rc |= append(procs, proc_object(d, &d->procs[i]));
 	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
@@ -551,7 +551,7 @@ stat_object(const struct series_stat *st)
 }
 
 static json_t *
-series_device(const struct dev_series *ds, size_t d)
+series_device(const struct device *dev, const struct dev_series *ds, size_t d)
 {
 	json_t	*o = json_object(), *states = json_object();
 	char	 name[16];
@@ -565,7 +565,8 @@ series_device(const struct dev_series *ds, size_t d)
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
-		report_state_name(k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name, sizeof name);
+		report_state_name(dev, k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name,
+		    sizeof name);
 		rc |= put(states, name, stat_object(&ds->state_s[k]));
 	}
 	rc |= put(o, "pstate_time_s", states);
@@ -574,7 +575,7 @@ series_device(const struct dev_series *ds, size_t d)
 
 /* The summary of repeated runs; null for a single run. */
 static json_t *
-series_object(const struct series *s)
+series_object(const struct report *reps, const struct series *s)
 {
 	json_t	*o, *devs, *warn;
 	size_t	 i;
@@ -590,7 +591,7 @@ series_object(const struct series *s)
 	rc |= put(o, "user_s", stat_object(&s->user_s));
 	rc |= put(o, "sys_s", stat_object(&s->sys_s));
 	for (i = 0; i < s->ndev; i++)
-		rc |= append(devs, series_device(&s->devs[i], i));
+		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i], i));
 	rc |= put(o, "devices", devs);
 	for (i = 0; i < s->nwarnings; i++)
 		rc |= append(warn, text(s->warnings[i]));
@@ -609,7 +610,7 @@ root_object(const struct report *reps, size_t nreps, const struct series *series
 	for (i = 0; i < nreps; i++)
 		rc |= append(runs, run_object(&reps[i]));
 	rc |= put(o, "runs", runs);
-	rc |= put(o, "series", series_object(series));
+	rc |= put(o, "series", series_object(reps, series));
 	return done(o, rc);
 }
 

@@ -306,7 +306,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->foreign_mem_pct = a->foreign_mem_pct_ns / (double)a->foreign_ns;
 		d->foreign_sm_max = a->foreign_sm_max;
 	}
-	build_states(d, a);
+	if (d->dev->measures & M_PSTATE)
+		build_states(d, a);
 	build_idle(d, b, i, gdev, run->cfg);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);
@@ -561,6 +562,7 @@ report_word_kind(enum power_kind k)
 	static const char *const words[] = {
 		[POWER_KIND_INSTANT] = "instant",
 		[POWER_KIND_AVERAGE_1S] = "average-1s",
+		[POWER_KIND_AVERAGE_FW] = "average-firmware",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), k);
@@ -594,10 +596,20 @@ report_word_outcome(enum outcome o)
 }
 
 const char *
-report_state_name(int pstate, char *buf, size_t size)
+report_state_name(const struct device *dev, int pstate, char *buf, size_t size)
 {
+	enum pstate_names	names = dev != NULL ? dev->pstate_names : PSTATE_NAMES_P;
+
 	if (pstate == PSTATE_UNKNOWN)
 		snprintf(buf, size, "unknown");
+	else if (names == PSTATE_NAMES_DPM && pstate == PSTATE_MAX)
+		snprintf(buf, size, "deep-sleep");
+	else if (names == PSTATE_NAMES_DPM)
+		snprintf(buf, size, "DPM%d", pstate);
+	else if (names == PSTATE_NAMES_RC6 && pstate == PSTATE_MAX)
+		snprintf(buf, size, "RC6");
+	else if (names == PSTATE_NAMES_RC6 && pstate == 0)
+		snprintf(buf, size, "awake");
 	else
 		snprintf(buf, size, "P%d", pstate);
 	return buf;
@@ -724,6 +736,8 @@ write_power(FILE *f, const struct dev_report *d)
 		kind = "; readings are 1 s trailing averages";
 	else if (d->dev->power_kind == POWER_KIND_INSTANT)
 		kind = "; instantaneous readings";
+	else if (d->dev->power_kind == POWER_KIND_AVERAGE_FW)
+		kind = "; readings are firmware averages";
 	if (d->has_avg_power)
 		fprintf(f, "   %-18s %.1f W", "average power", d->avg_power_mw / 1000);
 	else
@@ -752,7 +766,7 @@ write_states(FILE *f, const struct dev_report *d)
 		    s->energy_mj / ((double)s->time_ns / 1e9) / 1000);
 		snprintf(sm, sizeof sm, s->has_sm ? "%.0f" : "unknown", s->avg_sm_mhz);
 		fprintf(f, "   %-9s %10.3f %6.1f%% %11s %10s %9s\n",
-		    report_state_name(s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
+		    report_state_name(d->dev, s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
 		    100 * s->share, e, pw, sm);
 	}
 }
@@ -945,7 +959,8 @@ write_series_device(FILE *f, const struct report *rep, const struct dev_series *
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
-		report_state_name(k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name, sizeof name);
+		report_state_name(dr->dev, k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name,
+		    sizeof name);
 		snprintf(label, sizeof label, "time in %s", name);
 		write_stat(f, label, &ds->state_s[k], "s");
 	}

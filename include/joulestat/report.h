@@ -183,7 +183,10 @@ const char *report_word_kind(enum power_kind k);
 const char *report_word_idle(enum idle_method m);
 const char *report_word_outcome(enum outcome o);
 
-/* The human name of a P-state slot ("P0", "unknown"). */
-const char *report_state_name(int pstate, char *buf, size_t size);
+/*
+ * The name of state pstate (0..15 or PSTATE_UNKNOWN) of dev, one word:
+ * "P0", "DPM2", "deep-sleep", "awake", "RC6", "unknown".  Returns buf.
+ */
+const char *report_state_name(const struct device *dev, int pstate, char *buf, size_t size);
 
 #endif

@@ -45,11 +45,19 @@ enum throttle {
 	THROTTLE_OTHER		= 1u << 2,	/* any other reason except idle */
 };
 
+/* How a device's states (sample.pstate) are named in the report. */
+enum pstate_names {
+	PSTATE_NAMES_P,			/* P0..P15, as NVIDIA names them */
+	PSTATE_NAMES_DPM,		/* DPM0..DPM14 from the lowest clock, PSTATE_MAX deep sleep */
+	PSTATE_NAMES_RC6,		/* 0 awake, PSTATE_MAX asleep in RC6 */
+};
+
 /* What a power reading means; integration error depends on it. */
 enum power_kind {
 	POWER_KIND_UNKNOWN,
 	POWER_KIND_INSTANT,		/* a reading of the moment */
 	POWER_KIND_AVERAGE_1S,		/* trailing ~1 s average (NVIDIA Ampere and later) */
+	POWER_KIND_AVERAGE_FW,		/* a firmware average over an unspecified window */
 };
 
 struct device {
@@ -60,6 +68,7 @@ struct device {
 	unsigned	 index;			/* the backend's own index */
 	unsigned	 measures;		/* enum measure: what probe found */
 	enum power_kind	 power_kind;
+	enum pstate_names pstate_names;
 	char		 version[96];		/* driver / library versions, for --list-devices */
 	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */

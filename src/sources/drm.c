@@ -1192,12 +1192,18 @@ drm_probe_notes(struct drm_dev *d, struct device *dev)
 	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
 		drm_dev_note(dev, "power is hwmon power1_average, a firmware average over an "
 		    "unspecified window with about 1 W resolution: short phases are smeared");
-	if (d->fds[DRM_S_SCLK] >= 0)
-		drm_dev_note(dev, "P-states are the DPM levels of pp_dpm_sclk: P<n> is level n "
-		    "from the lowest clock up, P15 is deep sleep (S)");
-	if (d->fds[DRM_S_IDLE] >= 0)
-		drm_dev_note(dev, "P-states: P0 is the GT awake, P15 is RC6 (asleep), from the "
-		    "residency counter; RC6 time is within about one interval of it");
+	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
+		dev->power_kind = POWER_KIND_AVERAGE_FW;
+	if (d->fds[DRM_S_SCLK] >= 0) {
+		dev->pstate_names = PSTATE_NAMES_DPM;
+		drm_dev_note(dev, "states are the DPM levels of pp_dpm_sclk, DPM0 the lowest "
+		    "clock, and deep sleep (S)");
+	}
+	if (d->fds[DRM_S_IDLE] >= 0) {
+		dev->pstate_names = PSTATE_NAMES_RC6;
+		drm_dev_note(dev, "states are awake and RC6 (asleep), from the residency "
+		    "counter; RC6 time is within about one interval of it");
+	}
 	if (d->fds[DRM_S_ENERGY] >= 0 && strcmp(d->paths[DRM_S_ENERGY], drm_f_energy_pkg) == 0)
 		drm_dev_note(dev, "energy is the package counter (energy2_input): the card "
 		    "counter is not available");

@@ -39,7 +39,7 @@ gap_bound() {
 	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
 }
 
-# state_time P: time_s of P-state row P (e.g. P2) of device 0, in $st.
+# state_time S: time_s of the state row S (e.g. DPM2) of device 0, in $st.
 state_time() {
 	csv_get s.csv time_s scope=pstate device=0 pstate="$1"
 	st=$csv_v
@@ -91,14 +91,14 @@ t_dpm_split() {
 	t_l0=$(calc "$w - $t_l2 - $t_s")
 	# Two transitions per state: h/2 each, plus 5 ms for a write's own delay.
 	tol=$(calc "$h + 0.005")
-	state_time P2
-	note "P2 (level 2) $st s vs $t_l2 s, P15 (deep sleep) and P0 below; h = $h s"
+	state_time DPM2
+	note "DPM2 $st s vs $t_l2 s, deep sleep and DPM0 below; h = $h s"
 	assert_near "$st" "$t_l2" "$tol" "time at level 2"
-	state_time P15
-	note "P15 (deep sleep) $st s vs $t_s s"
+	state_time deep-sleep
+	note "deep sleep $st s vs $t_s s"
 	assert_near "$st" "$t_s" "$tol" "time in deep sleep"
-	state_time P0
-	note "P0 (level 0) $st s vs $t_l0 s"
+	state_time DPM0
+	note "DPM0 $st s vs $t_l0 s"
 	assert_near "$st" "$t_l0" "$tol" "time at level 0"
 	# Energy: the trapezoid of the readings against the steps written.
 	e_truth=$(calc "100 * $t_l0 + 250 * $t_l2 + 140 * $t_s")
@@ -113,8 +113,8 @@ t_dpm_split() {
 	assert_near "$csv_v" 250 0.001 "peak power"
 	csv_get s.csv power_kind scope=device device=0
 	assert_eq "$csv_v" instant "power kind"
-	assert_match err '^   P15 .* [0-9.]+ +140\.[0-9] '
-	assert_match err 'note: P-states are the DPM levels of pp_dpm_sclk'
+	assert_match err '^   deep-sleep .* [0-9.]+ +140\.[0-9] '
+	assert_match err 'note: states are the DPM levels of pp_dpm_sclk'
 }
 
 # power1_average only, constant 33 W at level 5 of eight: the energy is
@@ -130,13 +130,13 @@ t_power_average() {
 	csv_get s.csv energy_j scope=device device=0
 	note "energy $csv_v J vs $(calc "33 * $w") J"
 	assert_near "$csv_v" "$(calc "33 * $w")" 0.01 "energy at 33 W"
-	state_time P5
+	state_time DPM5
 	assert_eq "$st" "$w" "time at level 5"
-	csv_get s.csv avg_sm_mhz scope=pstate device=0 pstate=P5
+	csv_get s.csv avg_sm_mhz scope=pstate device=0 pstate=DPM5
 	# The clock comes from hwmon freq1_input (300 MHz) when it exists.
 	assert_near "$csv_v" 300 0.5 "clock"
 	csv_get s.csv power_kind scope=device device=0
-	assert_eq "$csv_v" "" "power kind of a firmware average"
+	assert_eq "$csv_v" average-firmware "power kind of a firmware average"
 	assert_match err 'note: power is hwmon power1_average'
 }
 

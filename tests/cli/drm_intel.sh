@@ -50,15 +50,15 @@ check_energy() {
 	assert_near "$e" "$e_truth" "$e_tol" "energy at $1 W"
 }
 
-# check_rc6 FRACTION: the share of P15 (RC6) against the residency's rate.
+# check_rc6 FRACTION: the share of RC6 against the residency's rate.
 check_rc6() {
 	gap_bound
-	csv_get s.csv time_share scope=pstate device=0 pstate=P15
+	csv_get s.csv time_share scope=pstate device=0 pstate=RC6
 	share=$csv_v
 	tol=$(calc "(0.75 * $h + $fx_gap_s + 0.002) / $w")
 	note "RC6 share $share vs $1 (tolerance $tol; h = $h s)"
 	assert_near "$share" "$1" "$tol" "RC6 share"
-	csv_get s.csv time_share scope=pstate device=0 pstate=P0
+	csv_get s.csv time_share scope=pstate device=0 pstate=awake
 	assert_near "$csv_v" "$(calc "1 - $share")" 0.000002 "awake share"
 }
 
@@ -88,7 +88,7 @@ t_i915() {
 	check_rc6 0.25
 	csv_get s.csv peak_power_w scope=device device=0
 	assert_eq "$csv_v" "" "peak power without power readings"
-	assert_match err 'note: P-states: P0 is the GT awake, P15 is RC6'
+	assert_match err 'note: states are awake and RC6 \(asleep\)'
 }
 
 # A counter that goes backwards (driver reload) is a reset, not a huge delta.
