@@ -227,7 +227,7 @@ add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
 {
 	int64_t	dt = s->t_ns - p->t_ns;
 
-	if (!has_both(p, s, M_PID_UTIL))
+	if (!has_both(p, s, M_FOREIGN))
 		return;
 	a->foreign_sm_pct_ns += (double)s->foreign_sm_pct * (double)dt;
 	a->foreign_mem_pct_ns += (double)s->foreign_mem_pct * (double)dt;

@@ -143,7 +143,7 @@ attrib_cell(enum col col, const struct dev_report *d, struct cell *c)
 	case C_IDLEMETHOD: set_text(c, report_word_idle(d->idle_method)); break;
 	case C_ABOVEIDLE: if (d->has_above_idle) set_real(c, d->above_idle_mj / 1e3, 6); break;
 	case C_WORKLOAD: if (d->has_attrib) set_real(c, d->workload_mj / 1e3, 6); break;
-	case C_OTHER: if (d->has_attrib) set_real(c, d->other_mj / 1e3, 6); break;
+	case C_OTHER: if (d->has_attrib && d->has_other) set_real(c, d->other_mj / 1e3, 6); break;
 	case C_UNATTR: if (d->has_attrib) set_real(c, d->unattributed_mj / 1e3, 6); break;
 	case C_SHARE_E:
 		if (d->has_attrib && d->energy_mj > 0)

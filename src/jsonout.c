@@ -122,7 +122,7 @@ static const struct field other_fields[] = {
 
 static const struct field attrib_fields[] = {
 	DF("workload_energy_j", workload_mj, 1e3),
-	DF("other_energy_j", other_mj, 1e3),
+	FIELD(struct dev_report, "other_energy_j", other_mj, 1e3, DHAS(has_other)),
 	DF("unattributed_energy_j", unattributed_mj, 1e3),
 };
 

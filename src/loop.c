@@ -169,8 +169,10 @@ attribute_backend(struct run *run, struct backend *b, size_t dev_base)
 		a->pending_ns += b->span_ns[i];
 		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
 			continue;
-		a->last_other_sm_pct = s->foreign_sm_pct;
-		a->last_other_mem_pct = s->foreign_mem_pct;
+		/* A backend that reads only the tree's processes cannot see the others. */
+		a->last_other_sm_pct = s->valid & M_FOREIGN ? s->foreign_sm_pct : 0;
+		a->last_other_mem_pct = s->valid & M_FOREIGN ? s->foreign_mem_pct : 0;
+		a->is_other_unknown |= !(s->valid & M_FOREIGN);
 		a->last_window_ns = s->t_ns;
 		share_window(run, a, dev_base + i, s->t_ns);
 	}

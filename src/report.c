@@ -260,6 +260,7 @@ build_attrib(struct dev_report *d, const struct dev_acct *a)
 	d->has_attrib = a->has_attrib && d->method != ENERGY_NONE;
 	if (!d->has_attrib)
 		return;
+	d->has_other = !a->is_other_unknown;
 	d->other_mj = account_attrib_energy(a->other_a_mj, a->other_b_ns, d->idle_mw);
 	d->unattributed_mj = d->energy_mj - d->workload_mj - d->other_mj;
 	if (d->unattributed_mj < 0)
@@ -801,8 +802,12 @@ write_attrib(FILE *f, const struct report *rep, const struct dev_report *d)
 	fmt_energy(e, sizeof e, d->workload_mj);
 	fprintf(f, "   %-18s %14s %6.1f%%\n", "workload", e, share_of(d->workload_mj, d->energy_mj));
 	fmt_energy(e, sizeof e, d->other_mj);
-	fprintf(f, "   %-18s %14s %6.1f%%\n", "other processes", e,
-	    share_of(d->other_mj, d->energy_mj));
+	if (d->has_other)
+		fprintf(f, "   %-18s %14s %6.1f%%\n", "other processes", e,
+		    share_of(d->other_mj, d->energy_mj));
+	else
+		fprintf(f, "   %-18s %14s (this backend reads only the workload's processes; "
+		    "their use is within unattributed)\n", "other processes", "unknown");
 	fmt_energy(e, sizeof e, d->unattributed_mj);
 	fprintf(f, "   %-18s %14s %6.1f%%\n", "unattributed/idle", e,
 	    share_of(d->unattributed_mj, d->energy_mj));

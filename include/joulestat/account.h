@@ -80,6 +80,7 @@ struct dev_acct {
 	double		other_a_mj;	/* processes outside the tree, see account_attrib_window */
 	double		other_b_ns;
 	bool		has_attrib;	/* some per-process data was shared out */
+	bool		is_other_unknown; /* a window had no load of other processes */
 	/* Readings that failed. */
 	uint64_t	lost_samples;
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */

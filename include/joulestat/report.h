@@ -83,6 +83,7 @@ struct dev_report {
 	bool			 has_attrib;	/* per-process data shared the energy out */
 	double			 workload_mj;	/* estimates: the tree's processes */
 	double			 other_mj;	/* processes outside the tree */
+	bool			 has_other;	/* ... when the backend could see them */
 	double			 unattributed_mj; /* idle nobody claimed, dynamic nobody had */
 	bool			 has_foreign;	/* per-process data was read */
 	double			 foreign_sm_pct; /* mean load of processes outside the tree */

@@ -31,6 +31,7 @@ enum measure {
 	M_THROTTLE	= 1u << 7,	/* throttle (enum throttle) */
 	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
 	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
+	M_FOREIGN	= 1u << 10,	/* foreign_*_pct: load of processes outside the tree */
 };
 
 #define PSTATE_UNKNOWN		(-1)

@@ -1083,7 +1083,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 		if (d->has_foreign) {
 			s->foreign_sm_pct = d->foreign_sm_pct;
 			s->foreign_mem_pct = d->foreign_mem_pct;
-			s->valid |= M_PID_UTIL;
+			s->valid |= M_PID_UTIL | M_FOREIGN;
 		}
 	}
 	return NVML_SUCCESS;

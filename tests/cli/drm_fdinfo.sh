@@ -133,6 +133,12 @@ t_old_amdgpu() {
 	assert_near "$csv_v" 10 0.5 "mem% from dma0"
 	csv_get s.csv gpu_mem_kib scope=process device=0 pid="$t_file_pid"
 	assert_eq "$csv_v" 131072 "vram mem in kB"
+	# fdinfo is read for the workload's processes only: others are unknown.
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_num "$csv_v" "workload estimate"
+	csv_get s.csv other_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "other processes' energy"
+	assert_match err 'other processes +unknown \(this backend reads only'
 }
 
 # The real /proc: the workload's fds (a pipe, /dev/null, the terminal's)

@@ -152,6 +152,7 @@ build_attrib(struct fixture *fx)
 	d->procs = p;
 	d->nprocs = 1;
 	d->has_attrib = true;
+	d->has_other = true;
 	d->workload_mj = 61728.3945;
 	d->other_mj = 40000;
 	d->unattributed_mj = 21728.3945;
