@@ -2,7 +2,8 @@
 # Runs every layer of the suite (STYLE §9): unit -> cli (which includes the
 # simulated-NVML and fixture tests).  Each test program speaks TAP; this
 # script prints one PASS/FAIL line per program with its duration, shows the
-# log only of programs that failed, and ends with "N passed, N failed".
+# log only of programs that failed (VERBOSE=1: also the figures that passing
+# tests print as "# ..." comments), and ends with "N passed, N failed".
 set -u
 BUILD=${BUILD:-build}
 TIMEOUT_MULT=${TIMEOUT_MULT:-1}
@@ -48,6 +49,9 @@ run_one() {
 	passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s))
 	if [ "$f" -eq 0 ]; then
 		printf 'PASS %-28s %4d ok %3d skip %6d ms\n' "$name" "$p" "$s" "$ms"
+		# VERBOSE=1: the figures the tests measured (their "# ..." lines).
+		[ -n "${VERBOSE:-}" ] && grep '^# ' "$log" | grep -v '^# ok\|^# not ok' |
+		    sed 's/^/    /' || :
 	else
 		printf 'FAIL %-28s %4d ok %3d not ok (exit %d) %6d ms\n' "$name" "$p" "$f" "$rc" "$ms"
 		sed 's/^/    | /' "$log"
