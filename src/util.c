@@ -187,6 +187,21 @@ parse_i64(const char *s, int64_t *out)
 }
 
 int
+parse_u64_line(const char *text, uint64_t *out)
+{
+	char	buf[32];
+	size_t	len = strlen(text);
+
+	if (len > 0 && text[len - 1] == '\n')
+		len--;
+	if (len == 0 || len >= sizeof buf)
+		return -EINVAL;
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	return parse_u64(buf, out);
+}
+
+int
 parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 {
 	uint64_t	v;

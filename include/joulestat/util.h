@@ -63,6 +63,8 @@ int64_t	realtime_ns(void);
 int	parse_u64(const char *s, uint64_t *out);
 int	parse_i64(const char *s, int64_t *out);
 int	parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
+/* A sysfs value: one unsigned number, with at most one trailing newline. */
+int	parse_u64_line(const char *text, uint64_t *out);
 int	parse_double(const char *s, double *out);
 
 /*

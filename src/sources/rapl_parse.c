@@ -78,16 +78,7 @@ rapl_parse_name(const char *text, struct rapl_name *out)
 int
 rapl_parse_value(const char *text, uint64_t *out)
 {
-	char	buf[32];
-	size_t	len = strlen(text);
-
-	if (len > 0 && text[len - 1] == '\n')
-		len--;
-	if (len == 0 || len >= sizeof buf)
-		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
-	return parse_u64(buf, out);
+	return parse_u64_line(text, out);
 }
 
 uint64_t

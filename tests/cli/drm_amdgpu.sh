@@ -18,26 +18,9 @@
 . "$(dirname "$0")/lib.sh"
 : "${TOP:?}" "${CSVTOOL:?}"
 . "$TOP/tests/fixtures/writer.sh"
-exec 3>&1
 
-note() {
-	echo "# $t_name: $*" >&3
-	echo "measured: $*"
-}
 
-calc() {
-	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
-}
 
-# gap_bound: h in seconds (see above).
-gap_bound() {
-	csv_get s.csv interval_ms scope=run
-	g_iv=$csv_v
-	csv_get s.csv missed_ticks scope=run
-	g_missed=$csv_v
-	csv_get s.csv late_max_ms scope=run
-	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
-}
 
 # state_time S: time_s of the state row S (e.g. DPM2) of device 0, in $st.
 state_time() {

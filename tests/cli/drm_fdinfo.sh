@@ -16,12 +16,7 @@
 . "$(dirname "$0")/lib.sh"
 : "${TOP:?}" "${CSVTOOL:?}"
 . "$TOP/tests/fixtures/writer.sh"
-exec 3>&1
 
-note() {
-	echo "# $t_name: $*" >&3
-	echo "measured: $*"
-}
 
 PDEV=0000:03:00.0
 BASE=1000000000000	# ns: busy counters start here, so their digits do not change

@@ -253,3 +253,29 @@ sig_handled() {
 	done <"/proc/$1/status"
 	return 1
 }
+
+# Figures.  Tests that measure an error against known truth print it as a
+# TAP comment ("make check VERBOSE=1" shows them); fd 3 is the TAP stream.
+exec 3>&1
+
+# note TEXT: a measured figure, shown as a TAP comment and kept in the log.
+note() {
+	echo "# $t_name: $*" >&3
+	echo "measured: $*"
+}
+
+# calc EXPR: awk arithmetic, printed with up to 9 decimals and no trailing zeros.
+calc() {
+	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
+}
+
+# gap_bound: the longest possible gap between two readings of the run in
+# ./s.csv, interval x (1 + missed ticks) + the worst lateness, in $h (s).
+gap_bound() {
+	csv_get s.csv interval_ms scope=run
+	g_iv=$csv_v
+	csv_get s.csv missed_ticks scope=run
+	g_missed=$csv_v
+	csv_get s.csv late_max_ms scope=run
+	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
+}

@@ -14,16 +14,8 @@
 . "$(dirname "$0")/lib.sh"
 : "${TOP:?}" "${CSVTOOL:?}"
 . "$TOP/tests/fixtures/writer.sh"
-exec 3>&1
 
-note() {
-	echo "# $t_name: $*" >&3
-	echo "measured: $*"
-}
 
-calc() {
-	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
-}
 
 PC=fx/sys/class/powercap
 R0=50000000		# package-0: a 50 J range, wraps every 0.77 s at 65 W

@@ -27,13 +27,7 @@
 : "${SIMLIB:?}" "${TOP:?}" "${CSVTOOL:?}"
 
 SCN=$TOP/tests/sim/scenarios
-exec 3>&1
 
-# note TEXT: a measured figure, shown as a TAP comment.
-note() {
-	echo "# $t_name: $*" >&3
-	echo "measured: $*"
-}
 
 # js_sim SCENARIO JOULESTAT-ARGS...: run joulestat on the simulated GPU
 # playing tests/sim/scenarios/SCENARIO; the summary goes to ./s.csv, the
@@ -72,11 +66,6 @@ truth() {
 	    END { exit !found }' truth) || fail "truth has no '$1' record with $2 ${*:3}: $(cat truth)"
 }
 
-# calc EXPR: evaluate a floating-point expression with awk; fixed point,
-# 9 decimals at most, no exponent.
-calc() {
-	awk "BEGIN { v = sprintf(\"%.9f\", $1); sub(/0+\$/, \"\", v); sub(/\\.\$/, \"\", v); print v }"
-}
 
 # scn_pmax SCENARIO-PATH: the highest power (W) any phase of the scenario
 # reaches (ramps reach their ends).
@@ -91,16 +80,6 @@ scn_pmax() {
 	    } END { print m + 0 }' "$1"
 }
 
-# gap_bound: h (seconds), the longest possible gap between two readings of
-# the last run (see "Intervals" above), in $h.
-gap_bound() {
-	csv_get s.csv interval_ms scope=run
-	g_iv=$csv_v
-	csv_get s.csv missed_ticks scope=run
-	g_missed=$csv_v
-	csv_get s.csv late_max_ms scope=run
-	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
-}
 
 # window DEV: d = truth window - time_s for device DEV (see "Windows"), in
 # $d; fails unless 0 <= d < 100 ms.  Also sets $tw (truth window, s) and
