@@ -1,5 +1,6 @@
 # joulestat: one hand-written GNU Makefile (STYLE §10).
 # Targets: all check check-asan check-valgrind bench demo install uninstall clean format
+#          fuzz fuzz-run
 
 CC	?= cc
 CFLAGS	?= -O2 -g
@@ -100,6 +101,48 @@ format:
 	clang-format -i $(SRC) $(wildcard include/joulestat/*.h src/sources/*.h)
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
+
+# libFuzzer targets (STYLE §9), one per parser: tests/fuzz/fuzz_*.c with
+# clang, ASan and UBSan, linked with the parsers (compiled by clang too,
+# with coverage) from an archive in build-fuzz/.  UBSan does not recover,
+# so that undefined behaviour is a crash libFuzzer reports.
+FUZZCC	 = clang
+FUZZDIR	 = build-fuzz
+FUZZFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
+	   -fno-sanitize-recover=all
+FUZZSRC	 = $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZBIN	 = $(FUZZSRC:tests/fuzz/%.c=$(FUZZDIR)/%)
+FUZZOBJ	 = $(addprefix $(FUZZDIR)/,src/util.o src/procfs.o src/devsel.o src/config.o \
+	   src/sources/drm_parse.o src/sources/rapl_parse.o src/sources/nvml_decode.o \
+	   tests/sim/scenario.o)
+FUZZLIB	 = $(FUZZDIR)/libparsers.a
+FUZZ_SECONDS ?= 10
+
+.PHONY: fuzz fuzz-run
+
+fuzz: $(FUZZBIN)
+
+$(FUZZDIR)/%.o: %.c
+	@mkdir -p $(@D)
+	$(FUZZCC) $(CPPFLAGS) -Itests/sim $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(WARN) \
+	    -MMD -MP -c -o $@ $<
+
+# perr() in the simulator has no format attribute, which clang (not gcc) reports.
+$(FUZZDIR)/tests/sim/scenario.o: WARN += -Wno-format-nonliteral
+
+$(FUZZLIB): $(FUZZOBJ)
+	rm -f $@
+	ar rcs $@ $(FUZZOBJ)
+
+$(FUZZDIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZLIB)
+	$(FUZZCC) $(CPPFLAGS) -Itests/sim $(FUZZFLAGS) -fsanitize=fuzzer $(TESTWARN) -MMD -MP \
+	    -o $@ $< $(FUZZLIB) -lpopt -lm
+
+# Each target for FUZZ_SECONDS on its corpus; new inputs go to build-fuzz/.
+fuzz-run: $(FUZZBIN)
+	FUZZDIR=$(FUZZDIR) FUZZ_SECONDS=$(FUZZ_SECONDS) sh tests/fuzz/run.sh $(FUZZBIN)
+
+-include $(FUZZOBJ:.o=.d) $(FUZZBIN:=.d)
 
 -include $(OBJ:.o=.d) $(UNITBIN:=.d) $(WORK).d $(CSVTOOL).d $(JSONTOOL).d

@@ -1,0 +1,50 @@
+/*
+ * libFuzzer target: devsel_parse on a -d/--devices list, then
+ * devsel_match against the kinds of device the backends describe (an
+ * NVML GPU, an amdgpu card, a RAPL package without a bus id) and
+ * devsel_check.  On success every entry is a trimmed, non-empty string.
+ */
+#include <ctype.h>
+
+#include "joulestat/devsel.h"
+#include "joulestat/util.h"
+
+#include "fuzz.h"
+
+static const struct {
+	unsigned	 index;
+	const char	*id;
+	const char	*bus_id;
+} fuzz_devs[] = {
+	{ 0, "GPU-5a1c7d3e-9b2f-4e61-8d0a-3c7f1e2b4a90", "00000000:17:00.0" },
+	{ 1, "0000:03:00.0", "0000:03:00.0" },
+	{ 2, "package-0", NULL },
+	{ 3, "", "" },
+};
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct devsel	 sel;
+	struct errbuf	 err = { { 0 } };
+	char		*text = fuzz_text(data, size);
+	size_t		 i;
+
+	if (devsel_parse(&sel, text, &err) == 0) {
+		FUZZ_CHECK(text[0] == '\0' ? sel.n == 0 : sel.n >= 1);
+		for (i = 0; i < sel.n; i++) {
+			FUZZ_CHECK(sel.v[i].text[0] != '\0');
+			FUZZ_CHECK(!isspace((unsigned char)sel.v[i].text[0]));
+		}
+		for (i = 0; i < ARRAY_SIZE(fuzz_devs); i++)
+			(void)devsel_match(&sel, fuzz_devs[i].index, fuzz_devs[i].id,
+			    fuzz_devs[i].bus_id);
+		if (devsel_check(&sel, &err) != 0)
+			FUZZ_CHECK(err.msg[0] != '\0');
+	} else {
+		FUZZ_CHECK(err.msg[0] != '\0' && sel.n == 0 && sel.v == NULL);
+	}
+	devsel_free(&sel);
+	free(text);
+	return 0;
+}

@@ -1,0 +1,44 @@
+/*
+ * libFuzzer target: nvmlDeviceGetFieldValues answers, read as whole
+ * nvmlFieldValue_t entries, through nvml_decode_field (which decides by
+ * each field's own nvmlReturn and valueType); the same bytes also feed
+ * the small decoders of scalar answers (P-state, clocks-event reasons,
+ * power kind).  A field that decodes has a value its type can hold.
+ */
+#include <stdbool.h>
+
+#include "../../src/sources/nvml_decode.h"
+
+#include "fuzz.h"
+
+static void
+fuzz_field(const nvmlFieldValue_t *fv)
+{
+	uint64_t	v;
+	int		ps;
+	bool		is_assumed;
+
+	if (nvml_decode_field(fv, &v) == NVML_SUCCESS) {
+		FUZZ_CHECK(fv->nvmlReturn == NVML_SUCCESS);
+		if (fv->valueType == NVML_VALUE_TYPE_UNSIGNED_INT)
+			FUZZ_CHECK(v < UINT32_MAX);
+		if (fv->valueType == NVML_VALUE_TYPE_UNSIGNED_SHORT)
+			FUZZ_CHECK(v < UINT16_MAX);
+	}
+	ps = nvml_decode_pstate(fv->fieldId);
+	FUZZ_CHECK(ps == PSTATE_UNKNOWN || (ps >= 0 && ps <= 15));
+	(void)nvml_decode_throttle(fv->value.ullVal);
+	(void)nvml_decode_power_kind(fv->latencyUsec & 1, fv->scopeId, fv->fieldId, &is_assumed);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	nvmlFieldValue_t	fv;
+
+	while (size >= sizeof fv) {
+		fuzz_take(&data, &size, &fv, sizeof fv);
+		fuzz_field(&fv);
+	}
+	return 0;
+}
