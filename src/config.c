@@ -34,6 +34,7 @@ enum opt_val {
 	OPT_HELP = 1,
 	OPT_USAGE,
 	OPT_VERSION,
+	OPT_STRING,	/* a string option was stored: take ownership of it */
 };
 
 /* Where popt leaves option arguments before they are checked. */
@@ -64,51 +65,78 @@ struct parser {
 	struct raw_opts	 raw;
 	poptContext	 ctx;
 	char		**argv;
+	char		**owned;	/* every string popt gave, also those a repeat replaced */
+	size_t		 nowned;
 };
+
+/* popt replaces a repeated option's string without freeing it: keep them all. */
+static void
+own_strings(struct parser *ps)
+{
+	char *const	*const fields[] = {
+		&ps->raw.weights, &ps->raw.idle_power, &ps->raw.idle_baseline,
+		&ps->raw.interval, &ps->raw.json, &ps->raw.timeline, &ps->raw.repeat,
+		&ps->raw.warmup, &ps->raw.cooldown, &ps->raw.output, &ps->raw.field_sep,
+		&ps->raw.csv, &ps->raw.pids, &ps->raw.descendants, &ps->raw.nvml_lib,
+		&ps->raw.devices,
+	};
+	size_t		 i, k;
+
+	for (i = 0; i < ARRAY_SIZE(fields); i++) {
+		if (*fields[i] == NULL)
+			continue;
+		for (k = 0; k < ps->nowned && ps->owned[k] != *fields[i]; k++)
+			;
+		if (k == ps->nowned) {
+			ps->owned = xreallocarray(ps->owned, ps->nowned + 1, sizeof *ps->owned);
+			ps->owned[ps->nowned++] = *fields[i];
+		}
+	}
+}
 
 static void
 fill_table(struct poptOption *t, struct raw_opts *r)
 {
 	const struct poptOption table[] = {
-	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, 0,
+	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, OPT_STRING,
 		"weights of SM and memory utilization in the attribution estimate "
 		"(default 0.7,0.3)", "SM,MEM" },
-	    { "cooldown", '\0', POPT_ARG_STRING, &r->cooldown, 0,
+	    { "cooldown", '\0', POPT_ARG_STRING, &r->cooldown, OPT_STRING,
 		"with --repeat, pause SECONDS between runs so the devices idle again", "SECONDS" },
-	    { "csv", '\0', POPT_ARG_STRING, &r->csv, 0,
+	    { "csv", '\0', POPT_ARG_STRING, &r->csv, OPT_STRING,
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
-	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, 0,
+	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, OPT_STRING,
 		"when the command ends before its descendants: leave them running (default), "
 		"wait for them, or kill them", "leave|wait|kill" },
-	    { "devices", 'd', POPT_ARG_STRING, &r->devices, 0,
+	    { "devices", 'd', POPT_ARG_STRING, &r->devices, OPT_STRING,
 		"measure only these devices: indices, UUIDs or PCI bus ids", "LIST" },
-	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, 0,
+	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, OPT_STRING,
 		"write the report as CSV with separator SEP", "SEP" },
 	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
-	    { "idle-baseline", '\0', POPT_ARG_STRING, &r->idle_baseline, 0,
+	    { "idle-baseline", '\0', POPT_ARG_STRING, &r->idle_baseline, OPT_STRING,
 		"measure idle power for SECONDS before starting the command", "SECONDS" },
-	    { "idle-power", '\0', POPT_ARG_STRING, &r->idle_power, 0,
+	    { "idle-power", '\0', POPT_ARG_STRING, &r->idle_power, OPT_STRING,
 		"idle power in watts, for every device or per device (0:55,1:60)", "W|DEV:W,..." },
-	    { "interval", 'i', POPT_ARG_STRING, &r->interval, 0,
+	    { "interval", 'i', POPT_ARG_STRING, &r->interval, OPT_STRING,
 		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
-	    { "json", '\0', POPT_ARG_STRING, &r->json, 0,
+	    { "json", '\0', POPT_ARG_STRING, &r->json, OPT_STRING,
 		"write the report as JSON to FILE (- for stdout)", "FILE" },
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
 		"list what can be measured on this machine, and how, then exit", NULL },
-	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, 0,
+	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, OPT_STRING,
 		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
-	    { "output", 'o', POPT_ARG_STRING, &r->output, 0,
+	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,
 		"write the report to FILE instead of stderr (- for stdout)", "FILE" },
-	    { "pid", 'p', POPT_ARG_STRING, &r->pids, 0,
+	    { "pid", 'p', POPT_ARG_STRING, &r->pids, OPT_STRING,
 		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
 	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
-	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, 0,
+	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, OPT_STRING,
 		"run the command N times and report mean and standard deviation", "N" },
-	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, 0,
+	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
 		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
 	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
 	    { "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
-	    { "warmup", '\0', POPT_ARG_STRING, &r->warmup, 0,
+	    { "warmup", '\0', POPT_ARG_STRING, &r->warmup, OPT_STRING,
 		"with --repeat, first run the command N times without reporting", "N" },
 	    POPT_TABLEEND
 	};
@@ -436,6 +464,10 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 	fill_table(table, &ps->raw);
 	ps->ctx = poptGetContext(PROGNAME, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(ps->ctx)) > 0) {
+		if (rc == OPT_STRING) {
+			own_strings(ps);
+			continue;
+		}
 		cfg->action = ACTION_HELP;
 		cfg->text = help_text(ps->ctx, rc);
 		return 0;
@@ -460,22 +492,9 @@ config_free(struct config *cfg)
 		for (i = 0; ps->argv != NULL && ps->argv[i] != NULL; i++)
 			free(ps->argv[i]);
 		free(ps->argv);
-		free(ps->raw.weights);
-		free(ps->raw.idle_power);
-		free(ps->raw.idle_baseline);
-		free(ps->raw.interval);
-		free(ps->raw.json);
-		free(ps->raw.timeline);
-		free(ps->raw.repeat);
-		free(ps->raw.warmup);
-		free(ps->raw.cooldown);
-		free(ps->raw.output);
-		free(ps->raw.field_sep);
-		free(ps->raw.csv);
-		free(ps->raw.pids);
-		free(ps->raw.descendants);
-		free(ps->raw.nvml_lib);
-		free(ps->raw.devices);
+		for (i = 0; i < (int)ps->nowned; i++)
+			free(ps->owned[i]);
+		free(ps->owned);
 		poptFreeContext(ps->ctx);
 		free(ps);
 	}

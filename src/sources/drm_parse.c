@@ -553,6 +553,14 @@ drm_parse_dpm(const char *text, struct drm_dpm *out)
 
 /* ---- uevent and values ------------------------------------------------ */
 
+/* "VVVV:DDDD": exactly four hex digits, a colon, four hex digits. */
+static bool
+is_pci_id(const char *s)
+{
+	return strlen(s) == 9 && strspn(s, "0123456789abcdefABCDEF") == 4 && s[4] == ':' &&
+	    strspn(s + 5, "0123456789abcdefABCDEF") == 4;
+}
+
 static void
 drm_uevent_line(struct drm_uevent *out, const char *line, bool *has_driver)
 {
@@ -564,7 +572,7 @@ drm_uevent_line(struct drm_uevent *out, const char *line, bool *has_driver)
 		*has_driver = out->driver[0] != '\0';
 	} else if (strncmp(line, "PCI_SLOT_NAME=", 14) == 0 && strlen(line + 14) < sizeof out->slot)
 		snprintf(out->slot, sizeof out->slot, "%s", line + 14);
-	else if (strncmp(line, "PCI_ID=", 7) == 0 &&
+	else if (strncmp(line, "PCI_ID=", 7) == 0 && is_pci_id(line + 7) &&
 	    sscanf(line + 7, "%4x:%4x%c", &vendor, &device, &end) == 2) {
 		out->vendor = vendor;
 		out->device = device;
@@ -636,7 +644,7 @@ static uint64_t
 drm_engine_cycles(struct drm_engine_state *st, const struct drm_engine *e, int64_t t_ns)
 {
 	uint64_t	dc, dt;
-	double		busy;
+	double		busy, elapsed;
 
 	if (!st->has_last) {
 		/* The first reading of total cycles is only a baseline. */
@@ -650,10 +658,14 @@ drm_engine_cycles(struct drm_engine_state *st, const struct drm_engine *e, int64
 		return 0;
 	dc = e->cycles - st->last;
 	dt = e->total_cycles - st->last_total;
-	busy = (double)dc / (double)dt * (double)(t_ns - st->last_t_ns);
+	elapsed = (double)(t_ns - st->last_t_ns);
+	busy = (double)dc / (double)dt * elapsed;
 	st->last = e->cycles;
 	st->last_total = e->total_cycles;
 	st->last_t_ns = t_ns;
+	/* No more busy time than the engines had: a bogus counter must not overflow. */
+	if (busy > elapsed * (double)st->capacity)
+		busy = elapsed * (double)st->capacity;
 	return busy > 0 ? (uint64_t)(busy + 0.5) : 0;
 }
 
@@ -664,7 +676,10 @@ drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64
 	uint64_t	busy = 0, room, give;
 	double		pct;
 
+	/* No engine class has thousands of engines: a larger capacity is bogus. */
 	st->capacity = e->capacity > 0 ? e->capacity : 1;
+	if (st->capacity > DRM_CAPACITY_MAX)
+		st->capacity = DRM_CAPACITY_MAX;
 	room = span_ns > 0 ? (uint64_t)span_ns * st->capacity : 0;
 	if (e->has & DRM_E_NS)
 		busy = drm_engine_ns(st, e->busy_ns, t_ns, is_fresh);
@@ -673,6 +688,7 @@ drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64
 	else if (e->has & DRM_E_PCT) {
 		/* Old amdgpu: a percentage over the driver's own window, taken as is. */
 		pct = e->pct > 100.0 * (double)st->capacity ? 100.0 * (double)st->capacity : e->pct;
+		pct = pct > 0 ? pct : 0;
 		return (uint64_t)(pct / 100 * (double)(span_ns > 0 ? span_ns : 0));
 	}
 	st->carry_ns += busy;

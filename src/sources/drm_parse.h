@@ -10,6 +10,7 @@
  * NUL-terminated string).
  */
 #ifndef JOULESTAT_DRM_PARSE_H
+#define DRM_CAPACITY_MAX	4096	/* engines of one class, at most */
 #define JOULESTAT_DRM_PARSE_H
 
 #include <stdbool.h>
