@@ -1,8 +1,12 @@
 #!/bin/sh
 # make bench: prints figures, asserts nothing.  Medians of repeated runs.
 #  1. wrapper overhead: joulestat -q -- true vs /usr/bin/time true vs perf stat true vs true
-#  2. joulestat's own CPU time while wrapping a 100-process sleeping tree at 10/100/1000 Hz
-#  3. tick cost with 0 vs 5000 unrelated sleeping processes on the machine
+#  2. joulestat's own CPU time while wrapping a 100-process sleeping tree at
+#     10/100/1000 Hz, without devices and with the simulated NVML
+#  3. tick cost vs tree size (1, 100, 1000) and vs unrelated processes (0, 5000)
+#  4. timer lateness p50/p99/max at 1 kHz
+#  5. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
+# Environment: RUNS (default 30), RSS_SECONDS (0 skips 5).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -46,18 +50,39 @@ fi
 [ -x /usr/bin/time ] || echo "  /usr/bin/time: not installed (apt-get install time)"
 perf stat true >/dev/null 2>&1 || echo "  perf stat: does not work here"
 
-# sampler_cpu ARGS...: joulestat's own CPU seconds (sampler_cpu_s) for one run.
-sampler_cpu() {
-	"$J" -x, "$@" 2>&1 >/dev/null | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
-	    $2 == "\"run\"" || $2 == "run" { print $c["sampler_cpu_s"], $c["ticks"], $c["wall_s"] }'
+# run_fields FIELD... -- ARGS...: the run row's FIELDs of one joulestat run.
+run_fields() {
+	f=""
+	while [ "$1" != -- ]; do
+		f="$f $1"
+		shift
+	done
+	shift
+	"$J" -x, "$@" 2>&1 >/dev/null | awk -F, -v f="$f" 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i }
+	    NR > 1 && ($2 == "\"run\"" || $2 == "run") { n = split(f, k, " ");
+	    for (i = 1; i <= n; i++) printf "%s ", $c[k[i]]; print "" }'
 }
 
-echo "== joulestat's own CPU while wrapping a tree of 100 sleeping processes for 3 s"
-for ms in 100 10 1; do
-	set -- $(sampler_cpu -i $ms -- "$W" tree 1 99 3s)
-	awk -v hz=$((1000 / ms)) -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
-	    printf "  %4d Hz: %d ticks, own CPU %.3f s over %.2f s = %.2f%% of one core, %.1f us/tick\n",
-	    hz, ticks, cpu, wall, 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
+# sampler_cpu ARGS...: sampler_cpu_s, ticks and wall_s of one run.
+sampler_cpu() {
+	run_fields sampler_cpu_s ticks wall_s -- "$@"
+}
+
+SIM="--nvml-lib=$BUILD/sim/libnvidia-ml.so.1"
+export NVSIM_SCENARIO=tests/sim/scenarios/attrib-shared.scn
+
+for lib in "" "$SIM"; do
+	if [ -z "$lib" ]; then
+		echo "== joulestat's own CPU, tree of 100 sleeping processes, 3 s, no devices"
+	else
+		echo "== the same with one simulated GPU (tests/sim, attrib-shared.scn)"
+	fi
+	for ms in 100 10 1; do
+		set -- $(sampler_cpu $lib -i $ms -- "$W" tree 1 99 3s)
+		awk -v hz=$((1000 / ms)) -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
+		    printf "  %4d Hz: %d ticks, own CPU %.3f s over %.2f s = %.2f%% of one core, %.1f us/tick\n",
+		    hz, ticks, cpu, wall, 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
+	done
 done
 
 echo "== tick cost vs tree size (100 Hz, 3 s, sleeping processes)"
@@ -83,3 +108,34 @@ for n in 0 5000; do
 	[ -n "$pids" ] && kill $pids 2>/dev/null
 	wait 2>/dev/null
 done
+
+echo "== timer lateness at 1 kHz, 5 s, one simulated GPU"
+set -- $(run_fields late_p50_ms late_p99_ms late_max_ms ticks missed_ticks -- "$SIM" -i 1 -- \
+    "$W" sleep 5s)
+echo "  p50 $1 ms, p99 $2 ms, max $3 ms over $4 ticks, $5 missed"
+
+RSS_SECONDS=${RSS_SECONDS:-600}
+# hwm PID: the VmHWM (peak RSS, KiB) of a running process.
+hwm() {
+	awk '/^VmHWM/ { print $2 }' "/proc/$1/status" 2>/dev/null
+}
+
+if [ "$RSS_SECONDS" -gt 0 ]; then
+	echo "== peak RSS of joulestat over a ${RSS_SECONDS} s run at 10 Hz, one simulated GPU"
+	"$J" -q $SIM -i 100 --timeline=/dev/null -- "$W" sleep "${RSS_SECONDS}s" &
+	jp=$!
+	sleep 2
+	first=$(hwm $jp)
+	last=$first
+	t=2
+	while kill -0 $jp 2>/dev/null && [ $t -lt "$((RSS_SECONDS - 2))" ]; do
+		sleep 2
+		t=$((t + 2))
+		v=$(hwm $jp)
+		[ -n "$v" ] && last=$v
+	done
+	wait $jp
+	awk -v a="$first" -v b="$last" -v t="$t" 'BEGIN {
+	    printf "  peak RSS %d KiB after 2 s, %d KiB after %d s: %+.1f KiB per hour\n",
+	    a, b, t, (b - a) / (t - 2) * 3600 }'
+fi

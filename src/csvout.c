@@ -16,7 +16,7 @@
 
 enum col {
 	C_SCHEMA, C_SCOPE, C_RUN, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
-	C_TREERSS, C_PROCS, C_MAXCONC, C_LEFTOVER, C_INTERVAL, C_TICKS, C_MISSED, C_LATEMAX,
+	C_TREERSS, C_PROCS, C_MAXCONC, C_LEFTOVER, C_INTERVAL, C_TICKS, C_MISSED, C_LATEMAX, C_LATEP50,
 	C_LATEP99, C_SAMPLERCPU, C_DEVICE, C_DEVID, C_DEVNAME, C_BACKEND, C_POWERKIND,
 	C_PSTATE, C_TIME, C_SHARE, C_ENERGY, C_METHOD, C_E_COUNTER, C_E_POINTS, C_E_TICKS,
 	C_AVGPOWER, C_PEAKPOWER, C_AVGSM, C_LOST, C_LOSTS, C_THR_POWER, C_THR_THERMAL,
@@ -28,7 +28,7 @@ enum col {
 static const char *const col_names[C_NCOLS] = {
 	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
-	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms",
+	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
 	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
@@ -128,6 +128,7 @@ run_only_cell(enum col col, const struct report *rep, struct cell *c)
 	case C_TICKS: set_int(c, (int64_t)rep->ticks); break;
 	case C_MISSED: set_int(c, (int64_t)rep->missed); break;
 	case C_LATEMAX: set_real(c, (double)rep->late_max_ns / 1e6, 3); break;
+	case C_LATEP50: set_real(c, (double)rep->late_p50_ns / 1e6, 3); break;
 	case C_LATEP99: set_real(c, (double)rep->late_p99_ns / 1e6, 3); break;
 	case C_SAMPLERCPU: set_real(c, (double)rep->sampler_cpu_ns / 1e9, 6); break;
 	default: break;

@@ -91,6 +91,7 @@ static const struct field sampler_fields[] = {
 	RF("ticks", ticks, 0),
 	RF("missed_ticks", missed, 0),
 	RF("late_max_ms", late_max_ns, 1e6),
+	RF("late_p50_ms", late_p50_ns, 1e6),
 	RF("late_p99_ms", late_p99_ns, 1e6),
 	RF("cpu_s", sampler_cpu_ns, 1e9),
 	RF("proc_races", races, 0),

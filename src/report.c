@@ -354,6 +354,7 @@ report_build(struct report *rep, const struct run *run)
 	rep->ticks = run->ticks.ticks;
 	rep->missed = run->ticks.missed;
 	rep->late_max_ns = run->ticks.late_max_ns;
+	rep->late_p50_ns = tickstats_quantile(&run->ticks, 0.50);
 	rep->late_p99_ns = tickstats_quantile(&run->ticks, 0.99);
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
@@ -882,10 +883,10 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 static void
 write_sampler(FILE *f, const struct report *rep, const char *label)
 {
-	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness max "
-	    "%.3f ms, p99 %.3f ms, own CPU %.3f s\n\n", label, rep->ticks, rep->interval_ms,
-	    rep->missed,
-	    (double)rep->late_max_ns / 1e6, (double)rep->late_p99_ns / 1e6,
+	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness p50 "
+	    "%.3f ms, p99 %.3f ms, max %.3f ms, own CPU %.3f s\n\n", label, rep->ticks,
+	    rep->interval_ms, rep->missed, (double)rep->late_p50_ns / 1e6,
+	    (double)rep->late_p99_ns / 1e6, (double)rep->late_max_ns / 1e6,
 	    (double)rep->sampler_cpu_ns / 1e9);
 }
 

@@ -118,6 +118,7 @@ struct report {
 	uint64_t	 ticks;
 	uint64_t	 missed;
 	int64_t		 late_max_ns;
+	int64_t		 late_p50_ns;
 	int64_t		 late_p99_ns;
 	int64_t		 sampler_cpu_ns;
 	uint64_t	 races;

@@ -33,7 +33,7 @@ static const char COMMAND[] =
 static const char *const HEADER[] = {
 	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
-	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms",
+	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
 	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",

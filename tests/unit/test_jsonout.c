@@ -39,7 +39,7 @@ static const char *const RUN_KEYS[] = {
 	"notes", "devices",
 };
 static const char *const SAMPLER_KEYS[] = {
-	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p99_ms", "cpu_s",
+	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms", "cpu_s",
 	"proc_races",
 };
 static const char *const DEVICE_KEYS[] = {
