@@ -4,7 +4,7 @@
 # a call hanging for 3 s, repeated counter resets (one inside a lost
 # window), and the per-process lists growing to 3,000 pids.  Each run must
 # complete with the workload's status, and unknown figures stay unknown.
-# Scenarios: tests/sim/scenarios/fault-*.scn.
+# Scenarios: tests/sim/scenarios/fault-*.scn, and two made by the tests.
 #
 # Already covered elsewhere, not repeated here: the GPU lost from 500 to
 # 2500 ms and back (sim_e2e.sh "GPU lost", timeline.sh "lost rows"), one
@@ -14,13 +14,30 @@
 
 SCN=$TOP/tests/sim/scenarios
 
+# Scenarios in which no device can be enumerated are made here, not
+# shipped: sim_lib.sh's "every shipped scenario loads" enumerates each.
+# gpu_block FILE: the device block every fault scenario uses.
+gpu_block() {
+	cat >>"$1" <<-'EOF'
+	device 0
+	name Test GPU
+	uuid GPU-00000000-1111-2222-3333-444444444444
+	busid 00000000:01:00.0
+	phase at=0 power=200 pstate=0
+	EOF
+}
+
 # js_fault SCENARIO DUR STATUS [JOULESTAT-ARGS...]: a workload that sleeps
 # DUR and exits STATUS, on the simulated GPU; ./s.csv, ./j.json, ./t.csv,
 # and the simulator's truth in ./truth.
 js_fault() {
 	f_scn=$1 f_dur=$2 f_st=$3
 	shift 3
-	try env NVSIM_SCENARIO="$SCN/$f_scn" NVSIM_TRUTH="$PWD/truth" "$JOULESTAT" \
+	case $f_scn in
+	/*) ;;
+	*) f_scn=$SCN/$f_scn ;;
+	esac
+	try env NVSIM_SCENARIO="$f_scn" NVSIM_TRUTH="$PWD/truth" "$JOULESTAT" \
 	    --nvml-lib="$SIMLIB" --csv=s.csv --json=j.json --timeline=t.csv "$@" -- \
 	    sh -c '"$0" -p w sleep "$1"; exit "$2"' "$JS_WORK" "$f_dur" "$f_st"
 	assert_rc "$f_st"
@@ -64,7 +81,9 @@ test_lost_for_good() {
 # Lost from time 0: the device cannot even be opened; the report says so
 # in one line and the run completes with the status.
 test_lost_from_start() {
-	js_fault fault-lost-start.scn 500ms 7
+	gpu_block lost.scn
+	echo 'lost 0 86400000' >>lost.scn
+	js_fault "$PWD/lost.scn" 500ms 7
 	assert_match err '^ *nvml: .*GPU is lost'
 	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 0 "device rows"
 }
@@ -97,7 +116,14 @@ test_reads_not_supported() {
 # Even the calls that count and name devices answer NOT_SUPPORTED: one line
 # naming the call, no device, the run and its status intact.
 test_all_not_supported() {
-	js_fault fault-notsupported-all.scn 300ms 4
+	for c in nvmlDeviceGetCount_v2 nvmlDeviceGetCount nvmlDeviceGetHandleByIndex_v2 \
+	    nvmlDeviceGetHandleByIndex nvmlDeviceGetName nvmlDeviceGetUUID nvmlDeviceGetIndex \
+	    nvmlDeviceGetPciInfo_v3; do
+		echo "notsupported $c"
+	done >ns.scn
+	grep '^notsupported' "$SCN/fault-notsupported.scn" >>ns.scn
+	gpu_block ns.scn
+	js_fault "$PWD/ns.scn" 300ms 4
 	assert_match err '^ *nvml: not available: nvmlDeviceGetCount(_v2)?: Not Supported$'
 	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 0 "device rows"
 	jget '.runs[0].devices'
