@@ -244,6 +244,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 
 	if (s->is_lost) {
 		a->lost_samples++;
+		a->last_lost_ns = s->t_ns;
 		a->is_after_gap = a->has_prev;
 		return;
 	}
@@ -283,6 +284,13 @@ account_finish(struct dev_acct *a)
 {
 	double	tail;
 
+	/* Lost until the end: the time since the last good reading is a gap too. */
+	if (a->is_after_gap && a->last_lost_ns > a->last_ns) {
+		a->lost_ns += a->last_lost_ns - a->last_ns;
+		a->last_ns = a->last_lost_ns;
+		a->is_after_gap = false;
+		a->is_lost_at_end = true;
+	}
 	/* After the last driver sample, its power stands until the last reading. */
 	if (!a->has_points || a->last_ns <= a->last_point_ns)
 		return;

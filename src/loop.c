@@ -221,15 +221,24 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		timeline_rows(run, b, dev_base);
 }
 
+/*
+ * A device call that hangs holds the loop (NVML calls cannot be cut short
+ * safely): ticks due meanwhile are counted as missed when it returns, and a
+ * workload that ended meanwhile is seen then.  The longest hold is kept for
+ * the report.
+ */
 static void
 sample_devices(struct run *run, int64_t t_ns)
 {
 	size_t	i, base = 0;
+	int64_t	took;
 
 	for (i = 0; i < run->nbackends; i++) {
 		sample_backend(run, &run->backends[i], base, t_ns);
 		base += run->backends[i].ndev;
 	}
+	if ((took = now_ns() - t_ns) > run->stall_max_ns)
+		run->stall_max_ns = took;
 }
 
 void
@@ -497,6 +506,19 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 	}
 }
 
+/*
+ * Deadlines that passed after the last tick: the final reading serves the
+ * latest, the others were missed (a device call held the loop past them).
+ */
+static void
+drain_timer(struct loop *lp)
+{
+	uint64_t	n;
+
+	if (read(lp->timerfd, &n, sizeof n) == (ssize_t)sizeof n && n > 1)
+		lp->run->ticks.missed += n - 1;
+}
+
 int
 loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
@@ -516,6 +538,7 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 		on_sigchld(&lp);
 	while (lp.phase != PHASE_DONE)
 		poll_once(&lp, fds, nfds);
+	drain_timer(&lp);
 	free(fds);
 	close(lp.timerfd);
 	return 0;

@@ -5,11 +5,13 @@
  * (STYLE §6 rule 1), using the values of exitcode.h (DESIGN §1).
  */
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <math.h>
 #include <signal.h>
@@ -266,11 +268,24 @@ outputs_open(struct outputs *o, const struct config *cfg)
 	}
 }
 
+/* An output whose file was removed during the run (its directory vanished) is lost. */
+static int
+check_linked(FILE *f)
+{
+	struct stat	sb;
+
+	if (f == stdout || f == stderr || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	return sb.st_nlink == 0 ? -ENOENT : 0;
+}
+
 static void
 close_output(FILE *f, const char *path, int werr, bool *is_failed)
 {
 	if (f == NULL)
 		return;
+	if (werr == 0)
+		werr = check_linked(f);
 	if (f != stdout && f != stderr && fclose(f) != 0 && werr == 0)
 		werr = -errno;
 	if (werr != 0) {
@@ -368,6 +383,7 @@ run_reset(struct run *run)
 		}
 	}
 	memset(&run->ticks, 0, sizeof run->ticks);
+	run->stall_max_ns = 0;
 	free(run->leftover);
 	run->leftover = NULL;
 	run->nleftover = 0;
@@ -574,12 +590,31 @@ list_devices(const struct config *cfg)
 	return 0;
 }
 
+/*
+ * Started with stdin, stdout or stderr closed, the files joulestat opens
+ * would take those numbers and the workload would write into them: hold
+ * them with /dev/null first.
+ */
+static void
+hold_std_fds(void)
+{
+	int	fd;
+
+	for (fd = 0; fd <= 2; fd++) {
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) == -1)
+			return;
+	}
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config	cfg;
 	struct errbuf	err = { "" };
 	int		status = 0;
+
+	hold_std_fds();
 
 	if (config_parse(&cfg, argc, (const char **)argv, &err) != 0) {
 		config_free(&cfg);

@@ -149,21 +149,47 @@ read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t
 	return n;
 }
 
+/*
+ * Read a children file whole into the tree's growing buffer: a list of a
+ * thousand children is longer than any fixed buffer, and a pid cut at the
+ * buffer's end would be read as another pid.  fd is kept open in *slot.
+ */
+static ssize_t
+read_children(struct proctree *tree, int dirfd, const char *path, int *slot)
+{
+	ssize_t	n;
+
+	if (tree->capkids == 0) {
+		tree->capkids = PROCTREE_TEXT_MAX;
+		tree->kids = xmalloc(tree->capkids);
+	}
+	for (;;) {
+		if (dirfd == tree->proc_dirfd)
+			n = read_keep(tree, path, slot, tree->kids, tree->capkids);
+		else
+			n = read_file(dirfd, path, tree->kids, tree->capkids);
+		if (n < 0 || (size_t)n < tree->capkids - 1)
+			return n;
+		tree->capkids *= 2;
+		tree->kids = xreallocarray(tree->kids, tree->capkids, 1);
+	}
+}
+
 /* Queue the children of every thread of p.  Returns false when it is gone. */
 static bool
 queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthreads)
 {
-	char		 path[64], text[PROCTREE_TEXT_MAX];
+	char		 path[64];
 	struct dirent	*de;
 	DIR		*dir;
 	int		 fd, none = -1;
 
 	if (nthreads == 1) {
 		snprintf(path, sizeof path, "%d/task/%d/children", (int)pid, (int)pid);
-		if (read_keep(tree, path, p != NULL ? &p->children_fd : &none, text,
-		    sizeof text) < 0)
+		if (read_children(tree, tree->proc_dirfd, path,
+		    p != NULL ? &p->children_fd : &none) < 0)
 			return false;
-		procfs_parse_pid_list(text, queue_push, tree);
+		procfs_parse_pid_list(tree->kids, queue_push, tree);
 		return true;
 	}
 	if (p != NULL)
@@ -179,8 +205,8 @@ queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthrea
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "%.20s/children", de->d_name);
-		if (read_file(dirfd(dir), path, text, sizeof text) >= 0)
-			procfs_parse_pid_list(text, queue_push, tree);
+		if (read_children(tree, dirfd(dir), path, &none) >= 0)
+			procfs_parse_pid_list(tree->kids, queue_push, tree);
 	}
 	closedir(dir);
 	return true;
@@ -505,6 +531,7 @@ proctree_free(struct proctree *tree)
 		close_fd(tree, &tree->procs[i].children_fd);
 	}
 	free(tree->prev);
+	free(tree->kids);
 	if (tree->proc_dirfd > 0)
 		close(tree->proc_dirfd);
 	free(tree->roots);

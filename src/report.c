@@ -278,7 +278,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 
 	d->dev = &b->devs[i];
 	d->backend = b->ops->name;
-	d->is_gone = b->is_gone;
+	d->is_gone = b->is_gone || a->is_lost_at_end;
 	d->window_ns = a->has_prev ? a->last_ns - a->first_ns : 0;
 	d->energy_mj = account_energy_mj(a, &d->method);
 	/* Every method this device allowed, to show them side by side. */
@@ -355,6 +355,7 @@ report_build(struct report *rep, const struct run *run)
 	rep->missed = run->ticks.missed;
 	rep->late_max_ns = run->ticks.late_max_ns;
 	rep->late_p50_ns = tickstats_quantile(&run->ticks, 0.50);
+	rep->stall_max_ns = run->stall_max_ns;
 	rep->late_p99_ns = tickstats_quantile(&run->ticks, 0.99);
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
@@ -895,6 +896,10 @@ write_notes(FILE *f, const struct report *rep)
 {
 	size_t	i;
 
+	if (rep->stall_max_ns > REPORT_STALL_NS)
+		fprintf(f, "\n a device reading held the sampler for %.3f s: ticks due meanwhile "
+		    "are counted as missed, and the workload's end, if it came then, was seen "
+		    "only when the reading returned\n", (double)rep->stall_max_ns / 1e9);
 	if (rep->nnotes > 0)
 		fputc('\n', f);
 	for (i = 0; i < rep->nnotes; i++)

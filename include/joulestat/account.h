@@ -83,6 +83,8 @@ struct dev_acct {
 	bool		is_other_unknown; /* a window had no load of other processes */
 	/* Readings that failed. */
 	uint64_t	lost_samples;
+	int64_t		last_lost_ns;	/* the latest lost reading */
+	bool		is_lost_at_end;	/* lost until the last reading, by account_finish */
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
 	uint64_t	throttled_samples;
 };

@@ -93,6 +93,9 @@ struct dev_report {
 	size_t			 nprocs;
 };
 
+/* A reading of the devices that took longer than this is reported. */
+#define REPORT_STALL_NS		(1 * NSEC_PER_SEC)
+
 struct report {
 	unsigned	 index;			/* 1-based number of the run in a series */
 	char		*command;		/* argv joined by spaces, as given */
@@ -121,6 +124,7 @@ struct report {
 	int64_t		 late_p50_ns;
 	int64_t		 late_p99_ns;
 	int64_t		 sampler_cpu_ns;
+	int64_t		 stall_max_ns;		/* the longest reading of the devices */
 	uint64_t	 races;
 	const char	*notes[16];		/* run-level notes ("nvml: not available: ...") */
 	size_t		 nnotes;

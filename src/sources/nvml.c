@@ -1057,7 +1057,6 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
-	s->t_ns = now_ns();
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		if (!(dev->measures & nvml_readers[k].bit))
 			continue;
@@ -1068,9 +1067,12 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 			/* It may come back: the next tick tries again. */
 			s->valid = 0;
 			s->is_lost = true;
+			s->t_ns = now_ns();
 			return r;
 		}
 	}
+	/* Stamped when the readings are in: a call that took long must not date them early. */
+	s->t_ns = now_ns();
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
 	if (d->has_pid_util || d->has_procs) {

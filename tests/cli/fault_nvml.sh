@@ -150,9 +150,11 @@ test_hang_mid_run() {
 }
 
 # The workload (1 s) ends while the call hangs (from about 0.4 to 3.4 s):
-# the run still completes with its status, the deadlines the hang swallowed
-# are counted as missed, as mid-run, and the wall time is the workload's
-# own (1 s), not the end of the hang.
+# the run still completes with its status and the deadlines the hang
+# swallowed are counted as missed, as mid-run.  The loop only sees the
+# workload's end when the call returns, so the wall time runs to the end
+# of the hang (the man page's policy), and the report says how long a
+# reading held the sampler.
 test_hang_at_end() {
 	js_fault fault-hang.scn 1s 4 -i 100
 	csv_get s.csv missed_ticks scope=run
@@ -161,7 +163,9 @@ test_hang_at_end() {
 	csv_get s.csv wall_s scope=run
 	note "wall_s $csv_v for a 1 s workload"
 	assert_ge "$m" 20 "missed_ticks (a 3 s call at -i 100, the workload ending inside it)"
-	assert_le "$csv_v" 2.5 "wall_s of a 1 s workload"
+	assert_ge "$csv_v" 1 "wall_s of a 1 s workload"
+	assert_le "$csv_v" 8 "wall_s: the workload's end seen when the hang is over"
+	assert_match err 'a device reading held the sampler for [0-9.]+ s'
 }
 
 # Timeline rows carry the time of their reading: at a constant 200 W the

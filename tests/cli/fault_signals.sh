@@ -170,9 +170,11 @@ test_workload_closes_stdio() {
 # joulestat itself is started with 0, 1 and 2 closed.  Its output files
 # must not become the workload's stdout or stderr: the report and the CSV
 # hold no text of the workload, and the CSV parses.
+# The workload prints "workload-out" and "workload-err" through printf, so
+# that the command line, which the report and the CSV quote, does not hold them.
 test_started_with_stdio_closed() {
 	try bash -c 'exec <&- >&- 2>&-; exec "$@"' sh "$JOULESTAT" -o report --csv=s.csv -- \
-	    sh -c 'echo workload-out; echo workload-err >&2; exit 5'
+	    sh -c 'printf "workload-%s\\n" out; printf "workload-%s\\n" err >&2; exit 5'
 	assert_rc 5
 	assert_report report
 	assert_no_match report 'workload-(out|err)'
