@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "joulestat/util.h"
@@ -242,8 +243,10 @@ drm_key_fn_engine(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 	e->has |= DRM_E_NS;
 }
 
+/* A plain counter of engine suffix: store it in the field at offset, mark has. */
 static void
-drm_key_fn_total_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+drm_engine_counter(struct drm_fdinfo_ctx *c, const char *suffix, const char *v, size_t offset,
+    unsigned has)
 {
 	struct drm_engine	*e;
 	uint64_t		 n;
@@ -252,22 +255,20 @@ drm_key_fn_total_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char
 		c->out->nbad++;
 		return;
 	}
-	e->total_cycles = n;
-	e->has |= DRM_E_TOTAL;
+	memcpy((char *)e + offset, &n, sizeof n);
+	e->has |= has;
+}
+
+static void
+drm_key_fn_total_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	drm_engine_counter(c, suffix, v, offsetof(struct drm_engine, total_cycles), DRM_E_TOTAL);
 }
 
 static void
 drm_key_fn_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 {
-	struct drm_engine	*e;
-	uint64_t		 n;
-
-	if (parse_u64(v, &n) != 0 || (e = drm_engine_get(c->out, suffix)) == NULL) {
-		c->out->nbad++;
-		return;
-	}
-	e->cycles = n;
-	e->has |= DRM_E_CYCLES;
+	drm_engine_counter(c, suffix, v, offsetof(struct drm_engine, cycles), DRM_E_CYCLES);
 }
 
 static void
