@@ -223,6 +223,7 @@ limited() {
 }
 
 test_fd_exhaustion() {
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which needs descriptors of its own"
 	# At 3 the dynamic loader cannot open joulestat's libraries (127 from
 	# ld.so, before joulestat runs); limited tells that case apart.
 	for n in 64 32 16 12 10 8 6 5 4 3; do
@@ -236,6 +237,7 @@ test_fd_exhaustion() {
 
 # Each process of a tree of 31 must not cost a descriptor that stays open.
 test_fd_exhaustion_tree() {
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which needs descriptors of its own"
 	limited 16 3 tree 1 30 500ms || fail "joulestat does not run under ulimit -n 16"
 	csv_get s.csv processes scope=run
 	assert_eq "$csv_v" 32 "processes (shell, js-work and 30 children)"
@@ -272,6 +274,7 @@ test_nproc_workload() {
 # joulestat itself as nobody under the limit: it forks the workload, whose
 # own forks fail; status 2, not 125, and a report.
 test_nproc_joulestat_too() {
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which the limited user cannot load"
 	as_nobody
 	try env "$NOLEAK" prlimit --nproc=3 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	    "$JOULESTAT" -- "$JS_WORK" forkmany 20
@@ -284,6 +287,7 @@ test_nproc_joulestat_too() {
 # the limit forbids: these tests switch leak detection off; ASan stays on.)
 NOLEAK="ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 test_nproc_no_fork() {
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which the limited user cannot load"
 	as_nobody
 	try env "$NOLEAK" prlimit --nproc=1 setpriv --reuid=65534 --regid=65534 --clear-groups \
 	    "$JOULESTAT" -- "$JS_WORK" exit 0
