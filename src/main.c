@@ -5,7 +5,6 @@
  * (STYLE §6 rule 1), using the values of exitcode.h (DESIGN §1).
  */
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
@@ -272,11 +271,7 @@ outputs_open(struct outputs *o, const struct config *cfg)
 static int
 check_linked(FILE *f)
 {
-	struct stat	sb;
-
-	if (f == stdout || f == stderr || fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode))
-		return 0;
-	return sb.st_nlink == 0 ? -ENOENT : 0;
+	return f != stdout && f != stderr && fd_is_unlinked(fileno(f)) ? -ENOENT : 0;
 }
 
 static void

@@ -7,8 +7,6 @@
  */
 #include "joulestat/timeline.h"
 
-#include <sys/stat.h>
-
 #include <csv.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -165,12 +163,9 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns, size_t gdev,
 int
 timeline_close(struct timeline *tl)
 {
-	struct stat	sb;
-
 	flush_buf(tl);
 	/* Removed during the run (its directory vanished): the rows are lost. */
-	if (tl->fd >= 0 && tl->error == 0 && fstat(tl->fd, &sb) == 0 && S_ISREG(sb.st_mode) &&
-	    sb.st_nlink == 0)
+	if (tl->fd >= 0 && tl->error == 0 && fd_is_unlinked(tl->fd))
 		tl->error = ENOENT;
 	if (tl->fd >= 0 && close(tl->fd) == -1 && tl->error == 0 && errno != EINTR)
 		tl->error = errno;

@@ -5,6 +5,7 @@
  */
 #include "joulestat/util.h"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <ctype.h>
@@ -269,6 +270,14 @@ read_file(int dirfd, const char *path, char *buf, size_t size)
 	n = pread_text(fd, buf, size);
 	close(fd);
 	return n;
+}
+
+bool
+fd_is_unlinked(int fd)
+{
+	struct stat	sb;
+
+	return fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_nlink == 0;
 }
 
 int

@@ -10,6 +10,7 @@
 #include <sys/types.h>
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -81,6 +82,9 @@ ssize_t	pread_text(int fd, char *buf, size_t size);
  * \xHH, and a long string is cut with "...".  Returns buf.
  */
 const char *visible(const char *s, char *buf, size_t size);
+
+/* True when fd is a regular file that was removed (its directory vanished). */
+bool	fd_is_unlinked(int fd);
 
 /* write(2) all of buf, retrying on EINTR and short writes.  0 or -errno. */
 int	write_all(int fd, const void *buf, size_t len);

@@ -271,8 +271,10 @@ drm_key_fn_cycles(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 	drm_engine_counter(c, suffix, v, offsetof(struct drm_engine, cycles), DRM_E_CYCLES);
 }
 
+/* A size of memory region suffix: add it to *total when it is device memory. */
 static void
-drm_key_fn_resident(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+drm_add_region(struct drm_fdinfo_ctx *c, const char *suffix, const char *v, bool *has,
+    uint64_t *total)
 {
 	uint64_t	kib;
 
@@ -281,25 +283,22 @@ drm_key_fn_resident(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 		return;
 	}
 	if (drm_is_dev_region(suffix)) {
-		c->has_resident = true;
-		c->resident_kib += kib;
+		*has = true;
+		*total += kib;
 	}
+}
+
+static void
+drm_key_fn_resident(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
+{
+	drm_add_region(c, suffix, v, &c->has_resident, &c->resident_kib);
 }
 
 /* Deprecated alias of drm-resident-, still printed by amdgpu. */
 static void
 drm_key_fn_memory(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 {
-	uint64_t	kib;
-
-	if (drm_parse_size_kib(v, &kib) != 0) {
-		c->out->nbad++;
-		return;
-	}
-	if (drm_is_dev_region(suffix)) {
-		c->has_memory = true;
-		c->memory_kib += kib;
-	}
+	drm_add_region(c, suffix, v, &c->has_memory, &c->memory_kib);
 }
 
 static void
