@@ -58,6 +58,16 @@ loop_signal_set(sigset_t *set)
 	sigaddset(set, SIGHUP);
 }
 
+static void
+cand_push(struct share_scratch *sc, size_t i)
+{
+	if (sc->ncand == sc->capcand) {
+		sc->capcand = sc->capcand == 0 ? 16 : sc->capcand * 2;
+		sc->cand = xreallocarray(sc->cand, sc->capcand, sizeof *sc->cand);
+	}
+	sc->cand[sc->ncand++] = i;
+}
+
 /* Record per-process usage of this tick against the run's totals. */
 static void
 account_pids(struct run *run, const struct backend *b, size_t dev_base)
@@ -86,6 +96,7 @@ account_pids(struct run *run, const struct backend *b, size_t dev_base)
 		a->last_sm_pct = u->sm_pct;
 		a->last_mem_pct = u->mem_pct;
 		a->last_seen_ns = b->cur[u->dev].t_ns;
+		cand_push(&run->scratch, (size_t)(a - run->pidacct.v));
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
 		a->util_ns += span;
@@ -108,19 +119,26 @@ scratch_reserve(struct share_scratch *sc, size_t n)
 /*
  * Share device gdev's energy since its last window among the processes
  * that have per-process data at t_ns (last_seen_ns) and everyone else.
+ * The candidates are cand[0..ncand) (this reading's entries, so a window
+ * costs what the reading brought), or with cand NULL every entry (once,
+ * at the end of the run).
  */
 static void
-share_window(struct run *run, struct dev_acct *a, size_t gdev, int64_t t_ns)
+share_window(struct run *run, struct dev_acct *a, size_t gdev, int64_t t_ns,
+    const size_t *cand, size_t ncand)
 {
 	struct share_scratch	*sc = &run->scratch;
 	struct pid_acct		*p;
-	size_t			 i, n = 0;
+	size_t			 i, k, n = 0, nall = cand != NULL ? ncand : run->pidacct.n;
 
-	scratch_reserve(sc, run->pidacct.n + 1);
-	for (i = 0; i < run->pidacct.n; i++) {
+	scratch_reserve(sc, nall + 1);
+	sc->window++;
+	for (k = 0; k < nall; k++) {
+		i = cand != NULL ? cand[k] : k;
 		p = &run->pidacct.v[i];
-		if (p->dev != gdev || p->last_seen_ns != t_ns)
+		if (p->dev != gdev || p->last_seen_ns != t_ns || p->shared_window == sc->window)
 			continue;
+		p->shared_window = sc->window;
 		sc->idx[n] = i;
 		sc->sm[n] = p->last_sm_pct;
 		sc->mem[n++] = p->last_mem_pct;
@@ -174,7 +192,7 @@ attribute_backend(struct run *run, struct backend *b, size_t dev_base)
 		a->last_other_mem_pct = s->valid & M_FOREIGN ? s->foreign_mem_pct : 0;
 		a->is_other_unknown |= !(s->valid & M_FOREIGN);
 		a->last_window_ns = s->t_ns;
-		share_window(run, a, dev_base + i, s->t_ns);
+		share_window(run, a, dev_base + i, s->t_ns, run->scratch.cand, run->scratch.ncand);
 	}
 }
 
@@ -214,6 +232,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 	}
+	run->scratch.ncand = 0;
 	account_pids(run, b, dev_base);
 	attribute_backend(run, b, dev_base);
 	/* Warm-up runs (index 0) are not reported, in the timeline either. */
@@ -558,7 +577,7 @@ close_window(struct run *run, struct dev_acct *a, size_t gdev)
 	a->pending_mj += e - a->attrib_seen_mj;
 	a->attrib_seen_mj = e;
 	if (a->has_attrib && a->pending_mj > 0)
-		share_window(run, a, gdev, a->last_window_ns);
+		share_window(run, a, gdev, a->last_window_ns, NULL, 0);
 }
 
 void
@@ -579,6 +598,7 @@ loop_finish(struct run *run)
 		for (k = 0; k < b->ndev; k++)
 			b->span_ns[k] = 0;
 		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
+		run->scratch.ncand = 0;
 		account_pids(run, b, base);
 	}
 }

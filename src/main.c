@@ -115,6 +115,7 @@ close_all(struct run *run)
 	free(run->scratch.mem);
 	free(run->scratch.a);
 	free(run->scratch.b);
+	free(run->scratch.cand);
 	free(run->leftover);
 	free(run->pidfds);
 	proctree_free(&run->tree);

@@ -180,6 +180,7 @@ struct pid_acct {
 	double		last_sm_pct;	/* in the latest per-process data */
 	double		last_mem_pct;
 	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */
+	uint64_t	shared_window;	/* the window it was last shared in */
 	double		attrib_a_mj;	/* see account_attrib_window */
 	double		attrib_b_ns;
 };

@@ -60,6 +60,10 @@ struct run {
 		double	*a;
 		double	*b;
 		size_t	 cap;
+		size_t	*cand;			/* pidacct entries with new data this reading */
+		size_t	 ncand;
+		size_t	 capcand;
+		uint64_t window;		/* windows shared so far (from 1) */
 	}			 scratch;
 	struct tickstats	 ticks;
 	struct timeline		*timeline;	/* --timeline, or NULL */
