@@ -16,9 +16,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "joulestat/account.h"
 #include "joulestat/devsel.h"
+#include "joulestat/exitcode.h"
+#include "joulestat/gate.h"
+#include "joulestat/jobinfo.h"
 #include "joulestat/util.h"
 
 #ifndef JOULESTAT_VERSION
@@ -35,6 +39,7 @@ enum opt_val {
 	OPT_USAGE,
 	OPT_VERSION,
 	OPT_STRING,	/* a string option was stored: take ownership of it */
+	OPT_GATE,	/* a threshold: OPT_GATE + enum gate_metric; they add up */
 };
 
 /* Where popt leaves option arguments before they are checked. */
@@ -55,11 +60,21 @@ struct raw_opts {
 	char	*descendants;
 	char	*nvml_lib;
 	char	*devices;
+	char	*gate[GATE_REGRESSION + 1];	/* by enum gate_metric */
+	char	*gate_sigma;
+	char	*gate_exit;
+	char	*baseline;
+	char	*regress;
+	char	*lock;
+	char	*exclusive_wait;
+	char	*plot;
 	int	 is_quiet;
 	int	 is_list_devices;
+	int	 is_lock_required;
+	int	 is_exclusive;
 };
 
-#define NOPTIONS 22
+#define NOPTIONS 37
 
 struct parser {
 	struct raw_opts	 raw;
@@ -78,7 +93,11 @@ own_strings(struct parser *ps)
 		&ps->raw.interval, &ps->raw.json, &ps->raw.timeline, &ps->raw.repeat,
 		&ps->raw.warmup, &ps->raw.cooldown, &ps->raw.output, &ps->raw.field_sep,
 		&ps->raw.csv, &ps->raw.pids, &ps->raw.descendants, &ps->raw.nvml_lib,
-		&ps->raw.devices,
+		&ps->raw.devices, &ps->raw.gate[GATE_ENERGY], &ps->raw.gate[GATE_ABOVE_IDLE],
+		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
+		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
+		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
+		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
 	};
 	size_t		 i, k;
 
@@ -101,6 +120,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, OPT_STRING,
 		"weights of SM and memory utilization in the attribution estimate "
 		"(default 0.7,0.3)", "SM,MEM" },
+	    { "baseline", '\0', POPT_ARG_STRING, &r->baseline, OPT_STRING,
+		"with --max-regression, compare with this earlier --csv summary", "FILE" },
 	    { "cooldown", '\0', POPT_ARG_STRING, &r->cooldown, OPT_STRING,
 		"with --repeat, pause SECONDS between runs so the devices idle again", "SECONDS" },
 	    { "csv", '\0', POPT_ARG_STRING, &r->csv, OPT_STRING,
@@ -110,8 +131,16 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"wait for them, or kill them", "leave|wait|kill" },
 	    { "devices", 'd', POPT_ARG_STRING, &r->devices, OPT_STRING,
 		"measure only these devices: indices, UUIDs or PCI bus ids", "LIST" },
+	    { "exclusive", '\0', POPT_ARG_NONE, &r->is_exclusive, 0,
+		"measure alone: wait for other joulestat --exclusive runs on the same devices", NULL },
+	    { "exclusive-timeout", '\0', POPT_ARG_STRING, &r->exclusive_wait, OPT_STRING,
+		"give up after waiting SECONDS for the devices (default: wait)", "SECONDS" },
 	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, OPT_STRING,
 		"write the report as CSV with separator SEP", "SEP" },
+	    { "gate-exit-code", '\0', POPT_ARG_STRING, &r->gate_exit, OPT_STRING,
+		"exit with N, 1 to 124, when a gate fails (default 3)", "N" },
+	    { "gate-sigma", '\0', POPT_ARG_STRING, &r->gate_sigma, OPT_STRING,
+		"with --repeat, judge mean + K standard deviations, not the mean", "K" },
 	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
 	    { "idle-baseline", '\0', POPT_ARG_STRING, &r->idle_baseline, OPT_STRING,
 		"measure idle power for SECONDS before starting the command", "SECONDS" },
@@ -123,13 +152,40 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"write the report as JSON to FILE (- for stdout)", "FILE" },
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
 		"list what can be measured on this machine, and how, then exit", NULL },
+	    { "lock-clocks", '\0', POPT_ARG_STRING, &r->lock, OPT_STRING,
+		"lock GPU clocks for the run (needs root), restored at the end",
+		"base|max|MHZ[,MEMMHZ]" },
+	    { "lock-clocks-required", '\0', POPT_ARG_NONE, &r->is_lock_required, 0,
+		"fail (125) rather than run with clocks that could not be locked", NULL },
+	    { "max-avg-power", '\0', POPT_ARG_STRING, &r->gate[GATE_AVG_POWER],
+		OPT_GATE + GATE_AVG_POWER,
+		"gate: average power at most W, in total or per device (0:300,1:300)", "W|DEV:W,..." },
+	    { "max-energy", '\0', POPT_ARG_STRING, &r->gate[GATE_ENERGY], OPT_GATE + GATE_ENERGY,
+		"gate: energy at most J, in total or per device (0:500,1:500)", "J|DEV:J,..." },
+	    { "max-energy-above-idle", '\0', POPT_ARG_STRING, &r->gate[GATE_ABOVE_IDLE],
+		OPT_GATE + GATE_ABOVE_IDLE,
+		"gate: energy above idle at most J, in total or per device", "J|DEV:J,..." },
+	    { "max-regression", '\0', POPT_ARG_STRING, &r->gate[GATE_REGRESSION],
+		OPT_GATE + GATE_REGRESSION,
+		"gate: at most PCT percent more than --baseline, beyond the noise", "PCT" },
+	    { "max-time", '\0', POPT_ARG_STRING, &r->gate[GATE_TIME], OPT_GATE + GATE_TIME,
+		"gate: wall time at most SECONDS", "SECONDS" },
+	    { "min-pstate-share", '\0', POPT_ARG_STRING, &r->gate[GATE_STATE_SHARE],
+		OPT_GATE + GATE_STATE_SHARE,
+		"gate: at least PCT percent of the time in STATE (P0:80, 0:P0:80)",
+		"[DEV:]STATE:PCT,..." },
 	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, OPT_STRING,
 		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
 	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,
 		"write the report to FILE instead of stderr (- for stdout)", "FILE" },
 	    { "pid", 'p', POPT_ARG_STRING, &r->pids, OPT_STRING,
 		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
+	    { "plot", '\0', POPT_ARG_STRING, &r->plot, OPT_STRING,
+		"draw power, clocks and P-states over time to FILE.png (needs gnuplot)", "FILE" },
 	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
+	    { "regression-metric", '\0', POPT_ARG_STRING, &r->regress, OPT_STRING,
+		"what --max-regression compares: energy (default), time or energy-above-idle",
+		"METRIC" },
 	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, OPT_STRING,
 		"run the command N times and report mean and standard deviation", "N" },
 	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
@@ -354,6 +410,145 @@ parse_baseline(struct config *cfg, const char *s, struct errbuf *err)
 	return 0;
 }
 
+/* --lock-clocks: base, max, MHZ or MHZ,MEMMHZ. */
+static int
+parse_lock(struct config *cfg, const char *s, struct errbuf *err)
+{
+	char		*copy, *mem;
+	uint64_t	 gpu, memv = 0;
+	int		 rc = 0;
+
+	if (strcmp(s, "base") == 0) {
+		cfg->lock.kind = CLOCK_LOCK_BASE;
+		return 0;
+	}
+	if (strcmp(s, "max") == 0) {
+		cfg->lock.kind = CLOCK_LOCK_MAX;
+		return 0;
+	}
+	copy = xstrdup(s);
+	if ((mem = strchr(copy, ',')) != NULL)
+		*mem++ = '\0';
+	if (parse_u64_range(copy, 1, CONFIG_MAX_CLOCK_MHZ, &gpu) != 0 ||
+	    (mem != NULL && parse_u64_range(mem, 1, CONFIG_MAX_CLOCK_MHZ, &memv) != 0)) {
+		errbuf_set(err, "invalid --lock-clocks '%s': expected base, max, or MHz of the "
+		    "graphics clock and optionally of memory (1410,1593)", VIS(s));
+		rc = -1;
+	} else
+		cfg->lock = (struct clock_lock){ CLOCK_LOCK_MHZ, (unsigned)gpu, (unsigned)memv };
+	free(copy);
+	return rc;
+}
+
+/* --exclusive, --exclusive-timeout and --lock-clocks-required. */
+static int
+parse_lock_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
+{
+	if (r->lock != NULL && parse_lock(cfg, r->lock, err) != 0)
+		return -1;
+	if (r->is_lock_required && r->lock == NULL) {
+		errbuf_set(err, "--lock-clocks-required needs --lock-clocks");
+		return -1;
+	}
+	cfg->is_lock_required = r->is_lock_required != 0;
+	cfg->is_exclusive = r->is_exclusive != 0 || r->exclusive_wait != NULL;
+	cfg->exclusive_wait_s = CONFIG_WAIT_FOREVER;
+	if (r->exclusive_wait != NULL && (parse_double(r->exclusive_wait, &cfg->exclusive_wait_s)
+	    != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
+		errbuf_set(err, "invalid --exclusive-timeout '%s': expected seconds from 0 to %d",
+		    VIS(r->exclusive_wait), CONFIG_MAX_WAIT_S);
+		return -1;
+	}
+	return 0;
+}
+
+/* --gate-sigma, --gate-exit-code, --baseline and --regression-metric. */
+static int
+parse_gate_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
+{
+	struct gate_config	*gc = &cfg->gate;
+	uint64_t		 v;
+	bool			 has_regression = false;
+	size_t			 i;
+
+	gc->exit_code = EXIT_GATE_DEFAULT;
+	if (r->gate_exit != NULL) {
+		if (parse_u64_range(r->gate_exit, 1, EXIT_TOOL - 1, &v) != 0) {
+			errbuf_set(err, "invalid --gate-exit-code '%s': expected 1 to %d",
+			    VIS(r->gate_exit), EXIT_TOOL - 1);
+			return -1;
+		}
+		gc->exit_code = (int)v;
+	}
+	if (r->gate_sigma != NULL && (parse_double(r->gate_sigma, &gc->sigma) != 0 ||
+	    gc->sigma < 0 || gc->sigma > 10)) {
+		errbuf_set(err, "invalid --gate-sigma '%s': expected a number from 0 to 10",
+		    VIS(r->gate_sigma));
+		return -1;
+	}
+	if (r->regress != NULL && gate_parse_regress(gc, r->regress, err) != 0)
+		return -1;
+	for (i = 0; i < gc->nspecs; i++)
+		has_regression |= gc->specs[i].metric == GATE_REGRESSION;
+	if (has_regression != (r->baseline != NULL)) {
+		errbuf_set(err, has_regression ? "--max-regression needs --baseline FILE" :
+		    "--baseline needs --max-regression PCT");
+		return -1;
+	}
+	if (r->regress != NULL && !has_regression) {
+		errbuf_set(err, "--regression-metric needs --max-regression");
+		return -1;
+	}
+	gc->baseline_path = r->baseline;
+	return check_path("--baseline", r->baseline, err);
+}
+
+/*
+ * Output paths take %h, %r, %j and %p (DESIGN §6).  Each expanded path is
+ * kept in the parser's list of owned strings.
+ */
+static int
+expand_path(struct parser *ps, const struct jobinfo *job, const char *opt, const char **path,
+    struct errbuf *err)
+{
+	char	*out;
+
+	if (*path == NULL || strcmp(*path, "-") == 0)
+		return 0;
+	if ((out = jobinfo_expand(*path, job, err)) == NULL) {
+		errbuf_prefix(err, "%s", opt);
+		return -1;
+	}
+	ps->owned = xreallocarray(ps->owned, ps->nowned + 1, sizeof *ps->owned);
+	ps->owned[ps->nowned++] = out;
+	*path = out;
+	return 0;
+}
+
+static const char *
+env_get(const char *name)
+{
+	return getenv(name);
+}
+
+static int
+expand_paths(struct config *cfg, struct parser *ps, struct errbuf *err)
+{
+	char	host[JOBINFO_HOST_MAX] = "";
+
+	if (gethostname(host, sizeof host - 1) != 0)
+		snprintf(host, sizeof host, "localhost");
+	if (jobinfo_get(&cfg->job, env_get, host, getpid(), err) != 0)
+		return -1;
+	if (expand_path(ps, &cfg->job, "--output", &cfg->output, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--csv", &cfg->csv_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--json", &cfg->json_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--timeline", &cfg->timeline_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--plot", &cfg->plot_path, err) != 0)
+		return -1;
+	return 0;
+}
+
 /* Check and convert the raw option strings into cfg. */
 static int
 apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
@@ -376,13 +571,21 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	    check_path("--json", r->json, err) != 0 || check_path("--timeline", r->timeline, err) != 0 ||
 	    check_path("--nvml-lib", r->nvml_lib, err) != 0 || check_separator(r->field_sep, err) != 0)
 		return -1;
+	if (check_path("--plot", r->plot, err) != 0 || (r->plot != NULL &&
+	    strcmp(r->plot, "-") == 0)) {
+		errbuf_set(err, "--plot needs a file name");
+		return -1;
+	}
 	if (r->devices != NULL && check_devices(r->devices, err) != 0)
+		return -1;
+	if (parse_lock_opts(cfg, r, err) != 0 || parse_gate_opts(cfg, r, err) != 0)
 		return -1;
 	cfg->output = r->output;
 	cfg->field_sep = r->field_sep;
 	cfg->csv_path = r->csv;
 	cfg->json_path = r->json;
 	cfg->timeline_path = r->timeline;
+	cfg->plot_path = r->plot;
 	cfg->nvml_lib = r->nvml_lib != NULL ? r->nvml_lib : getenv("JOULESTAT_NVML_LIB");
 	if (cfg->nvml_lib != NULL && cfg->nvml_lib[0] == '\0')
 		cfg->nvml_lib = NULL;
@@ -464,10 +667,13 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 	fill_table(table, &ps->raw);
 	ps->ctx = poptGetContext(PROGNAME, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(ps->ctx)) > 0) {
-		if (rc == OPT_STRING) {
+		if (rc >= OPT_STRING)
 			own_strings(ps);
+		if (rc >= OPT_GATE && gate_parse(&cfg->gate, (enum gate_metric)(rc - OPT_GATE),
+		    ps->raw.gate[rc - OPT_GATE], err) != 0)
+			return -1;
+		if (rc >= OPT_STRING)
 			continue;
-		}
 		cfg->action = ACTION_HELP;
 		cfg->text = help_text(ps->ctx, rc);
 		return 0;
@@ -477,7 +683,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 		    poptStrerror(rc));
 		return -1;
 	}
-	if (apply_raw(cfg, &ps->raw, err) != 0)
+	if (apply_raw(cfg, &ps->raw, err) != 0 || expand_paths(cfg, ps, err) != 0)
 		return -1;
 	return take_command(cfg, ps, err);
 }

@@ -15,18 +15,19 @@
 #include "joulestat/util.h"
 
 enum col {
-	C_SCHEMA, C_SCOPE, C_RUN, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
+	C_SCHEMA, C_SCOPE, C_RUN, C_HOST, C_RANK, C_JOB, C_START, C_COMMAND, C_EXIT, C_OUTCOME, C_WALL, C_USER, C_SYS, C_MAXRSS,
 	C_TREERSS, C_PROCS, C_MAXCONC, C_LEFTOVER, C_INTERVAL, C_TICKS, C_MISSED, C_LATEMAX, C_LATEP50,
 	C_LATEP99, C_SAMPLERCPU, C_DEVICE, C_DEVID, C_DEVNAME, C_BACKEND, C_POWERKIND,
 	C_PSTATE, C_TIME, C_SHARE, C_ENERGY, C_METHOD, C_E_COUNTER, C_E_POINTS, C_E_TICKS,
 	C_AVGPOWER, C_PEAKPOWER, C_AVGSM, C_LOST, C_LOSTS, C_THR_POWER, C_THR_THERMAL,
 	C_IDLE, C_IDLEMETHOD, C_ABOVEIDLE, C_WORKLOAD, C_OTHER, C_UNATTR, C_SHARE_E, C_PID,
-	C_PROCESS, C_SMPCT, C_MEMPCT, C_GPUMEM,
+	C_PROCESS, C_SMPCT, C_MEMPCT, C_GPUMEM, C_GATE, C_GATEWHAT, C_GATELIMIT, C_GATEMEAS,
+	C_GATEVERDICT,
 	C_NCOLS
 };
 
 static const char *const col_names[C_NCOLS] = {
-	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
+	"schema_version", "scope", "run", "host", "rank", "job", "start_unix_s", "command", "exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
@@ -35,7 +36,8 @@ static const char *const col_names[C_NCOLS] = {
 	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
-	"mem_pct", "gpu_mem_kib",
+	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
+	"gate_verdict",
 };
 
 struct row {
@@ -48,6 +50,7 @@ struct row {
 	size_t				 di;
 	const struct state_report	*s;	/* pstate rows */
 	const struct proc_report	*p;	/* process rows */
+	const struct gate_result	*g;	/* gate rows */
 };
 
 enum kind { K_EMPTY, K_TEXT, K_INT, K_REAL };
@@ -92,19 +95,28 @@ run_cell(enum col col, const struct row *r, struct cell *c)
 	case C_SCHEMA: set_int(c, CSVOUT_SCHEMA_VERSION); return true;
 	case C_SCOPE: set_text(c, r->scope); return true;
 	case C_RUN:
+		if (r->g != NULL)
+			return true;
 		if (r->run != NULL)
 			set_text(c, r->run);
 		else
 			set_int(c, rep->index);
 		return true;
+	case C_HOST: if (rep->where != NULL) set_text(c, rep->where->host); return true;
+	case C_RANK: if (rep->where != NULL) set_text(c, rep->where->rank); return true;
+	case C_JOB: if (rep->where != NULL) set_text(c, rep->where->job); return true;
+	case C_START:
+		if (r->series == NULL && r->g == NULL && rep->start_unix_ns > 0)
+			set_real(c, (double)rep->start_unix_ns / 1e9, 6);
+		return true;
 	case C_COMMAND: set_text(c, rep->command); return true;
 	case C_EXIT:
-		if (r->series == NULL && rep->outcome != OUTCOME_ATTACHED &&
+		if (r->series == NULL && r->g == NULL && rep->outcome != OUTCOME_ATTACHED &&
 		    rep->outcome != OUTCOME_INTERRUPTED)
 			set_int(c, rep->exit_status);
 		return true;
 	case C_OUTCOME:
-		if (r->series == NULL)
+		if (r->series == NULL && r->g == NULL)
 			set_text(c, report_word_outcome(rep->outcome));
 		return true;
 	default: return false;
@@ -278,6 +290,20 @@ series_cell(enum col col, const struct row *r, struct cell *c, char *name, size_
 	}
 }
 
+/* Cells of a gate row: the gate, what it judged, its limit, the figure, the verdict. */
+static void
+gate_cell(enum col col, const struct gate_result *g, struct cell *c)
+{
+	switch (col) {
+	case C_GATE: set_text(c, gate_option(g->metric)); break;
+	case C_GATEWHAT: set_text(c, g->what); break;
+	case C_GATELIMIT: set_real(c, g->limit, 6); break;
+	case C_GATEMEAS: if (g->verdict != GATE_NO_DATA) set_real(c, g->measured, 6); break;
+	case C_GATEVERDICT: set_text(c, g->verdict == GATE_PASS ? "pass" : "fail"); break;
+	default: break;
+	}
+}
+
 int
 csvout_text(FILE *f, const char *s)
 {
@@ -308,6 +334,8 @@ write_row(FILE *f, const struct row *r, const char *sep)
 		memset(&c, 0, sizeof c);
 		if (run_cell(col, r, &c))
 			;
+		else if (r->g != NULL)
+			gate_cell(col, r->g, &c);
 		else if (r->series != NULL)
 			series_cell(col, r, &c, name, sizeof name);
 		else if (r->d == NULL)
@@ -379,10 +407,11 @@ write_series_rows(FILE *f, const struct report *rep, const struct series *s, con
 
 int
 csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series *series,
-    const char *sep)
+    const struct gate_set *gates, const char *sep)
 {
-	size_t	i;
-	int	col;
+	struct row	r = { .rep = reps, .scope = "gate" };
+	size_t		i;
+	int		col;
 
 	for (col = 0; col < C_NCOLS; col++)
 		fprintf(f, "%s%s", col > 0 ? sep : "", col_names[col]);
@@ -392,6 +421,10 @@ csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series
 	if (n > 1 && series != NULL) {
 		write_series_rows(f, &reps[0], series, "mean", sep);
 		write_series_rows(f, &reps[0], series, "stddev", sep);
+	}
+	for (i = 0; gates != NULL && n > 0 && i < gates->n; i++) {
+		r.g = &gates->v[i];
+		write_row(f, &r, sep);
 	}
 	if (fflush(f) == EOF || ferror(f))
 		return -(errno != 0 ? errno : EIO);

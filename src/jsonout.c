@@ -522,6 +522,11 @@ run_object(const struct report *rep)
 	int	 rc;
 
 	rc = put(o, "run", uinteger(rep->index));
+	rc |= put(o, "host", text(rep->where != NULL ? rep->where->host : NULL));
+	rc |= put(o, "rank", text(rep->where != NULL ? rep->where->rank : NULL));
+	rc |= put(o, "job", text(rep->where != NULL ? rep->where->job : NULL));
+	rc |= put(o, "start_unix_s", rep->start_unix_ns > 0 ?
+	    real((double)rep->start_unix_ns / 1e9) : json_null());
 	rc |= put(o, "command", text(rep->command));
 	rc |= put_outcome(o, rep);
 	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
@@ -601,9 +606,26 @@ series_object(const struct report *reps, const struct series *s)
 }
 
 static json_t *
-root_object(const struct report *reps, size_t nreps, const struct series *series)
+gate_object(const struct gate_result *g)
 {
-	json_t	*o = json_object(), *runs = json_array();
+	json_t	*o = json_object();
+	int	 rc;
+
+	rc = put(o, "gate", text(gate_option(g->metric)));
+	rc |= put(o, "figure", text(g->what));
+	rc |= put(o, "unit", text(g->unit));
+	rc |= put(o, "limit", real(g->limit));
+	rc |= put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
+	rc |= put(o, "passed", json_boolean(g->verdict == GATE_PASS));
+	rc |= put(o, "detail", text(g->detail));
+	return done(o, rc);
+}
+
+static json_t *
+root_object(const struct report *reps, size_t nreps, const struct series *series,
+    const struct gate_set *gates)
+{
+	json_t	*o = json_object(), *runs = json_array(), *gv = json_array();
 	size_t	 i;
 	int	 rc;
 
@@ -612,16 +634,20 @@ root_object(const struct report *reps, size_t nreps, const struct series *series
 		rc |= append(runs, run_object(&reps[i]));
 	rc |= put(o, "runs", runs);
 	rc |= put(o, "series", series_object(reps, series));
+	for (i = 0; gates != NULL && i < gates->n; i++)
+		rc |= append(gv, gate_object(&gates->v[i]));
+	rc |= put(o, "gates", gv);
 	return done(o, rc);
 }
 
 int
-jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct series *series)
+jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct series *series,
+    const struct gate_set *gates)
 {
 	json_t	*root;
 	int	 rc = 0;
 
-	if ((root = root_object(reps, nreps, series)) == NULL)
+	if ((root = root_object(reps, nreps, series, gates)) == NULL)
 		return -ENOMEM;
 	errno = 0;
 	if (json_dumpf(root, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF || fflush(f) == EOF ||

@@ -56,6 +56,10 @@ loop_signal_set(sigset_t *set)
 	sigaddset(set, SIGQUIT);
 	sigaddset(set, SIGTERM);
 	sigaddset(set, SIGHUP);
+	/* Taken too rather than left to kill joulestat: the report and the clock restore survive. */
+	sigaddset(set, SIGUSR1);
+	sigaddset(set, SIGUSR2);
+	sigaddset(set, SIGALRM);
 }
 
 static void
@@ -428,8 +432,11 @@ on_sigchld(struct loop *lp)
 	}
 }
 
-/* SIGTERM/SIGHUP sent to joulestat alone go on to the workload; SIGINT and
- * SIGQUIT from the terminal already reached the workload's process group. */
+/*
+ * SIGTERM, SIGHUP, SIGUSR1, SIGUSR2 and SIGALRM sent to joulestat alone go
+ * on to the workload; SIGINT and SIGQUIT from the terminal already reached
+ * the workload's process group.
+ */
 static void
 on_signal(struct loop *lp, int sig)
 {
@@ -444,7 +451,7 @@ on_signal(struct loop *lp, int sig)
 		lp->phase = PHASE_DONE;
 		return;
 	}
-	if ((sig == SIGTERM || sig == SIGHUP) && !run->child.has_exited)
+	if (sig != SIGINT && sig != SIGQUIT && !run->child.has_exited)
 		kill(run->child.pid, sig);
 	if (lp->phase == PHASE_DRAINING && (sig == SIGINT || sig == SIGTERM)) {
 		kill_tree(run, SIGTERM);

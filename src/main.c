@@ -8,10 +8,12 @@
 #include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <spawn.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -23,10 +25,13 @@
 #include "joulestat/config.h"
 #include "joulestat/csvout.h"
 #include "joulestat/devsel.h"
+#include "joulestat/exclusive.h"
 #include "joulestat/exitcode.h"
+#include "joulestat/gate.h"
 #include "joulestat/jsonout.h"
 #include "joulestat/launch.h"
 #include "joulestat/loop.h"
+#include "joulestat/merge.h"
 #include "joulestat/proctree.h"
 #include "joulestat/report.h"
 #include "joulestat/run.h"
@@ -220,6 +225,13 @@ launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	return launch_prepare(&run->child, run->cfg->argv, &ss->old_mask, &ss->old_pipe, err);
 }
 
+/* What the runs hold from before the first to after the last. */
+struct prep {
+	struct baseline		base;		/* --baseline */
+	bool			has_base;
+	struct exclusive	ex;		/* --exclusive */
+};
+
 /* Every output of a run, opened before it starts so a bad path is known at once. */
 struct outputs {
 	FILE		*report;	/* text or -x CSV; NULL with -q */
@@ -227,6 +239,9 @@ struct outputs {
 	FILE		*json;
 	struct timeline	 timeline;
 	bool		 has_timeline;
+	char		*plot_tool;	/* --plot: joulestat-plot, found before the run */
+	char		*plot_timeline;	/* the timeline it draws, a temporary file without --timeline */
+	sigset_t	 child_mask;	/* the signal mask joulestat started with */
 	bool		 is_failed;	/* some output could not be opened or written */
 };
 
@@ -246,21 +261,97 @@ open_output(const char *path, bool *is_failed)
 	return f;
 }
 
+/* An executable called name in dir, or NULL. */
+static char *
+find_in(const char *dir, size_t len, const char *name)
+{
+	char	*path;
+
+	xasprintf(&path, "%.*s/%s", (int)len, dir, name);
+	if (access(path, X_OK) == 0)
+		return path;
+	free(path);
+	return NULL;
+}
+
+/* name next to the joulestat binary, else in PATH. */
+static char *
+find_tool(const char *name)
+{
+	char		 self[4096], *slash, *found;
+	const char	*path = getenv("PATH"), *p, *end;
+	ssize_t		 n;
+
+	if ((n = readlink("/proc/self/exe", self, sizeof self - 1)) > 0) {
+		self[n] = '\0';
+		if ((slash = strrchr(self, '/')) != NULL &&
+		    (found = find_in(self, (size_t)(slash - self), name)) != NULL)
+			return found;
+	}
+	for (p = path != NULL ? path : ""; *p != '\0'; p = *end != '\0' ? end + 1 : end) {
+		end = strchrnul(p, ':');
+		if (end > p && (found = find_in(p, (size_t)(end - p), name)) != NULL)
+			return found;
+	}
+	return NULL;
+}
+
+/*
+ * --plot needs joulestat-plot and gnuplot; without them the run goes on
+ * and says why there will be no plot.  Without --timeline, the timeline
+ * is written to a temporary file.
+ */
+static const char *
+plot_prepare(struct outputs *o, const struct config *cfg)
+{
+	char	*gnuplot, *tmp;
+	int	 fd;
+
+	if ((o->plot_tool = find_tool("joulestat-plot")) == NULL) {
+		warnmsg("--plot: joulestat-plot not found next to joulestat or in PATH: no plot");
+		return cfg->timeline_path;
+	}
+	if ((gnuplot = find_tool("gnuplot")) == NULL) {
+		warnmsg("--plot: gnuplot is not installed (apt-get install gnuplot-nox): no plot");
+		free(o->plot_tool);
+		o->plot_tool = NULL;
+		return cfg->timeline_path;
+	}
+	free(gnuplot);
+	if (cfg->timeline_path != NULL && strcmp(cfg->timeline_path, "-") != 0)
+		return cfg->timeline_path;
+	xasprintf(&tmp, "%s/joulestat-plot-XXXXXX.csv", exclusive_dir());
+	if ((fd = mkstemps(tmp, 4)) == -1) {
+		warnmsg("--plot: %s: %s", tmp, strerror(errno));
+		o->is_failed = true;
+		free(tmp);
+		free(o->plot_tool);
+		o->plot_tool = NULL;
+		return cfg->timeline_path;
+	}
+	close(fd);
+	o->plot_timeline = tmp;
+	return tmp;
+}
+
 static void
 outputs_open(struct outputs *o, const struct config *cfg)
 {
-	struct errbuf	err = { "" };
+	struct errbuf	 err = { "" };
+	const char	*timeline = cfg->timeline_path;
 
 	memset(o, 0, sizeof *o);
 	o->timeline.fd = -1;
+	if (cfg->plot_path != NULL)
+		timeline = plot_prepare(o, cfg);
 	if (!cfg->is_quiet)
 		o->report = open_output(cfg->output, &o->is_failed);
 	if (cfg->csv_path != NULL)
 		o->csv = open_output(cfg->csv_path, &o->is_failed);
 	if (cfg->json_path != NULL)
 		o->json = open_output(cfg->json_path, &o->is_failed);
-	if (cfg->timeline_path != NULL) {
-		o->has_timeline = timeline_open(&o->timeline, cfg->timeline_path, &err) == 0;
+	if (timeline != NULL) {
+		o->has_timeline = timeline_open(&o->timeline, timeline, &err) == 0;
 		if (!o->has_timeline) {
 			warnmsg("%s", err.msg);
 			o->is_failed = true;
@@ -293,9 +384,69 @@ close_output(FILE *f, const char *path, int werr, bool *is_failed)
 static void outputs_abandon(struct outputs *);
 
 /* Write every requested form of reps and close everything. */
+/*
+ * A failed gate is also said on stderr when the text report is not there
+ * to show it (-q, -o, -x), so a CI log always names the gate.
+ */
+static void
+say_failed_gates(const struct config *cfg, const struct gate_set *gates)
+{
+	char	line[512];
+	size_t	i;
+
+	if (!cfg->is_quiet && cfg->output == NULL && cfg->field_sep == NULL)
+		return;
+	for (i = 0; i < gates->n; i++) {
+		if (gates->v[i].verdict == GATE_PASS)
+			continue;
+		gate_failure_line(&gates->v[i], line, sizeof line);
+		warnmsg("%s", line);
+	}
+}
+
+/* Remove the temporary timeline of --plot. */
+static void
+plot_forget(struct outputs *o)
+{
+	if (o->plot_timeline != NULL)
+		unlink(o->plot_timeline);
+	free(o->plot_timeline);
+	free(o->plot_tool);
+	o->plot_timeline = o->plot_tool = NULL;
+}
+
+/* Run joulestat-plot on the finished timeline; its failure is an output failure. */
+static void
+draw_plot(struct outputs *o, const struct config *cfg)
+{
+	posix_spawnattr_t	 attr;
+	char			 dash_o[] = "-o";
+	char			*argv[] = { o->plot_tool, NULL, dash_o, (char *)cfg->plot_path,
+				    NULL };
+	pid_t			 pid;
+	int			 st, rc;
+
+	argv[1] = o->plot_timeline != NULL ? o->plot_timeline : (char *)cfg->timeline_path;
+	posix_spawnattr_init(&attr);
+	posix_spawnattr_setsigmask(&attr, &o->child_mask);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	rc = posix_spawn(&pid, o->plot_tool, NULL, &attr, argv, environ);
+	posix_spawnattr_destroy(&attr);
+	if (rc != 0)
+		warnmsg("--plot: %s: %s", o->plot_tool, strerror(rc));
+	else {
+		while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+			;
+		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+		if (rc != 0)
+			warnmsg("--plot: joulestat-plot failed: no plot in %s", cfg->plot_path);
+	}
+	o->is_failed |= rc != 0;
+}
+
 static void
 outputs_write(struct outputs *o, const struct config *cfg, const struct report *reps,
-    size_t nreps)
+    size_t nreps, const struct gate_set *gates)
 {
 	struct series	s;
 	int		werr = 0;
@@ -307,19 +458,24 @@ outputs_write(struct outputs *o, const struct config *cfg, const struct report *
 	report_series(&s, reps, nreps);
 	if (o->report != NULL) {
 		if (cfg->field_sep != NULL)
-			werr = csvout_summary(o->report, reps, nreps, &s, cfg->field_sep);
-		else
-			werr = report_write_text(o->report, reps, nreps, &s);
+			werr = csvout_summary(o->report, reps, nreps, &s, gates, cfg->field_sep);
+		else if ((werr = report_write_text(o->report, reps, nreps, &s)) == 0)
+			werr = gate_write_text(o->report, gates);
 	}
 	close_output(o->report, cfg->output, werr, &o->is_failed);
-	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, ",") : 0;
+	say_failed_gates(cfg, gates);
+	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, gates, ",") : 0;
 	close_output(o->csv, cfg->csv_path, werr, &o->is_failed);
-	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s) : 0;
+	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s, gates) : 0;
 	close_output(o->json, cfg->json_path, werr, &o->is_failed);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
-		warnmsg("%s: %s", cfg->timeline_path, strerror(-werr));
+		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline : cfg->timeline_path,
+		    strerror(-werr));
 		o->is_failed = true;
 	}
+	if (o->plot_tool != NULL && o->has_timeline && werr == 0)
+		draw_plot(o, cfg);
+	plot_forget(o);
 	report_series_free(&s);
 }
 
@@ -336,6 +492,7 @@ outputs_abandon(struct outputs *o)
 	}
 	if (o->has_timeline)
 		timeline_close(&o->timeline);
+	plot_forget(o);
 }
 
 static void
@@ -349,14 +506,15 @@ exec_failed(const struct run *run)
 
 /*
  * The workload's status always wins; joulestat's own failure (125) is only
- * reported when the workload itself succeeded.
+ * reported when the workload itself succeeded, and a failed gate only
+ * when neither the workload nor joulestat failed.
  */
 static int
-exit_status(int workload, bool is_output_failed)
+exit_status(int workload, bool is_output_failed, int gate)
 {
 	if (workload != 0)
 		return workload;
-	return is_output_failed ? EXIT_TOOL : 0;
+	return is_output_failed ? EXIT_TOOL : gate;
 }
 
 /* Forget everything of the previous run but the devices and the outputs. */
@@ -403,6 +561,7 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
 		return -1;
 	}
 	run->t0_ns = now_ns();
+	run->t0_unix_ns = realtime_ns();
 	loop_sample(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
@@ -496,27 +655,146 @@ fit_interval(struct run *run)
 	add_note(run, "joulestat", "", what);
 }
 
-/* Everything before the first run: outputs, devices, selection, idle baseline. */
-static int
-prepare(struct run *run, struct outputs *o)
-{
-	struct errbuf	err = { "" };
+/* The run whose clocks are locked, for the out-of-memory exit. */
+static struct run	*locked_run;
 
-	outputs_open(o, run->cfg);
+/* Undo --lock-clocks on every device; harmless when nothing is locked. */
+static void
+unlock_clocks(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i;
+
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		if (b->ops->unlock_clocks != NULL)
+			b->ops->unlock_clocks(b->devs, b->ndev);
+	}
+	locked_run = NULL;
+	util_on_fatal(NULL);
+}
+
+static void
+unlock_on_fatal(void)
+{
+	if (locked_run != NULL)
+		unlock_clocks(locked_run);
+}
+
+/*
+ * --lock-clocks: lock what can be locked.  A device that cannot be locked
+ * is a warning and a note in the report, or with --lock-clocks-required
+ * the end of the run before it starts (everything locked is undone).
+ */
+static int
+lock_clocks(struct run *run)
+{
+	const struct config	*cfg = run->cfg;
+	struct backend		*b;
+	struct errbuf		 err = { "" }, one;
+	size_t			 i, nlockable = 0;
+	int			 rc = 0;
+
+	locked_run = run;
+	util_on_fatal(unlock_on_fatal);
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		if (b->ops->lock_clocks == NULL || b->ndev == 0)
+			continue;
+		nlockable += b->ndev;
+		memset(&one, 0, sizeof one);
+		if (b->ops->lock_clocks(b->devs, b->ndev, &cfg->lock, &one) != 0 && rc == 0) {
+			err = one;
+			rc = -1;
+		}
+	}
+	if (nlockable == 0) {
+		errbuf_set(&err, "no device whose clocks can be locked");
+		rc = -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (cfg->is_lock_required) {
+		warnmsg("--lock-clocks-required: %s", err.msg);
+		unlock_clocks(run);
+		return -1;
+	}
+	warnmsg("--lock-clocks: %s; measuring with the clocks as they are", err.msg);
+	add_note(run, "joulestat", "--lock-clocks: ", err.msg);
+	return 0;
+}
+
+/* --exclusive: wait for every measured device.  0, EXIT_TOOL, or 128 + a signal. */
+static int
+take_devices(struct run *run, struct exclusive *ex, int sigfd)
+{
+	const char	**ids = NULL;
+	struct errbuf	  err = { "" };
+	size_t		  i, k, n = 0;
+	int		  rc;
+
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++) {
+			ids = xreallocarray(ids, n + 1, sizeof *ids);
+			ids[n++] = run->backends[i].devs[k].id;
+		}
+	}
+	rc = exclusive_take(ex, ids, n, run->cfg->exclusive_wait_s, sigfd, &err);
+	free(ids);
+	if (rc < 0)
+		warnmsg("%s", err.msg);
+	return rc < 0 ? EXIT_TOOL : rc > 0 ? EXIT_SIGNAL_BASE + rc : 0;
+}
+
+/*
+ * Everything before the first run: the baseline, outputs, devices and
+ * their selection, the device locks, clock locks, the idle baseline.
+ * Returns 0, or the exit status to end with.
+ */
+static int
+prepare(struct run *run, struct outputs *o, struct prep *p, int sigfd)
+{
+	const struct config	*cfg = run->cfg;
+	struct errbuf		 err = { "" };
+	int			 rc;
+
+	if (cfg->gate.baseline_path != NULL) {
+		if (baseline_load(&p->base, cfg->gate.baseline_path, &err) != 0) {
+			warnmsg("%s", err.msg);
+			return EXIT_TOOL;
+		}
+		p->has_base = true;
+	}
+	outputs_open(o, cfg);
 	run->timeline = o->has_timeline ? &o->timeline : NULL;
 	probe_all(run);
 	if (check_selection(run, &err) != 0) {
 		warnmsg("--devices: %s", err.msg);
-		return -1;
+		return EXIT_TOOL;
 	}
 	fit_interval(run);
-	if (run->cfg->npids > 0 && attach(run, &err) != 0) {
+	if (cfg->is_exclusive && (rc = take_devices(run, &p->ex, sigfd)) != 0)
+		return rc;
+	if (cfg->lock.kind != CLOCK_LOCK_NONE && lock_clocks(run) != 0)
+		return EXIT_TOOL;
+	if (cfg->npids > 0 && attach(run, &err) != 0) {
 		warnmsg("%s", err.msg);
-		return -1;
+		return EXIT_TOOL;
 	}
-	if (run->cfg->idle_baseline_s > 0)
-		loop_baseline(run, run->cfg->idle_baseline_s);
+	if (cfg->idle_baseline_s > 0)
+		loop_baseline(run, cfg->idle_baseline_s);
 	return 0;
+}
+
+/* What prepare takes before the runs and run_command gives back after them. */
+static void
+prep_release(struct run *run, struct prep *p)
+{
+	unlock_clocks(run);
+	exclusive_release(&p->ex);
+	if (p->has_base)
+		baseline_free(&p->base);
+	p->has_base = false;
 }
 
 static int
@@ -527,6 +805,8 @@ run_command(const struct config *cfg)
 	struct report	*reps;
 	struct sigstate	 ss;
 	struct outputs	 o;
+	struct prep	 p = { .has_base = false };
+	struct gate_set	 gates = { NULL, 0, 0 };
 	struct errbuf	 err = { "" };
 	size_t		 nreps = 0, i;
 	int		 status;
@@ -535,16 +815,27 @@ run_command(const struct config *cfg)
 		warnmsg("%s", err.msg);
 		return EXIT_TOOL;
 	}
-	if (prepare(&run, &o) != 0) {
+	memset(&o, 0, sizeof o);
+	o.timeline.fd = -1;
+	if ((status = prepare(&run, &o, &p, ss.sigfd)) != 0) {
+		prep_release(&run, &p);
 		outputs_abandon(&o);
 		close_all(&run);
 		close(ss.sigfd);
-		return EXIT_TOOL;
+		return status;
 	}
+	o.child_mask = ss.old_mask;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
 	status = run_series(&run, &ss, reps, &nreps, &o.is_failed);
-	outputs_write(&o, cfg, reps, nreps);
-	status = exit_status(status, o.is_failed);
+	/* Clocks and devices go back before the outputs are written. */
+	unlock_clocks(&run);
+	exclusive_release(&p.ex);
+	if (nreps > 0)
+		gate_judge(&gates, &cfg->gate, reps, nreps, p.has_base ? &p.base : NULL);
+	outputs_write(&o, cfg, reps, nreps, &gates);
+	status = exit_status(status, o.is_failed, gates.nfailed > 0 ? cfg->gate.exit_code : 0);
+	gate_set_free(&gates);
+	prep_release(&run, &p);
 	for (i = 0; i < nreps; i++)
 		report_free(&reps[i]);
 	free(reps);
@@ -611,6 +902,9 @@ main(int argc, char **argv)
 	int		status = 0;
 
 	hold_std_fds();
+	/* A command called merge runs as "joulestat -- merge". */
+	if (argc > 1 && strcmp(argv[1], "merge") == 0)
+		return merge_main(argc - 1, argv + 1);
 
 	if (config_parse(&cfg, argc, (const char **)argv, &err) != 0) {
 		config_free(&cfg);

@@ -141,6 +141,8 @@ build_times(struct report *rep, const struct run *run)
 	struct rusage	ru;
 
 	rep->wall_ns = run->t_end_ns - run->t0_ns;
+	rep->start_unix_ns = run->t0_unix_ns;
+	rep->where = &run->cfg->job;
 	if (run->is_attach) {
 		proctree_cpu_ns(&run->tree, &rep->user_ns, &rep->sys_ns);
 		rep->is_cpu_sampled = true;

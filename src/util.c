@@ -54,12 +54,25 @@ errbuf_prefix(struct errbuf *err, const char *fmt, ...)
 	memcpy(err->msg, joined, sizeof err->msg);
 }
 
+static void	(*fatal_hook)(void);
+
+void
+util_on_fatal(void (*fn)(void))
+{
+	fatal_hook = fn;
+}
+
 static void
 out_of_memory(void)
 {
-	static const char msg[] = PROGNAME ": out of memory\n";
+	static const char	msg[] = PROGNAME ": out of memory\n";
+	void			(*hook)(void) = fatal_hook;
 
 	(void)write_all(STDERR_FILENO, msg, sizeof msg - 1);
+	/* Once only: the hook itself may run out of memory. */
+	fatal_hook = NULL;
+	if (hook != NULL)
+		hook();
 	_exit(EXIT_TOOL);
 }
 

@@ -11,6 +11,9 @@
 
 #include <stdbool.h>
 
+#include "joulestat/gate.h"
+#include "joulestat/jobinfo.h"
+#include "joulestat/source.h"
 #include "joulestat/util.h"
 
 #define CONFIG_INTERVAL_DEFAULT_MS	100
@@ -22,6 +25,9 @@
 #define CONFIG_MAX_COOLDOWN_S		3600
 #define CONFIG_BASELINE_MAX_S		3600
 #define IDLE_ALL_DEVICES		(-1)
+#define CONFIG_MAX_CLOCK_MHZ		100000
+#define CONFIG_MAX_WAIT_S		86400
+#define CONFIG_WAIT_FOREVER		(-1.0)
 
 /* --idle-power: watts for one device (by report index) or for all. */
 struct idle_power {
@@ -66,6 +72,13 @@ struct config {
 	unsigned		 repeat;	/* -r: measured runs, at least 1 */
 	unsigned		 warmup;	/* --warmup: runs before them, not reported */
 	double			 cooldown_s;	/* --cooldown: idle pause between runs */
+	struct gate_config	 gate;		/* --max-*, --min-pstate-share, --baseline */
+	struct clock_lock	 lock;		/* --lock-clocks */
+	bool			 is_lock_required; /* --lock-clocks-required */
+	bool			 is_exclusive;	/* --exclusive */
+	double			 exclusive_wait_s; /* --exclusive-timeout, or CONFIG_WAIT_FOREVER */
+	const char		*plot_path;	/* --plot: PNG drawn from the timeline */
+	struct jobinfo		 job;		/* host, rank, job id for %-paths and CSV */
 	char			*text;		/* ACTION_HELP: what to print on stdout */
 	void			*priv;		/* parser state that owns the strings */
 };

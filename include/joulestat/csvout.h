@@ -8,19 +8,21 @@
 
 #include <stdio.h>
 
+#include "joulestat/gate.h"
 #include "joulestat/report.h"
 
-#define CSVOUT_SCHEMA_VERSION	1
+#define CSVOUT_SCHEMA_VERSION	2
 
 /*
  * The summary: for each run one "run" row, then per device one "device"
  * row, one "pstate" row per P-state seen and one "process" row per
  * workload process; the "run" column numbers the runs.  With n > 1, rows
- * whose "run" is "mean" and "stddev" follow, from series.  sep separates
+ * whose "run" is "mean" and "stddev" follow, from series; then one "gate"
+ * row per gate of gates (may be NULL), with an empty "run".  sep separates
  * fields (a string, usually ",").  Returns 0, or -errno when writing failed.
  */
 int	csvout_summary(FILE *f, const struct report *reps, size_t n,
-	    const struct series *series, const char *sep);
+	    const struct series *series, const struct gate_set *gates, const char *sep);
 
 /* Write one text field, quoted by libcsv when it holds anything. */
 int	csvout_text(FILE *f, const char *s);

@@ -9,12 +9,14 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "joulestat/gate.h"
 #include "joulestat/report.h"
 
 #define JSONOUT_SCHEMA_VERSION	1
 
 /*
- * Write {"schema_version": 1, "runs": [ one object per report ]} to f,
+ * Write {"schema_version": 1, "runs": [ one object per report ], "series":
+ * the summary of -r or null, "gates": [ one object per gate ]} to f,
  * indented, followed by a newline, and flush f; the keys are listed in the
  * man page (JSON).  Strings are made valid UTF-8: each byte that is not
  * part of a well-formed UTF-8 sequence is written as U+FFFD.  Non-finite
@@ -24,6 +26,6 @@
  * not say).
  */
 int	jsonout_write(FILE *f, const struct report *reps, size_t nreps,
-	    const struct series *series);
+	    const struct series *series, const struct gate_set *gates);
 
 #endif

@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "joulestat/account.h"
+#include "joulestat/jobinfo.h"
 #include "joulestat/source.h"
 
 struct run;
@@ -100,6 +101,8 @@ struct report {
 	unsigned	 index;			/* 1-based number of the run in a series */
 	char		*command;		/* argv joined by spaces, as given */
 	char		*command_quoted;	/* the same, shell-quoted for display */
+	const struct jobinfo *where;		/* host, rank, job; NULL when unknown */
+	int64_t		 start_unix_ns;		/* CLOCK_REALTIME of the first reading; 0 = unknown */
 	enum outcome	 outcome;
 	int		 code;
 	int		 exit_status;		/* what joulestat will exit with for the workload */

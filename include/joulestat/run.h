@@ -70,6 +70,7 @@ struct run {
 	bool			 is_late;	/* the reading being taken is late */
 	int64_t			 stall_max_ns;	/* the longest time one reading of the devices took */
 	int64_t			 t0_ns;		/* first reading, before exec */
+	int64_t			 t0_unix_ns;	/* the same moment in CLOCK_REALTIME */
 	int64_t			 t_end_ns;	/* main workload seen to end */
 	int64_t			 tree_walk_ns;	/* when the tree was last walked */
 	int			 signals_seen;	/* SIGINT/SIGTERM/... received */

@@ -132,6 +132,20 @@ struct pid_usage_set {
 /* Append one entry to set, growing it.  Returns the entry, zeroed. */
 struct pid_usage *pid_usage_add(struct pid_usage_set *set);
 
+/* --lock-clocks: what to hold a device's clocks at during the runs. */
+enum clock_lock_kind {
+	CLOCK_LOCK_NONE,
+	CLOCK_LOCK_BASE,	/* graphics at the base (TDP) clock; memory left alone */
+	CLOCK_LOCK_MAX,		/* graphics and memory at their highest clocks */
+	CLOCK_LOCK_MHZ,		/* graphics at gpu_mhz; memory at mem_mhz unless 0 */
+};
+
+struct clock_lock {
+	enum clock_lock_kind	kind;
+	unsigned		gpu_mhz;
+	unsigned		mem_mhz;
+};
+
 struct source_ops {
 	const char	*name;			/* "nvml", "drm", "rapl" */
 	/*
@@ -157,6 +171,16 @@ struct source_ops {
 	void	(*finish)(struct device *devs, size_t ndev, const struct proctree *tree,
 		    struct pid_usage_set *pids);
 	void	(*close)(struct device *devs, size_t ndev);
+	/*
+	 * --lock-clocks: lock every device's clocks as req says, and leave a
+	 * device note saying what was locked.  Returns 0, or -1 with the
+	 * first device's failure in err ("GPU 0: no permission ...") after
+	 * trying every device.  unlock_clocks resets exactly what lock_clocks
+	 * set and may be called more than once.  Both may be NULL.
+	 */
+	int	(*lock_clocks)(struct device *devs, size_t ndev, const struct clock_lock *req,
+		    struct errbuf *err);
+	void	(*unlock_clocks)(struct device *devs, size_t ndev);
 };
 
 /* The backends, in probe order; NULL-terminated (src/sources/registry.c). */

@@ -41,6 +41,12 @@ void	errbuf_prefix(struct errbuf *err, const char *fmt, ...)
  * Allocation that prints "joulestat: out of memory" and exits 125 when it
  * fails.  Only for use before the workload is started (STYLE §6 rule 3).
  */
+/*
+ * fn runs once before joulestat exits on running out of memory, so that
+ * state outside the process (locked GPU clocks) is undone.  NULL clears it.
+ */
+void	util_on_fatal(void (*fn)(void));
+
 void	*xmalloc(size_t size);
 void	*xcalloc(size_t nmemb, size_t size);
 void	*xreallocarray(void *ptr, size_t nmemb, size_t size);

@@ -31,7 +31,8 @@ static const char COMMAND[] =
 
 /* The documented column order (csvout.c col_names). */
 static const char *const HEADER[] = {
-	"schema_version", "scope", "run", "command", "exit_status", "outcome", "wall_s", "user_s",
+	"schema_version", "scope", "run", "host", "rank", "job", "start_unix_s", "command",
+	"exit_status", "outcome", "wall_s", "user_s",
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
@@ -40,7 +41,8 @@ static const char *const HEADER[] = {
 	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
-	"mem_pct", "gpu_mem_kib",
+	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
+	"gate_verdict",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
@@ -212,7 +214,7 @@ write_and_parse(struct fixture *fx, const char *sep, unsigned char delim)
 	table_free(&fx->t);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, sep), 0);
+	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, NULL, sep), 0);
 	assert_int_equal(fclose(f), 0);
 
 	assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);
@@ -332,7 +334,7 @@ test_summary_semicolon(void **state)
 	write_and_parse(fx, ";", ';');
 	check_summary(fx);
 	/* Nothing written with ';' splits on ',' instead. */
-	assert_non_null(strstr(fx->out, "schema_version;scope;run;command;"));
+	assert_non_null(strstr(fx->out, "schema_version;scope;run;host;rank;job;start_unix_s;command;"));
 }
 
 static void
@@ -342,7 +344,7 @@ test_summary_values(void **state)
 	const struct table	*t = &fx->t;
 
 	write_and_parse(fx, ",", ',');
-	assert_string_equal(cell(t, 1, "schema_version"), "1");
+	assert_string_equal(cell(t, 1, "schema_version"), "2");
 	assert_string_equal(cell(t, 1, "exit_status"), "3");
 	assert_string_equal(cell(t, 1, "outcome"), "exited");
 	assert_string_equal(cell(t, 1, "wall_s"), "1.500000");

@@ -31,9 +31,10 @@ static const char COMMAND[] =
     " caf\xc3\xa9 \xf0\x9f\x98\x80 /slash";
 
 /* The documented keys, in order (man page, JSON section). */
-static const char *const ROOT_KEYS[] = { "schema_version", "runs", "series" };
+static const char *const ROOT_KEYS[] = { "schema_version", "runs", "series", "gates" };
 static const char *const RUN_KEYS[] = {
-	"run", "command", "outcome", "exit_status", "signal", "exec_errno", "wall_s", "user_s", "sys_s",
+	"run", "host", "rank", "job", "start_unix_s", "command", "outcome", "exit_status", "signal",
+	"exec_errno", "wall_s", "user_s", "sys_s",
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
 	"notes", "devices",
@@ -233,7 +234,7 @@ write_and_parse_n(struct fixture *fx, const struct report *reps, size_t nreps)
 	json_decref(fx->root);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(jsonout_write(f, reps, nreps, NULL), 0);
+	assert_int_equal(jsonout_write(f, reps, nreps, NULL, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_true(fx->outlen > 0);
 	assert_int_equal(fx->out[fx->outlen - 1], '\n');
@@ -712,13 +713,13 @@ test_write_errors(void **state)
 	int		 rc;
 
 	if ((f = fopen("/dev/full", "w")) != NULL) {
-		rc = jsonout_write(f, &fx->rep, 1, NULL);
+		rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
 		fclose(f);
 		assert_int_equal(rc, -ENOSPC);
 	}
 	f = fopen("/dev/null", "r");
 	assert_non_null(f);
-	rc = jsonout_write(f, &fx->rep, 1, NULL);
+	rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
 	fclose(f);
 	assert_true(rc < 0);
 }
@@ -759,7 +760,7 @@ test_out_of_memory(void **state)
 		assert_non_null(f);
 		json_set_alloc_funcs(failing_malloc, free);
 		alloc_budget = n;
-		rc = jsonout_write(f, &fx->rep, 1, NULL);
+		rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
 		alloc_budget = -1;
 		json_set_alloc_funcs(malloc, free);
 		assert_int_equal(fclose(f), 0);

@@ -1,0 +1,42 @@
+/*
+ * --exclusive: one measuring joulestat per device at a time, like Nsight
+ * Compute's lock file.  Each device has a lock file in the temporary
+ * directory, named by its id (the GPU UUID), held with flock(2) for the
+ * whole series; the kernel drops it when the process ends, however it ends.
+ */
+#ifndef JOULESTAT_EXCLUSIVE_H
+#define JOULESTAT_EXCLUSIVE_H
+
+#include <stddef.h>
+
+#include "joulestat/util.h"
+
+struct exclusive {
+	int	*fds;
+	size_t	 n;
+};
+
+/*
+ * The directory for lock files: the first of TMPDIR, TMP, TEMP and
+ * TEMPDIR that is set, else /tmp.
+ */
+const char *exclusive_dir(void);
+
+/*
+ * Lock every id of ids[0..n), in sorted order so that two runs wanting
+ * overlapping sets cannot deadlock.  When one is held, say once on
+ * stderr who holds it and wait, up to wait_s seconds (negative: no
+ * limit), returning early when sigfd becomes readable.  Returns 0; -1
+ * with a cause in err (timeout, unusable directory); or the signal
+ * number (> 0) that interrupted the wait, which is left unread.
+ */
+int	exclusive_take(struct exclusive *ex, const char *const *ids, size_t n, double wait_s,
+	    int sigfd, struct errbuf *err);
+
+/* Unlock and close everything exclusive_take locked. */
+void	exclusive_release(struct exclusive *ex);
+
+/* The lock file name for a device id: "joulestat-GPU-1234....lock". */
+void	exclusive_name(const char *id, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,142 @@
+/*
+ * CI gates (DESIGN §3, gate.c): thresholds on a run's figures and a
+ * comparison with a baseline summary, each turned into a verdict that the
+ * report prints and main.c maps to the gate exit status.  Parsing the
+ * option values and judging are pure; only baseline_load reads a file.
+ */
+#ifndef JOULESTAT_GATE_H
+#define JOULESTAT_GATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "joulestat/account.h"
+#include "joulestat/util.h"
+
+struct report;
+struct series;
+
+#define GATE_MAX_SPECS		64
+#define GATE_ALL_DEVICES	(-1)
+#define GATE_STATE_MAX		16
+
+enum gate_metric {
+	GATE_ENERGY,		/* --max-energy: J */
+	GATE_ABOVE_IDLE,	/* --max-energy-above-idle: J */
+	GATE_TIME,		/* --max-time: wall s */
+	GATE_AVG_POWER,		/* --max-avg-power: W */
+	GATE_STATE_SHARE,	/* --min-pstate-share: % of the device's time */
+	GATE_REGRESSION,	/* --max-regression: % growth over the baseline */
+};
+
+/* What --max-regression compares (--regression-metric). */
+enum regression_metric {
+	REGRESS_ENERGY,
+	REGRESS_TIME,
+	REGRESS_ABOVE_IDLE,
+};
+
+/* One threshold as the user gave it. */
+struct gate_spec {
+	enum gate_metric	metric;
+	int			device;		/* GATE_ALL_DEVICES, or a report device index */
+	char			state[GATE_STATE_MAX]; /* GATE_STATE_SHARE: "P0", "RC6" */
+	double			limit;
+};
+
+struct gate_config {
+	struct gate_spec	specs[GATE_MAX_SPECS];
+	size_t			nspecs;
+	double			sigma;		/* --gate-sigma: judge mean + sigma * sd */
+	int			exit_code;	/* --gate-exit-code */
+	const char		*baseline_path;	/* --baseline */
+	enum regression_metric	regress;
+};
+
+/*
+ * Add the thresholds of one option value to gc: "LIMIT" (the total over
+ * the devices) or "DEV:LIMIT,..." for --max-energy, --max-energy-above-idle
+ * and --max-avg-power; "SECONDS" for --max-time; "[DEV:]STATE:PCT,..." for
+ * --min-pstate-share; "PCT" for --max-regression.  Returns 0, or -1 with a
+ * one-line cause naming the option.
+ */
+int	gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg,
+	    struct errbuf *err);
+
+/* --regression-metric: energy, time or energy-above-idle.  0 or -1. */
+int	gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err);
+
+/* The option name of a metric, "--max-energy". */
+const char *gate_option(enum gate_metric metric);
+
+/* A previous summary CSV, reduced to what a regression gate compares. */
+struct baseline_run {
+	double	wall_s;
+};
+
+struct baseline_dev {
+	size_t	run;			/* index into runs */
+	char	id[96];			/* device_id */
+	double	energy_j;		/* NaN when unknown */
+	double	above_idle_j;
+};
+
+struct baseline {
+	char			*path;
+	struct baseline_run	*runs;
+	size_t			 nruns;
+	struct baseline_dev	*devs;
+	size_t			 ndevs;
+};
+
+/*
+ * Read a summary CSV written by --csv (through libcsv): its numbered run
+ * rows and their device rows.  Returns 0, or -1 with a one-line cause
+ * ("FILE: line 3: no column energy_j").  Release with baseline_free.
+ */
+int	baseline_load(struct baseline *b, const char *path, struct errbuf *err);
+int	baseline_parse(struct baseline *b, const char *path, const char *text, size_t len,
+	    struct errbuf *err);
+void	baseline_free(struct baseline *b);
+
+enum gate_verdict {
+	GATE_PASS,
+	GATE_FAIL,
+	GATE_NO_DATA,		/* the figure was not measured: a failure too */
+};
+
+struct gate_result {
+	enum gate_metric	metric;
+	char			what[96];	/* "energy, all devices", "P0 share of device 0" */
+	char			unit[4];
+	double			limit;
+	double			measured;	/* the figure judged (mean + k*sd with -r) */
+	char			detail[160];	/* how measured was obtained */
+	enum gate_verdict	verdict;
+};
+
+struct gate_set {
+	struct gate_result	*v;
+	size_t			 n;
+	size_t			 nfailed;
+};
+
+/*
+ * Judge every gate of gc on reps[0..n) (n >= 1) and, for --max-regression,
+ * on base (NULL when there is none).  Release with gate_set_free.
+ */
+void	gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct report *reps,
+	    size_t n, const struct baseline *base);
+void	gate_set_free(struct gate_set *gs);
+
+/* "pass", "FAIL", "FAIL (not measured)". */
+const char *gate_verdict_word(enum gate_verdict v);
+
+/* The gates section of the text report.  0 or -errno. */
+int	gate_write_text(FILE *f, const struct gate_set *gs);
+
+/* One line for a failed gate, "gate failed: energy ... > limit", without newline. */
+void	gate_failure_line(const struct gate_result *r, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,687 @@
+/*
+ * CI gates: thresholds and the baseline comparison, turned into verdicts
+ * (DESIGN §3).  A gate judges the figure of one run, or with -r the mean
+ * of the runs, made stricter by --gate-sigma standard deviations.  A
+ * figure that was not measured fails its gate: a CI job must not pass on
+ * a number nobody saw.
+ */
+#include "joulestat/gate.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "joulestat/account.h"
+#include "joulestat/csvin.h"
+#include "joulestat/report.h"
+#include "joulestat/util.h"
+
+#define GATE_MAX_DEVICE		1023
+#define GATE_MAX_LIMIT		1e12
+#define GATE_MAX_PCT		1e6
+
+/* Values quoted in messages are made one-line and short. */
+#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
+
+static const struct {
+	const char	*option;
+	const char	*name;
+	const char	*unit;
+	bool		 is_min;		/* the figure must reach the limit */
+} metrics[] = {
+	[GATE_ENERGY] = { "--max-energy", "energy", "J", false },
+	[GATE_ABOVE_IDLE] = { "--max-energy-above-idle", "energy above idle", "J", false },
+	[GATE_TIME] = { "--max-time", "wall time", "s", false },
+	[GATE_AVG_POWER] = { "--max-avg-power", "average power", "W", false },
+	[GATE_STATE_SHARE] = { "--min-pstate-share", "share of time", "%", true },
+	[GATE_REGRESSION] = { "--max-regression", "growth over the baseline", "%", false },
+};
+
+const char *
+gate_option(enum gate_metric metric)
+{
+	return metrics[metric].option;
+}
+
+static int
+parse_limit(const char *s, double max, double *out)
+{
+	return parse_double(s, out) != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
+}
+
+/* "DEV:" in front of an entry: the device index, else GATE_ALL_DEVICES. */
+static char *
+take_device(char *tok, int *device)
+{
+	char		*colon = strchr(tok, ':');
+	uint64_t	 v;
+
+	*device = GATE_ALL_DEVICES;
+	if (colon == NULL)
+		return tok;
+	*colon = '\0';
+	if (parse_u64_range(tok, 0, GATE_MAX_DEVICE, &v) != 0) {
+		*colon = ':';
+		return tok;		/* not a device: a state name, say */
+	}
+	*device = (int)v;
+	return colon + 1;
+}
+
+/* One entry of a --min-pstate-share list: "[DEV:]STATE:PCT". */
+static int
+parse_share(struct gate_spec *g, char *tok)
+{
+	char	*rest, *colon;
+
+	rest = take_device(tok, &g->device);
+	if ((colon = strrchr(rest, ':')) == NULL)
+		return -1;
+	*colon = '\0';
+	if (rest[0] == '\0' || strlen(rest) >= sizeof g->state || strpbrk(rest, " \t:,") != NULL)
+		return -1;
+	snprintf(g->state, sizeof g->state, "%s", rest);
+	return parse_limit(colon + 1, 100, &g->limit);
+}
+
+/* One entry of an energy or power list: "LIMIT" or "DEV:LIMIT". */
+static int
+parse_entry(struct gate_spec *g, char *tok)
+{
+	char	*rest;
+
+	switch (g->metric) {
+	case GATE_STATE_SHARE:
+		return parse_share(g, tok);
+	case GATE_TIME:
+		return parse_limit(tok, GATE_MAX_LIMIT, &g->limit) != 0 || g->limit == 0 ? -1 : 0;
+	case GATE_REGRESSION:
+		return parse_limit(tok, GATE_MAX_PCT, &g->limit);
+	default:
+		rest = take_device(tok, &g->device);
+		if (rest == tok && strchr(tok, ':') != NULL)
+			return -1;
+		return parse_limit(rest, GATE_MAX_LIMIT, &g->limit);
+	}
+}
+
+static const char *const forms[] = {
+	[GATE_ENERGY] = "joules, or DEVICE:JOULES,...",
+	[GATE_ABOVE_IDLE] = "joules, or DEVICE:JOULES,...",
+	[GATE_TIME] = "seconds, more than 0",
+	[GATE_AVG_POWER] = "watts, or DEVICE:WATTS,...",
+	[GATE_STATE_SHARE] = "[DEVICE:]STATE:PERCENT,... such as P0:80",
+	[GATE_REGRESSION] = "a percentage, 0 or more",
+};
+
+int
+gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, struct errbuf *err)
+{
+	char			*copy = xstrdup(arg), *tok, *rest = copy;
+	struct gate_spec	*g;
+	int			 rc = 0;
+	bool			 is_list = metric != GATE_TIME && metric != GATE_REGRESSION;
+
+	while (rc == 0 && (tok = strsep(&rest, is_list ? "," : "")) != NULL) {
+		if (gc->nspecs == GATE_MAX_SPECS) {
+			rc = -1;
+			break;
+		}
+		g = &gc->specs[gc->nspecs];
+		memset(g, 0, sizeof *g);
+		g->metric = metric;
+		g->device = GATE_ALL_DEVICES;
+		if ((rc = parse_entry(g, tok)) == 0)
+			gc->nspecs++;
+	}
+	free(copy);
+	if (rc != 0)
+		errbuf_set(err, "invalid %s '%s': expected %s%s", metrics[metric].option, VIS(arg),
+		    forms[metric], gc->nspecs == GATE_MAX_SPECS ? " (at most 64 gates)" : "");
+	return rc;
+}
+
+int
+gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err)
+{
+	if (strcmp(arg, "energy") == 0)
+		gc->regress = REGRESS_ENERGY;
+	else if (strcmp(arg, "time") == 0)
+		gc->regress = REGRESS_TIME;
+	else if (strcmp(arg, "energy-above-idle") == 0)
+		gc->regress = REGRESS_ABOVE_IDLE;
+	else {
+		errbuf_set(err, "invalid --regression-metric '%s': expected energy, time or "
+		    "energy-above-idle", VIS(arg));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the baseline --------------------------------------------------------- */
+
+/* A number field, or NaN when it is empty; -1 when it is not a number. */
+static int
+field_number(const char *s, double *out)
+{
+	if (s[0] == '\0') {
+		*out = NAN;
+		return 0;
+	}
+	return parse_double(s, out) != 0 || !isfinite(*out) ? -1 : 0;
+}
+
+/* The columns a baseline needs, found by name. */
+struct bcols {
+	int	scope, run, wall, devid, energy, above;
+};
+
+static int
+find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
+{
+	static const char *const names[] = { "scope", "run", "wall_s", "device_id", "energy_j",
+	    "energy_above_idle_j" };
+	int	*const slots[] = { &c->scope, &c->run, &c->wall, &c->devid, &c->energy, &c->above };
+	size_t	 i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if ((*slots[i] = csvin_col(t, names[i])) < 0) {
+			errbuf_set(err, "no column '%s': not a joulestat --csv summary", names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A numbered run row ("run" is 1, 2, ...; the mean and stddev rows are skipped). */
+static int
+add_run(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
+    struct errbuf *err)
+{
+	struct baseline_run	*r;
+
+	b->runs = xreallocarray(b->runs, b->nruns + 1, sizeof *b->runs);
+	r = &b->runs[b->nruns];
+	if (field_number(csvin_get(t, row, c->wall), &r->wall_s) != 0 || isnan(r->wall_s)) {
+		errbuf_set(err, "line %zu: wall_s '%s' is not a number", t->rows[row].line,
+		    VIS(csvin_get(t, row, c->wall)));
+		return -1;
+	}
+	b->nruns++;
+	return 0;
+}
+
+static int
+add_dev(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
+    struct errbuf *err)
+{
+	struct baseline_dev	*d;
+	const char		*id = csvin_get(t, row, c->devid);
+
+	if (b->nruns == 0 || id[0] == '\0' || strlen(id) >= sizeof d->id) {
+		errbuf_set(err, "line %zu: a device row without its run row or device_id",
+		    t->rows[row].line);
+		return -1;
+	}
+	b->devs = xreallocarray(b->devs, b->ndevs + 1, sizeof *b->devs);
+	d = &b->devs[b->ndevs];
+	d->run = b->nruns - 1;
+	snprintf(d->id, sizeof d->id, "%s", id);
+	if (field_number(csvin_get(t, row, c->energy), &d->energy_j) != 0 ||
+	    field_number(csvin_get(t, row, c->above), &d->above_idle_j) != 0) {
+		errbuf_set(err, "line %zu: energy of device %s is not a number", t->rows[row].line,
+		    VIS(id));
+		return -1;
+	}
+	b->ndevs++;
+	return 0;
+}
+
+static int
+read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
+{
+	struct bcols	c;
+	const char	*scope, *run;
+	uint64_t	 v;
+	size_t		 row;
+
+	if (find_cols(t, &c, err) != 0)
+		return -1;
+	for (row = 1; row < t->nrows; row++) {
+		scope = csvin_get(t, row, c.scope);
+		run = csvin_get(t, row, c.run);
+		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0)
+			continue;		/* mean, stddev, and rows of other kinds */
+		if (strcmp(scope, "run") == 0 && add_run(b, t, row, &c, err) != 0)
+			return -1;
+		if (strcmp(scope, "device") == 0 && add_dev(b, t, row, &c, err) != 0)
+			return -1;
+	}
+	if (b->nruns == 0) {
+		errbuf_set(err, "no run rows: not a joulestat --csv summary");
+		return -1;
+	}
+	return 0;
+}
+
+int
+baseline_parse(struct baseline *b, const char *path, const char *text, size_t len,
+    struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	memset(b, 0, sizeof *b);
+	b->path = xstrdup(path);
+	rc = csvin_parse(&t, text, len, err);
+	if (rc == 0)
+		rc = read_rows(b, &t, err);
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "--baseline %s", VIS(path));
+	return rc;
+}
+
+int
+baseline_load(struct baseline *b, const char *path, struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	memset(b, 0, sizeof *b);
+	b->path = xstrdup(path);
+	rc = csvin_load(&t, path, err);
+	if (rc == 0 && (rc = read_rows(b, &t, err)) != 0)
+		errbuf_prefix(err, "%s", VIS(path));
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "--baseline");
+	return rc;
+}
+
+void
+baseline_free(struct baseline *b)
+{
+	free(b->path);
+	free(b->runs);
+	free(b->devs);
+	memset(b, 0, sizeof *b);
+}
+
+/* ---- judging -------------------------------------------------------------- */
+
+/* The figure of one run for a gate; false when the run did not measure it. */
+static bool
+dev_figure(enum gate_metric m, const struct dev_report *d, double *v)
+{
+	switch (m) {
+	case GATE_ENERGY:
+		*v = d->energy_mj / 1e3;
+		return d->method != ENERGY_NONE;
+	case GATE_ABOVE_IDLE:
+		*v = d->above_idle_mj / 1e3;
+		return d->has_above_idle;
+	case GATE_AVG_POWER:
+		*v = d->avg_power_mw / 1e3;
+		return d->has_avg_power;
+	default:
+		return false;
+	}
+}
+
+/* The percentage of d's time in the state named state (case-insensitive). */
+static double
+state_share(const struct dev_report *d, const char *state)
+{
+	char	name[GATE_STATE_MAX];
+	double	share = 0;
+	size_t	k;
+
+	for (k = 0; k < d->nstates; k++) {
+		report_state_name(d->dev, d->states[k].pstate, name, sizeof name);
+		if (strcasecmp(name, state) == 0)
+			share += d->states[k].share;
+	}
+	return 100 * share;
+}
+
+/*
+ * One run's figure for spec g on device dev (GATE_ALL_DEVICES = the sum
+ * over the devices that measured it).  False, with why, when there is none.
+ */
+static bool
+run_figure(const struct gate_spec *g, int dev, const struct report *rep, double *v,
+    char *why, size_t size)
+{
+	double	x;
+	size_t	i, n = 0;
+
+	if (g->metric == GATE_TIME) {
+		*v = (double)rep->wall_ns / 1e9;
+		return true;
+	}
+	if (dev != GATE_ALL_DEVICES && (size_t)dev >= rep->ndev) {
+		snprintf(why, size, "the run has no device %d", dev);
+		return false;
+	}
+	if (g->metric == GATE_STATE_SHARE) {
+		*v = state_share(&rep->devs[dev], g->state);
+		return true;
+	}
+	*v = 0;
+	for (i = 0; i < rep->ndev; i++) {
+		if ((dev == GATE_ALL_DEVICES || (size_t)dev == i) &&
+		    dev_figure(g->metric, &rep->devs[i], &x)) {
+			*v += x;
+			n++;
+		}
+	}
+	if (n == 0)
+		snprintf(why, size, "no device measured %s", metrics[g->metric].name);
+	return n > 0;
+}
+
+static struct gate_result *
+new_result(struct gate_set *gs, const struct gate_spec *g)
+{
+	struct gate_result	*r;
+
+	gs->v = xreallocarray(gs->v, gs->n + 1, sizeof *gs->v);
+	r = &gs->v[gs->n++];
+	memset(r, 0, sizeof *r);
+	r->metric = g->metric;
+	r->limit = g->limit;
+	snprintf(r->unit, sizeof r->unit, "%s", metrics[g->metric].unit);
+	return r;
+}
+
+static void
+set_verdict(struct gate_set *gs, struct gate_result *r, bool is_pass)
+{
+	r->verdict = is_pass ? GATE_PASS : GATE_FAIL;
+	gs->nfailed += !is_pass;
+}
+
+static void
+no_data(struct gate_set *gs, struct gate_result *r, const char *why)
+{
+	r->verdict = GATE_NO_DATA;
+	r->measured = NAN;
+	snprintf(r->detail, sizeof r->detail, "%s", why);
+	gs->nfailed++;
+}
+
+/* Judge spec g on device dev over every run. */
+static void
+judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g, int dev,
+    const struct report *reps, size_t n)
+{
+	struct gate_result	*r = new_result(gs, g);
+	struct series_stat	 st;
+	double			*v = xcalloc(n, sizeof *v);
+	char			 why[96] = "", where[32];
+	size_t			 i;
+	bool			 is_min = metrics[g->metric].is_min;
+
+	if (dev == GATE_ALL_DEVICES)
+		snprintf(where, sizeof where, g->metric == GATE_TIME ? "" : ", all devices");
+	else
+		snprintf(where, sizeof where, ", device %d", dev);
+	if (g->metric == GATE_STATE_SHARE)
+		snprintf(r->what, sizeof r->what, "%s %s%s", g->state, metrics[g->metric].name,
+		    where);
+	else
+		snprintf(r->what, sizeof r->what, "%s%s", metrics[g->metric].name, where);
+	for (i = 0; i < n; i++) {
+		if (!run_figure(g, dev, &reps[i], &v[i], why, sizeof why)) {
+			no_data(gs, r, why);
+			free(v);
+			return;
+		}
+	}
+	account_series(v, n, &st);
+	free(v);
+	r->measured = is_min ? st.mean - gc->sigma * st.sd : st.mean + gc->sigma * st.sd;
+	if (n > 1)
+		snprintf(r->detail, sizeof r->detail, "mean %.3f %s %s %g x sd %.3f %s over %zu runs",
+		    st.mean, r->unit, is_min ? "-" : "+", gc->sigma, st.sd, r->unit, n);
+	set_verdict(gs, r, is_min ? r->measured >= g->limit : r->measured <= g->limit);
+}
+
+/* --min-pstate-share without a device: every device that reports states. */
+static void
+judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
+    const struct report *reps, size_t n)
+{
+	size_t	i, judged = 0;
+
+	for (i = 0; i < reps[0].ndev; i++) {
+		if ((reps[0].devs[i].dev->measures & M_PSTATE) == 0)
+			continue;
+		judge_one(gs, gc, g, (int)i, reps, n);
+		judged++;
+	}
+	if (judged == 0) {
+		snprintf(new_result(gs, g)->what, sizeof gs->v[0].what, "%s %s", g->state,
+		    metrics[g->metric].name);
+		no_data(gs, &gs->v[gs->n - 1], "no device reports performance states");
+	}
+}
+
+/* Is device id in the baseline's devices? */
+static bool
+base_has(const struct baseline *base, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < base->ndevs; i++) {
+		if (strcmp(base->devs[i].id, id) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* Is device id one of the current run's, with the figure measured? */
+static bool
+cur_has(const struct report *rep, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->ndev; i++) {
+		if (strcmp(rep->devs[i].dev->id, id) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* One current run's figure for the regression metric, over the shared devices. */
+static bool
+cur_regress(const struct gate_config *gc, const struct report *rep, const struct baseline *base,
+    double *v, size_t *ncommon)
+{
+	struct gate_spec	g = { .metric = gc->regress == REGRESS_ENERGY ? GATE_ENERGY :
+				    GATE_ABOVE_IDLE };
+	double			x;
+	size_t			i;
+
+	*v = 0;
+	*ncommon = 0;
+	if (gc->regress == REGRESS_TIME) {
+		*v = (double)rep->wall_ns / 1e9;
+		return true;
+	}
+	for (i = 0; i < rep->ndev; i++) {
+		if (!base_has(base, rep->devs[i].dev->id))
+			continue;
+		if (!dev_figure(g.metric, &rep->devs[i], &x))
+			return false;
+		*v += x;
+		(*ncommon)++;
+	}
+	return *ncommon > 0;
+}
+
+/* The baseline's figure of run k for the regression metric, over the shared devices. */
+static bool
+base_regress(const struct gate_config *gc, const struct baseline *base, size_t k,
+    const struct report *rep, double *v)
+{
+	double	x;
+	size_t	i;
+
+	if (gc->regress == REGRESS_TIME) {
+		*v = base->runs[k].wall_s;
+		return true;
+	}
+	*v = 0;
+	for (i = 0; i < base->ndevs; i++) {
+		if (base->devs[i].run != k || !cur_has(rep, base->devs[i].id))
+			continue;
+		x = gc->regress == REGRESS_ENERGY ? base->devs[i].energy_j :
+		    base->devs[i].above_idle_j;
+		if (isnan(x))
+			return false;
+		*v += x;
+	}
+	return true;
+}
+
+static const char *const regress_words[] = {
+	[REGRESS_ENERGY] = "energy",
+	[REGRESS_TIME] = "wall time",
+	[REGRESS_ABOVE_IDLE] = "energy above idle",
+};
+
+/*
+ * --max-regression: growth of the mean over the baseline's mean, in
+ * percent.  When both sides have repeats, the growth must exceed the
+ * limit by more than its uncertainty, the two relative standard
+ * deviations combined in quadrature (as hyperfine users gate).
+ */
+static void
+judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
+    const struct report *reps, size_t n, const struct baseline *base)
+{
+	struct gate_result	*r = new_result(gs, g);
+	struct series_stat	 cs, bs;
+	double			*cv = xcalloc(n, sizeof *cv), *bv = xcalloc(base->nruns, sizeof *bv);
+	double			 ratio, growth, unc = 0;
+	size_t			 i, ncommon = 0;
+	const char		*unit = gc->regress == REGRESS_TIME ? "s" : "J";
+
+	snprintf(r->what, sizeof r->what, "%s growth over the baseline", regress_words[gc->regress]);
+	for (i = 0; i < n; i++) {
+		if (!cur_regress(gc, &reps[i], base, &cv[i], &ncommon)) {
+			no_data(gs, r, ncommon == 0 && gc->regress != REGRESS_TIME ?
+			    "no device in common with the baseline" : "a run did not measure it");
+			goto out;
+		}
+	}
+	for (i = 0; i < base->nruns; i++) {
+		if (!base_regress(gc, base, i, &reps[0], &bv[i])) {
+			no_data(gs, r, "the baseline did not measure it");
+			goto out;
+		}
+	}
+	account_series(cv, n, &cs);
+	account_series(bv, base->nruns, &bs);
+	if (!(bs.mean > 0)) {
+		no_data(gs, r, "the baseline's figure is 0");
+		goto out;
+	}
+	ratio = cs.mean / bs.mean;
+	growth = 100 * (ratio - 1);
+	if (n > 1 && base->nruns > 1 && cs.mean > 0)
+		unc = 100 * ratio * sqrt(pow(cs.sd / cs.mean, 2) + pow(bs.sd / bs.mean, 2));
+	r->measured = growth - unc;
+	snprintf(r->detail, sizeof r->detail, "baseline %.3f %s (%zu runs), now %.3f %s (%zu runs): "
+	    "%+.2f%% +- %.2f%%", bs.mean, unit, bs.n, cs.mean, unit, cs.n, growth, unc);
+	if (gc->regress != REGRESS_TIME)
+		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
+		    ", %zu device%s", ncommon, ncommon == 1 ? "" : "s");
+	set_verdict(gs, r, r->measured <= g->limit);
+out:
+	free(cv);
+	free(bv);
+}
+
+void
+gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct report *reps,
+    size_t n, const struct baseline *base)
+{
+	const struct gate_spec	*g;
+	size_t			 i;
+
+	memset(gs, 0, sizeof *gs);
+	for (i = 0; i < gc->nspecs && n > 0; i++) {
+		g = &gc->specs[i];
+		if (g->metric == GATE_REGRESSION && base != NULL)
+			judge_regression(gs, gc, g, reps, n, base);
+		else if (g->metric == GATE_STATE_SHARE && g->device == GATE_ALL_DEVICES)
+			judge_states(gs, gc, g, reps, n);
+		else if (g->metric != GATE_REGRESSION)
+			judge_one(gs, gc, g, g->device, reps, n);
+	}
+}
+
+void
+gate_set_free(struct gate_set *gs)
+{
+	free(gs->v);
+	memset(gs, 0, sizeof *gs);
+}
+
+static const char *const verdict_words[] = {
+	[GATE_PASS] = "pass",
+	[GATE_FAIL] = "FAIL",
+	[GATE_NO_DATA] = "FAIL (not measured)",
+};
+
+const char *
+gate_verdict_word(enum gate_verdict v)
+{
+	return verdict_words[v];
+}
+
+int
+gate_write_text(FILE *f, const struct gate_set *gs)
+{
+	const struct gate_result	*r;
+	char				 limit[48], measured[48];
+	size_t				 i;
+
+	if (gs->n == 0)
+		return 0;
+	fprintf(f, " gates%-40s %14s %14s  %s\n", "", "limit", "measured", "verdict");
+	for (i = 0; i < gs->n; i++) {
+		r = &gs->v[i];
+		snprintf(limit, sizeof limit, "%s %.3f %s", metrics[r->metric].is_min ? ">=" : "<=",
+		    r->limit, r->unit);
+		if (isnan(r->measured))
+			snprintf(measured, sizeof measured, "-");
+		else
+			snprintf(measured, sizeof measured, "%.3f %s", r->measured, r->unit);
+		fprintf(f, "   %-42s %14s %14s  %s\n", r->what, limit, measured,
+		    verdict_words[r->verdict]);
+		if (r->detail[0] != '\0')
+			fprintf(f, "     %s\n", r->detail);
+	}
+	fprintf(f, "   %zu of %zu gates failed\n", gs->nfailed, gs->n);
+	if (fflush(f) == EOF || ferror(f))
+		return -(errno != 0 ? errno : EIO);
+	return 0;
+}
+
+void
+gate_failure_line(const struct gate_result *r, char *buf, size_t size)
+{
+	if (r->verdict == GATE_NO_DATA)
+		snprintf(buf, size, "gate failed: %s (%s): %s", r->what,
+		    metrics[r->metric].option, r->detail);
+	else
+		snprintf(buf, size, "gate failed: %s (%s): %.3f %s, limit %s %.3f %s", r->what,
+		    metrics[r->metric].option, r->measured, r->unit,
+		    metrics[r->metric].is_min ? ">=" : "<=", r->limit, r->unit);
+}
