@@ -69,7 +69,8 @@ $(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)
 	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $(SIMSRC) -lm
 
 check: $(BIN) $(TESTBINS)
-	BUILD=$(BUILD) TIMEOUT_MULT=$(TIMEOUT_MULT) WRAP="$(WRAP)" VERBOSE="$(VERBOSE)" sh tests/run.sh
+	BUILD=$(BUILD) TIMEOUT_MULT=$(TIMEOUT_MULT) WRAP="$(WRAP)" VERBOSE="$(VERBOSE)" ONLY="$(ONLY)" \
+	    sh tests/run.sh
 
 # The same suite with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:

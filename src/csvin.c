@@ -7,6 +7,7 @@
 #include "joulestat/csvin.h"
 
 #include <csv.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -21,6 +22,7 @@ struct builder {
 	size_t		 cap;
 	size_t		 line;		/* lines seen so far, for messages */
 	size_t		 start;		/* line where the current row began */
+	bool		 is_between;	/* the last row has ended; the next has not begun */
 };
 
 static void
@@ -57,6 +59,7 @@ on_row(int c, void *data)
 	t->rows[t->nrows++] = b->cur;
 	memset(&b->cur, 0, sizeof b->cur);
 	b->cap = 0;
+	b->is_between = true;
 }
 
 /* Feed text to the parser a line at a time, so that row starts have line numbers. */
@@ -70,8 +73,12 @@ feed(struct csv_parser *p, struct builder *b, const char *text, size_t len)
 		nl = memchr(text + off, '\n', len - off);
 		n = nl != NULL ? (size_t)(nl - (text + off)) + 1 : len - off;
 		b->line++;
-		if (b->cur.n == 0)
+		if (b->is_between) {
 			b->start = b->line;
+			/* libcsv skips blank lines between rows; a row begins after them. */
+			b->is_between = (n == 1 && text[off] == '\n') ||
+			    (n == 2 && text[off] == '\r' && text[off + 1] == '\n');
+		}
 		if (csv_parse(p, text + off, n, on_field, on_row, b) != n)
 			return -1;
 		off += n;
@@ -83,7 +90,7 @@ int
 csvin_parse(struct csvin *t, const char *text, size_t len, struct errbuf *err)
 {
 	struct csv_parser	p;
-	struct builder		b = { .t = t };
+	struct builder		b = { .t = t, .is_between = true };
 	int			rc;
 
 	memset(t, 0, sizeof *t);

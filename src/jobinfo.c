@@ -16,13 +16,12 @@ static const char *const rank_vars[] = { "SLURM_PROCID", "OMPI_COMM_WORLD_RANK",
 
 static int
 take_var(char *dst, size_t size, const char *name, const char *val, const char *allowed,
-    struct errbuf *err)
+    const char *what, struct errbuf *err)
 {
 	char	shown[64];
 
 	if (val[strspn(val, allowed)] != '\0' || strlen(val) >= size) {
-		errbuf_set(err, "%s '%s' is not a %s", name, visible(val, shown, sizeof shown),
-		    allowed[0] == '0' ? "rank number" : "job id");
+		errbuf_set(err, "%s '%s' is not a %s", name, visible(val, shown, sizeof shown), what);
 		return -1;
 	}
 	memcpy(dst, val, strlen(val) + 1);
@@ -46,13 +45,14 @@ jobinfo_get(struct jobinfo *ji, const char *(*get)(const char *), const char *ho
 		ji->host[i] = host[i] == '/' ? '_' : host[i];
 	for (i = 0; i < ARRAY_SIZE(rank_vars); i++) {
 		if ((v = get(rank_vars[i])) != NULL && v[0] != '\0') {
-			if (take_var(ji->rank, sizeof ji->rank, rank_vars[i], v, digits, err) != 0)
+			if (take_var(ji->rank, sizeof ji->rank, rank_vars[i], v, digits, "rank number",
+			    err) != 0)
 				return -1;
 			break;
 		}
 	}
 	if ((v = get("SLURM_JOB_ID")) != NULL && v[0] != '\0' &&
-	    take_var(ji->job, sizeof ji->job, "SLURM_JOB_ID", v, idchars, err) != 0)
+	    take_var(ji->job, sizeof ji->job, "SLURM_JOB_ID", v, idchars, "job id", err) != 0)
 		return -1;
 	return 0;
 }

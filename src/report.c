@@ -142,6 +142,7 @@ build_times(struct report *rep, const struct run *run)
 
 	rep->wall_ns = run->t_end_ns - run->t0_ns;
 	rep->start_unix_ns = run->t0_unix_ns;
+	rep->is_exclusive = run->cfg->is_exclusive;
 	rep->where = &run->cfg->job;
 	if (run->is_attach) {
 		proctree_cpu_ns(&run->tree, &rep->user_ns, &rep->sys_ns);
@@ -708,7 +709,7 @@ write_run(FILE *f, const struct report *rep)
 }
 
 static void
-write_energy(FILE *f, const struct dev_report *d)
+write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 {
 	char	buf[32], alt[32];
 	int	m;
@@ -720,6 +721,10 @@ write_energy(FILE *f, const struct dev_report *d)
 	fmt_energy(buf, sizeof buf, d->energy_mj);
 	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
 	    method_names[d->method]);
+	if (d->has_foreign && d->foreign_sm_max > 0)
+		fprintf(f, "   %-18s shared: other processes used this device during the run, so "
+		    "not all of it is the workload's%s\n", "", rep->is_exclusive ? "" :
+		    " (--exclusive serializes joulestat runs)");
 	for (m = 1; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
@@ -858,7 +863,7 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 	unsigned		 k;
 
 	fprintf(f, "\n device %zu: %s  %s (%s)\n", i, dev->name, dev->id, d->backend);
-	write_energy(f, d);
+	write_energy(f, rep, d);
 	write_power(f, d);
 	write_states(f, d);
 	if (d->has_throttle)

@@ -103,6 +103,7 @@ struct report {
 	char		*command_quoted;	/* the same, shell-quoted for display */
 	const struct jobinfo *where;		/* host, rank, job; NULL when unknown */
 	int64_t		 start_unix_ns;		/* CLOCK_REALTIME of the first reading; 0 = unknown */
+	bool		 is_exclusive;		/* --exclusive held the devices */
 	enum outcome	 outcome;
 	int		 code;
 	int		 exit_status;		/* what joulestat will exit with for the workload */

@@ -1,0 +1,202 @@
+#!/bin/bash
+# CI gates: thresholds, baselines, their verdicts in every output form and
+# the exit status they give (only when the workload and joulestat succeeded).
+# gate.scn is a steady 100 W, so a run's energy is 100 J per second.
+. "$(dirname "$0")/lib.sh"
+
+SCN=$TOP/tests/sim/scenarios
+
+gated() {
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
+}
+
+# verdict FILE GATE [FIGURE]: the gate_verdict of a gate row of a summary CSV.
+verdict() {
+	csv_get "$1" gate_verdict scope=gate gate="$2" ${3:+gate_figure="$3"}
+}
+
+test_energy_limits_either_side() {
+	gated --csv=s.csv --max-energy=200 -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	note "energy of a 1 s run at 100 W: $e J"
+	verdict s.csv --max-energy
+	assert_eq "$csv_v" pass "verdict under the limit"
+	csv_get s.csv gate_measured scope=gate gate=--max-energy
+	assert_near "$csv_v" "$e" 0.000001 "the gate judged the device's energy"
+	gated --csv=s.csv --max-energy=50 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	verdict s.csv --max-energy
+	assert_eq "$csv_v" fail "verdict over the limit"
+	assert_match err 'energy, all devices +<= 50\.000 J +[0-9.]+ J +FAIL'
+	assert_match err '1 of 1 gates failed'
+}
+
+test_per_device_and_missing_device() {
+	gated --csv=s.csv --max-energy=0:200,1:200 -- "$JS_WORK" sleep 0.5s
+	assert_rc 3
+	verdict s.csv --max-energy "energy, device 0"
+	assert_eq "$csv_v" pass "device 0"
+	verdict s.csv --max-energy "energy, device 1"
+	assert_eq "$csv_v" fail "device 1 does not exist: not measured is a failure"
+	assert_match err 'FAIL \(not measured\)'
+	assert_match err 'the run has no device 1'
+}
+
+test_time_power_above_idle() {
+	gated -q --csv=s.csv --max-time=10 --max-avg-power=90 --idle-power=40 \
+	    --max-energy-above-idle=1000 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	verdict s.csv --max-time
+	assert_eq "$csv_v" pass "--max-time 10"
+	verdict s.csv --max-avg-power
+	assert_eq "$csv_v" fail "--max-avg-power 90 at 100 W"
+	csv_get s.csv gate_measured scope=gate gate=--max-avg-power
+	assert_near "$csv_v" 100 1 "average power judged"
+	verdict s.csv --max-energy-above-idle
+	assert_eq "$csv_v" pass "--max-energy-above-idle"
+	csv_get s.csv energy_above_idle_j scope=device device=0
+	above=$csv_v
+	csv_get s.csv gate_measured scope=gate gate=--max-energy-above-idle
+	assert_near "$csv_v" "$above" 0.000001 "above-idle energy judged"
+	# -q: no report, so the failed gate is named on stderr alone.
+	assert_match err 'gate failed: average power, all devices \(--max-avg-power\): (100|99)\.[0-9]+ W, limit <= 90\.000 W'
+	assert_no_match err 'max-time'
+	gated -q --max-time=0.2 -- "$JS_WORK" sleep 0.5s
+	assert_rc 3
+	assert_match err 'gate failed: wall time \(--max-time\)'
+}
+
+# 2 s runs: P2 for the first 0.5 s (less the simulator's head start), P0 after.
+test_pstate_share() {
+	gated --json=j.json --min-pstate-share=P0:60,0:p2:10 -- "$JS_WORK" sleep 2s
+	assert_rc 0
+	"$JSONTOOL" get j.json '.gates[0].measured' >v || fail "no gates in JSON"
+	p0=$(cat v)
+	note "P0 share $p0 %"
+	assert_ge "$p0" 60 "P0 share"
+	assert_le "$p0" 90 "P0 share"
+	"$JSONTOOL" get j.json '.gates[1].figure' >v
+	assert_match v 'p2 share of time, device 0'
+	"$JSONTOOL" get j.json '.gates[1].passed' >v
+	assert_match v true
+	gated --min-pstate-share=P0:95 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	assert_match err 'P0 share of time, device 0 +>= 95\.000 % +[0-9.]+ % +FAIL'
+	gated --min-pstate-share=P5:1 -- "$JS_WORK" sleep 0.3s
+	assert_rc 3
+	assert_match err 'P5 share of time, device 0 +>= 1\.000 % +0\.000 % +FAIL'
+}
+
+# The workload's own status always wins over a failed gate; joulestat's own
+# failure (an output it could not write) too.
+test_status_precedence() {
+	gated -q --max-energy=1 -- "$JS_WORK" exit 7
+	assert_rc 7
+	gated -q --max-energy=1 --gate-exit-code=42 -- "$JS_WORK" sleep 0.2s
+	assert_rc 42
+	gated -q --max-energy=1000 --gate-exit-code=42 -- "$JS_WORK" sleep 0.2s
+	assert_rc 0
+	gated -q --max-energy=1 --csv=/nonexistent/dir/s.csv -- "$JS_WORK" sleep 0.2s
+	assert_rc 125
+	gated -q --max-energy=1 -- "$JS_WORK" signal TERM
+	assert_rc 143
+}
+
+# With -r the mean is judged; --gate-sigma adds K standard deviations.
+test_repeat_mean_and_sigma() {
+	gated -q -r 3 --csv=s.csv --max-energy=1000 --gate-sigma=2 -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	csv_get s.csv energy_j scope=device run=mean device=0
+	m=$csv_v
+	csv_get s.csv energy_j scope=device run=stddev device=0
+	sd=$csv_v
+	csv_get s.csv gate_measured scope=gate gate=--max-energy
+	assert_near "$csv_v" "$(calc "$m + 2 * $sd")" 0.00002 "mean + 2 sd"
+	gated -r 2 --max-energy=1000 -- "$JS_WORK" sleep 0.2s
+	assert_rc 0
+	assert_match err 'mean [0-9.]+ J \+ 0 x sd [0-9.]+ J over 2 runs'
+}
+
+test_regression_against_baseline() {
+	gated -q -r 2 --csv=base.csv -- "$JS_WORK" sleep 0.5s
+	assert_rc 0
+	# Twice as long: twice the energy, +100 %.
+	gated --baseline=base.csv --max-regression=20 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	assert_match err 'energy growth over the baseline +<= 20\.000 % +[0-9.]+ % +FAIL'
+	assert_match err 'baseline [0-9.]+ J \(2 runs\), now [0-9.]+ J \(1 runs\): \+(9[0-9]|1[01][0-9])\.'
+	gated --baseline=base.csv --max-regression=20 -- "$JS_WORK" sleep 0.5s
+	assert_rc 0
+	assert_match err 'energy growth over the baseline .* pass'
+	gated -q --baseline=base.csv --max-regression=20 --regression-metric=time \
+	    --csv=s.csv -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	csv_get s.csv gate_figure scope=gate
+	assert_eq "$csv_v" "wall time growth over the baseline" "time metric"
+}
+
+# The growth must exceed the limit by more than the combined noise.
+test_regression_is_noise_aware() {
+	gated -q --csv=a.csv -- "$JS_WORK" sleep 0.3s
+	gated -q --csv=b.csv -- "$JS_WORK" sleep 0.9s
+	assert_rc 0
+	# A baseline of two runs with very different energies: a large sd.
+	{ cat a.csv; tail -n +2 b.csv | sed 's/^2,run,1,/2,run,2,/; s/^2,\(device\|pstate\|process\),1,/2,\1,2,/'; } >noisy.csv
+	assert_eq "$("$CSVTOOL" count noisy.csv scope=run)" 2 "runs in the noisy baseline"
+	# Now 0.9 s runs: +50 % or more over the baseline mean of ~60 J, but well
+	# within the noise of both sides.
+	gated -q -r 2 --csv=s.csv --baseline=noisy.csv --max-regression=10 -- \
+	    sh -c 'if [ -e once ]; then exec "$0" sleep 0.3s; fi; touch once; exec "$0" sleep 0.9s' "$JS_WORK"
+	assert_rc 0
+	csv_get s.csv gate_verdict scope=gate
+	assert_eq "$csv_v" pass "within the noise"
+	# Without repeats on this side there is no noise estimate: the same growth fails.
+	gated -q --csv=s.csv --baseline=noisy.csv --max-regression=10 -- "$JS_WORK" sleep 0.9s
+	assert_rc 3
+}
+
+test_bad_values_are_usage_errors() {
+	for a in --max-energy=x --max-energy=-1 --max-energy=0:x --max-energy=a:5 \
+	    --max-time=0 --max-time=1,2 --max-avg-power= --min-pstate-share=P0 \
+	    --min-pstate-share=P0:101 --min-pstate-share=:50 --max-regression=5% \
+	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power; do
+		try "$JOULESTAT" -q "$a" -- sh -c 'touch ran'
+		assert_rc 125
+		assert_match err "^joulestat: (invalid )?${a%%=*}"
+		[ ! -e ran ] || fail "$a: the workload ran"
+	done
+	try "$JOULESTAT" -q --max-regression=5 -- true
+	assert_rc 125
+	assert_match err 'needs --baseline'
+	try "$JOULESTAT" -q --baseline=x.csv -- true
+	assert_rc 125
+	assert_match err 'needs --max-regression'
+}
+
+test_bad_baselines() {
+	printf 'a,b\n1,2\n' >notours.csv
+	printf 'schema_version,scope,run,wall_s,device_id,energy_j,energy_above_idle_j\n2,run,1,zz,,,\n' >badnum.csv
+	printf 'x,"y\n' >badquote.csv
+	: >empty.csv
+	for f in notours.csv badnum.csv badquote.csv empty.csv missing.csv; do
+		gated -q --baseline=$f --max-regression=5 -- sh -c 'touch ran'
+		assert_rc 125
+		assert_match err "^joulestat: --baseline: $f"
+		[ ! -e ran ] || fail "$f: the workload ran"
+	done
+	assert_match err 'No such file'
+}
+
+t_run "energy limits either side of the measured energy" test_energy_limits_either_side
+t_run "per-device limits; a device the run lacks fails" test_per_device_and_missing_device
+t_run "time, average power and above-idle gates" test_time_power_above_idle
+t_run "P-state share gates" test_pstate_share
+t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
+t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
+t_run "regression against a baseline summary" test_regression_against_baseline
+t_run "the regression gate allows for noise" test_regression_is_noise_aware
+t_run "bad gate values are usage errors" test_bad_values_are_usage_errors
+t_run "bad baselines are usage errors, before the workload" test_bad_baselines
+t_done
