@@ -22,6 +22,8 @@ SRC	 = $(sort $(wildcard src/*.c src/sources/*.c))
 OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
+# joulestat --plot looks for joulestat-plot next to itself first.
+PLOT	 = $(BUILD)/joulestat-plot
 
 UNITSRC	 = $(sort $(wildcard tests/unit/test_*.c))
 UNITBIN	 = $(UNITSRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -37,7 +39,12 @@ TIMEOUT_MULT ?= 1
 
 .PHONY: all check check-asan check-valgrind bench demo install uninstall clean format
 
-all: $(BIN) $(SIMLIB) $(WORK)
+all: $(BIN) $(PLOT) $(SIMLIB) $(WORK)
+
+$(PLOT): scripts/joulestat-plot
+	@mkdir -p $(@D)
+	cp scripts/joulestat-plot $@
+	chmod 755 $@
 
 $(BIN): $(OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
@@ -68,7 +75,7 @@ $(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)
 	$(CC) -Itests/sim -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared \
 	    -Wl,-soname,libnvidia-ml.so.1 -o $@ $(SIMSRC) -lm
 
-check: $(BIN) $(TESTBINS)
+check: $(BIN) $(PLOT) $(TESTBINS)
 	BUILD=$(BUILD) TIMEOUT_MULT=$(TIMEOUT_MULT) WRAP="$(WRAP)" VERBOSE="$(VERBOSE)" ONLY="$(ONLY)" \
 	    sh tests/run.sh
 
@@ -79,7 +86,7 @@ check-asan:
 	    LDFLAGS="-fsanitize=address,undefined" check
 
 # The suite with the joulestat binary run under valgrind memcheck.
-check-valgrind: $(BIN) $(TESTBINS)
+check-valgrind: $(BIN) $(PLOT) $(TESTBINS)
 	BUILD=$(BUILD) TIMEOUT_MULT=10 \
 	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
@@ -93,10 +100,12 @@ demo: $(BIN) $(WORK) $(SIMLIB)
 install: $(BIN)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANPREFIX)/man1
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/joulestat
+	install -m 755 scripts/joulestat-plot $(DESTDIR)$(BINDIR)/joulestat-plot
 	install -m 644 man/joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(BINDIR)/joulestat-plot \
+	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
 
 format:
 	clang-format -i $(SRC) $(wildcard include/joulestat/*.h src/sources/*.h)

@@ -8,7 +8,9 @@ set -eu
 cd "$(dirname "$0")/.."
 
 # Build: compiler, make, libraries.  Tests: cmocka, valgrind, procps (ps, pgrep).
-PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libjansson-dev libcmocka-dev valgrind procps"
+# --plot: gnuplot.  Multi-node tests: OpenMPI's mpirun.
+PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libjansson-dev libcmocka-dev valgrind procps
+    gnuplot-nox openmpi-bin"
 
 missing=""
 for p in $PACKAGES; do

@@ -32,7 +32,8 @@
 static const char USAGE[] =
     "usage: joulestat [options] [--] COMMAND [ARG...]\n"
     "       joulestat [options] -p PID[,PID...]\n"
-    "       joulestat [options] --list-devices";
+    "       joulestat [options] --list-devices\n"
+    "       joulestat merge [options] FILE...";
 
 enum opt_val {
 	OPT_HELP = 1,
@@ -613,8 +614,11 @@ help_text(poptContext ctx, int which)
 		fprintf(f, "%s\n\nMeasure the time and energy of a command and of its processes.\n\n",
 		    USAGE);
 		poptPrintHelp(ctx, f, 0);
-		fprintf(f, "\nExit status: the command's own; 128+N if it died of signal N; "
-		    "126 if it could not be run; 127 if not found; 125 if joulestat failed.\n"
+		fprintf(f, "\nOutput file names may hold %%h host, %%r rank, %%j job id, %%p pid, "
+		    "%%%% a percent sign.\n"
+		    "\nExit status: the command's own; 128+N if it died of signal N; "
+		    "126 if it could not be run; 127 if not found; 125 if joulestat failed; "
+		    "3 (--gate-exit-code) if a gate failed while the command succeeded.\n"
 		    "See joulestat(1).\n");
 	}
 	fclose(f);
