@@ -577,6 +577,10 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		errbuf_set(err, "--plot needs a file name");
 		return -1;
 	}
+	if (r->plot != NULL && r->timeline != NULL && strcmp(r->timeline, "-") == 0) {
+		errbuf_set(err, "--plot draws the timeline from a file: give --timeline a file name");
+		return -1;
+	}
 	if (r->devices != NULL && check_devices(r->devices, err) != 0)
 		return -1;
 	if (parse_lock_opts(cfg, r, err) != 0 || parse_gate_opts(cfg, r, err) != 0)
