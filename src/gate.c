@@ -14,303 +14,8 @@
 #include <strings.h>
 
 #include "joulestat/account.h"
-#include "joulestat/csvin.h"
 #include "joulestat/report.h"
 #include "joulestat/util.h"
-
-#define GATE_MAX_DEVICE		1023
-#define GATE_MAX_LIMIT		1e12
-#define GATE_MAX_PCT		1e6
-
-/* Values quoted in messages are made one-line and short. */
-#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
-
-static const struct {
-	const char	*option;
-	const char	*name;
-	const char	*unit;
-	bool		 is_min;		/* the figure must reach the limit */
-} metrics[] = {
-	[GATE_ENERGY] = { "--max-energy", "energy", "J", false },
-	[GATE_ABOVE_IDLE] = { "--max-energy-above-idle", "energy above idle", "J", false },
-	[GATE_TIME] = { "--max-time", "wall time", "s", false },
-	[GATE_AVG_POWER] = { "--max-avg-power", "average power", "W", false },
-	[GATE_STATE_SHARE] = { "--min-pstate-share", "share of time", "%", true },
-	[GATE_REGRESSION] = { "--max-regression", "growth over the baseline", "%", false },
-};
-
-const char *
-gate_option(enum gate_metric metric)
-{
-	return metrics[metric].option;
-}
-
-static int
-parse_limit(const char *s, double max, double *out)
-{
-	return parse_double(s, out) != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
-}
-
-/* "DEV:" in front of an entry: the device index, else GATE_ALL_DEVICES. */
-static char *
-take_device(char *tok, int *device)
-{
-	char		*colon = strchr(tok, ':');
-	uint64_t	 v;
-
-	*device = GATE_ALL_DEVICES;
-	if (colon == NULL)
-		return tok;
-	*colon = '\0';
-	if (parse_u64_range(tok, 0, GATE_MAX_DEVICE, &v) != 0) {
-		*colon = ':';
-		return tok;		/* not a device: a state name, say */
-	}
-	*device = (int)v;
-	return colon + 1;
-}
-
-/* One entry of a --min-pstate-share list: "[DEV:]STATE:PCT". */
-static int
-parse_share(struct gate_spec *g, char *tok)
-{
-	char	*rest, *colon;
-
-	rest = take_device(tok, &g->device);
-	if ((colon = strrchr(rest, ':')) == NULL)
-		return -1;
-	*colon = '\0';
-	if (rest[0] == '\0' || strlen(rest) >= sizeof g->state || strpbrk(rest, " \t:,") != NULL)
-		return -1;
-	snprintf(g->state, sizeof g->state, "%s", rest);
-	return parse_limit(colon + 1, 100, &g->limit);
-}
-
-/* One entry of an energy or power list: "LIMIT" or "DEV:LIMIT". */
-static int
-parse_entry(struct gate_spec *g, char *tok)
-{
-	char	*rest;
-
-	switch (g->metric) {
-	case GATE_STATE_SHARE:
-		return parse_share(g, tok);
-	case GATE_TIME:
-		return parse_limit(tok, GATE_MAX_LIMIT, &g->limit) != 0 || g->limit == 0 ? -1 : 0;
-	case GATE_REGRESSION:
-		return parse_limit(tok, GATE_MAX_PCT, &g->limit);
-	default:
-		rest = take_device(tok, &g->device);
-		if (rest == tok && strchr(tok, ':') != NULL)
-			return -1;
-		return parse_limit(rest, GATE_MAX_LIMIT, &g->limit);
-	}
-}
-
-static const char *const forms[] = {
-	[GATE_ENERGY] = "joules, or DEVICE:JOULES,...",
-	[GATE_ABOVE_IDLE] = "joules, or DEVICE:JOULES,...",
-	[GATE_TIME] = "seconds, more than 0",
-	[GATE_AVG_POWER] = "watts, or DEVICE:WATTS,...",
-	[GATE_STATE_SHARE] = "[DEVICE:]STATE:PERCENT,... such as P0:80",
-	[GATE_REGRESSION] = "a percentage, 0 or more",
-};
-
-int
-gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, struct errbuf *err)
-{
-	char			*copy = xstrdup(arg), *tok, *rest = copy;
-	struct gate_spec	*g;
-	int			 rc = 0;
-	bool			 is_list = metric != GATE_TIME && metric != GATE_REGRESSION;
-
-	while (rc == 0 && (tok = strsep(&rest, is_list ? "," : "")) != NULL) {
-		if (gc->nspecs == GATE_MAX_SPECS) {
-			rc = -1;
-			break;
-		}
-		g = &gc->specs[gc->nspecs];
-		memset(g, 0, sizeof *g);
-		g->metric = metric;
-		g->device = GATE_ALL_DEVICES;
-		if ((rc = parse_entry(g, tok)) == 0)
-			gc->nspecs++;
-	}
-	free(copy);
-	if (rc != 0)
-		errbuf_set(err, "invalid %s '%s': expected %s%s", metrics[metric].option, VIS(arg),
-		    forms[metric], gc->nspecs == GATE_MAX_SPECS ? " (at most 64 gates)" : "");
-	return rc;
-}
-
-int
-gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err)
-{
-	if (strcmp(arg, "energy") == 0)
-		gc->regress = REGRESS_ENERGY;
-	else if (strcmp(arg, "time") == 0)
-		gc->regress = REGRESS_TIME;
-	else if (strcmp(arg, "energy-above-idle") == 0)
-		gc->regress = REGRESS_ABOVE_IDLE;
-	else {
-		errbuf_set(err, "invalid --regression-metric '%s': expected energy, time or "
-		    "energy-above-idle", VIS(arg));
-		return -1;
-	}
-	return 0;
-}
-
-/* ---- the baseline --------------------------------------------------------- */
-
-/* A number field, or NaN when it is empty; -1 when it is not a number. */
-static int
-field_number(const char *s, double *out)
-{
-	if (s[0] == '\0') {
-		*out = NAN;
-		return 0;
-	}
-	return parse_double(s, out) != 0 || !isfinite(*out) ? -1 : 0;
-}
-
-/* The columns a baseline needs, found by name. */
-struct bcols {
-	int	scope, run, wall, devid, energy, above;
-};
-
-static int
-find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
-{
-	static const char *const names[] = { "scope", "run", "wall_s", "device_id", "energy_j",
-	    "energy_above_idle_j" };
-	int	*const slots[] = { &c->scope, &c->run, &c->wall, &c->devid, &c->energy, &c->above };
-	size_t	 i;
-
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if ((*slots[i] = csvin_col(t, names[i])) < 0) {
-			errbuf_set(err, "no column '%s': not a joulestat --csv summary", names[i]);
-			return -1;
-		}
-	}
-	return 0;
-}
-
-/* A numbered run row ("run" is 1, 2, ...; the mean and stddev rows are skipped). */
-static int
-add_run(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
-    struct errbuf *err)
-{
-	struct baseline_run	*r;
-
-	b->runs = xreallocarray(b->runs, b->nruns + 1, sizeof *b->runs);
-	r = &b->runs[b->nruns];
-	if (field_number(csvin_get(t, row, c->wall), &r->wall_s) != 0 || isnan(r->wall_s)) {
-		errbuf_set(err, "line %zu: wall_s '%s' is not a number", t->rows[row].line,
-		    VIS(csvin_get(t, row, c->wall)));
-		return -1;
-	}
-	b->nruns++;
-	return 0;
-}
-
-static int
-add_dev(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
-    struct errbuf *err)
-{
-	struct baseline_dev	*d;
-	const char		*id = csvin_get(t, row, c->devid);
-
-	if (b->nruns == 0 || id[0] == '\0' || strlen(id) >= sizeof d->id) {
-		errbuf_set(err, "line %zu: a device row without its run row or device_id",
-		    t->rows[row].line);
-		return -1;
-	}
-	b->devs = xreallocarray(b->devs, b->ndevs + 1, sizeof *b->devs);
-	d = &b->devs[b->ndevs];
-	d->run = b->nruns - 1;
-	snprintf(d->id, sizeof d->id, "%s", id);
-	if (field_number(csvin_get(t, row, c->energy), &d->energy_j) != 0 ||
-	    field_number(csvin_get(t, row, c->above), &d->above_idle_j) != 0) {
-		errbuf_set(err, "line %zu: energy of device %s is not a number", t->rows[row].line,
-		    VIS(id));
-		return -1;
-	}
-	b->ndevs++;
-	return 0;
-}
-
-static int
-read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
-{
-	struct bcols	c;
-	const char	*scope, *run;
-	uint64_t	 v;
-	size_t		 row;
-
-	if (find_cols(t, &c, err) != 0)
-		return -1;
-	for (row = 1; row < t->nrows; row++) {
-		scope = csvin_get(t, row, c.scope);
-		run = csvin_get(t, row, c.run);
-		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0)
-			continue;		/* mean, stddev, and rows of other kinds */
-		if (strcmp(scope, "run") == 0 && add_run(b, t, row, &c, err) != 0)
-			return -1;
-		if (strcmp(scope, "device") == 0 && add_dev(b, t, row, &c, err) != 0)
-			return -1;
-	}
-	if (b->nruns == 0) {
-		errbuf_set(err, "no run rows: not a joulestat --csv summary");
-		return -1;
-	}
-	return 0;
-}
-
-int
-baseline_parse(struct baseline *b, const char *path, const char *text, size_t len,
-    struct errbuf *err)
-{
-	struct csvin	t;
-	int		rc;
-
-	memset(b, 0, sizeof *b);
-	b->path = xstrdup(path);
-	rc = csvin_parse(&t, text, len, err);
-	if (rc == 0)
-		rc = read_rows(b, &t, err);
-	csvin_free(&t);
-	if (rc != 0)
-		errbuf_prefix(err, "--baseline %s", VIS(path));
-	return rc;
-}
-
-int
-baseline_load(struct baseline *b, const char *path, struct errbuf *err)
-{
-	struct csvin	t;
-	int		rc;
-
-	memset(b, 0, sizeof *b);
-	b->path = xstrdup(path);
-	rc = csvin_load(&t, path, err);
-	if (rc == 0 && (rc = read_rows(b, &t, err)) != 0)
-		errbuf_prefix(err, "%s", VIS(path));
-	csvin_free(&t);
-	if (rc != 0)
-		errbuf_prefix(err, "--baseline");
-	return rc;
-}
-
-void
-baseline_free(struct baseline *b)
-{
-	free(b->path);
-	free(b->runs);
-	free(b->devs);
-	memset(b, 0, sizeof *b);
-}
-
-/* ---- judging -------------------------------------------------------------- */
 
 /* The figure of one run for a gate; false when the run did not measure it. */
 static bool
@@ -379,7 +84,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		}
 	}
 	if (n == 0)
-		snprintf(why, size, "no device measured %s", metrics[g->metric].name);
+		snprintf(why, size, "no device measured %s", gate_name(g->metric));
 	return n > 0;
 }
 
@@ -393,7 +98,7 @@ new_result(struct gate_set *gs, const struct gate_spec *g)
 	memset(r, 0, sizeof *r);
 	r->metric = g->metric;
 	r->limit = g->limit;
-	snprintf(r->unit, sizeof r->unit, "%s", metrics[g->metric].unit);
+	snprintf(r->unit, sizeof r->unit, "%s", gate_unit(g->metric));
 	return r;
 }
 
@@ -423,17 +128,17 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	double			*v = xcalloc(n, sizeof *v);
 	char			 why[96] = "", where[32];
 	size_t			 i;
-	bool			 is_min = metrics[g->metric].is_min;
+	bool			 is_min = gate_is_min(g->metric);
 
 	if (dev == GATE_ALL_DEVICES)
 		snprintf(where, sizeof where, g->metric == GATE_TIME ? "" : ", all devices");
 	else
 		snprintf(where, sizeof where, ", device %d", dev);
 	if (g->metric == GATE_STATE_SHARE)
-		snprintf(r->what, sizeof r->what, "%s %s%s", g->state, metrics[g->metric].name,
+		snprintf(r->what, sizeof r->what, "%s %s%s", g->state, gate_name(g->metric),
 		    where);
 	else
-		snprintf(r->what, sizeof r->what, "%s%s", metrics[g->metric].name, where);
+		snprintf(r->what, sizeof r->what, "%s%s", gate_name(g->metric), where);
 	for (i = 0; i < n; i++) {
 		if (!run_figure(g, dev, &reps[i], &v[i], why, sizeof why)) {
 			no_data(gs, r, why);
@@ -465,7 +170,7 @@ judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gat
 	}
 	if (judged == 0) {
 		snprintf(new_result(gs, g)->what, sizeof gs->v[0].what, "%s %s", g->state,
-		    metrics[g->metric].name);
+		    gate_name(g->metric));
 		no_data(gs, &gs->v[gs->n - 1], "no device reports performance states");
 	}
 }
@@ -657,7 +362,7 @@ gate_write_text(FILE *f, const struct gate_set *gs)
 	fprintf(f, " gates%-40s %14s %14s  %s\n", "", "limit", "measured", "verdict");
 	for (i = 0; i < gs->n; i++) {
 		r = &gs->v[i];
-		snprintf(limit, sizeof limit, "%s %.3f %s", metrics[r->metric].is_min ? ">=" : "<=",
+		snprintf(limit, sizeof limit, "%s %.3f %s", gate_is_min(r->metric) ? ">=" : "<=",
 		    r->limit, r->unit);
 		if (isnan(r->measured))
 			snprintf(measured, sizeof measured, "-");
@@ -679,9 +384,9 @@ gate_failure_line(const struct gate_result *r, char *buf, size_t size)
 {
 	if (r->verdict == GATE_NO_DATA)
 		snprintf(buf, size, "gate failed: %s (%s): %s", r->what,
-		    metrics[r->metric].option, r->detail);
+		    gate_option(r->metric), r->detail);
 	else
 		snprintf(buf, size, "gate failed: %s (%s): %.3f %s, limit %s %.3f %s", r->what,
-		    metrics[r->metric].option, r->measured, r->unit,
-		    metrics[r->metric].is_min ? ">=" : "<=", r->limit, r->unit);
+		    gate_option(r->metric), r->measured, r->unit,
+		    gate_is_min(r->metric) ? ">=" : "<=", r->limit, r->unit);
 }

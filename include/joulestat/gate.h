@@ -67,8 +67,13 @@ int	gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg,
 /* --regression-metric: energy, time or energy-above-idle.  0 or -1. */
 int	gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err);
 
-/* The option name of a metric, "--max-energy". */
+/* A metric's option ("--max-energy"), name ("energy") and unit ("J"). */
 const char *gate_option(enum gate_metric metric);
+const char *gate_name(enum gate_metric metric);
+const char *gate_unit(enum gate_metric metric);
+
+/* True when the figure must reach the limit rather than stay under it. */
+bool	gate_is_min(enum gate_metric metric);
 
 /* A previous summary CSV, reduced to what a regression gate compares. */
 struct baseline_run {

@@ -8,7 +8,9 @@
  * reasons, the driver's own power samples between ticks, and, at most
  * every NVML_PID_POLL_NS, per-process utilization and memory.  At the end
  * it reads the violation counters and, when accounting mode is on, the
- * processes that lived and died between two polls.
+ * processes that lived and died between two polls.  For --lock-clocks
+ * it locks the graphics and memory clocks of every GPU for the run, and
+ * resets exactly what it locked.
  *
  * It does not decode: every NVML answer goes through the pure functions
  * of nvml_decode.c.  It links against nothing of NVIDIA's; the types are
@@ -109,6 +111,11 @@ struct nvml_fn {
 	nvmlReturn_t	(*acct_stats)(nvmlDevice_t, unsigned int, nvmlAccountingStats_t *);
 	nvmlReturn_t	(*vgpu_util)(nvmlDevice_t, unsigned long long, nvmlValueType_t *,
 			    unsigned int *, nvmlVgpuInstanceUtilizationSample_t *);
+	nvmlReturn_t	(*max_clock)(nvmlDevice_t, nvmlClockType_t, unsigned int *);
+	nvmlReturn_t	(*set_gpu_lock)(nvmlDevice_t, unsigned int, unsigned int);
+	nvmlReturn_t	(*reset_gpu_lock)(nvmlDevice_t);
+	nvmlReturn_t	(*set_mem_lock)(nvmlDevice_t, unsigned int, unsigned int);
+	nvmlReturn_t	(*reset_mem_lock)(nvmlDevice_t);
 };
 
 enum nvml_slot {
@@ -143,6 +150,11 @@ enum nvml_slot {
 	NVML_S_ACCT_PIDS,
 	NVML_S_ACCT_STATS,
 	NVML_S_VGPU_UTIL,
+	NVML_S_MAX_CLOCK,
+	NVML_S_SET_GPU_LOCK,
+	NVML_S_RESET_GPU_LOCK,
+	NVML_S_SET_MEM_LOCK,
+	NVML_S_RESET_MEM_LOCK,
 	NVML_NSLOTS
 };
 
@@ -199,6 +211,13 @@ static const struct nvml_sym nvml_syms[NVML_NSLOTS] = {
 	NVML_SYM(NVML_S_ACCT_PIDS, acct_pids, false, "nvmlDeviceGetAccountingPids"),
 	NVML_SYM(NVML_S_ACCT_STATS, acct_stats, false, "nvmlDeviceGetAccountingStats"),
 	NVML_SYM(NVML_S_VGPU_UTIL, vgpu_util, false, "nvmlDeviceGetVgpuUtilization"),
+	NVML_SYM(NVML_S_MAX_CLOCK, max_clock, false, "nvmlDeviceGetMaxClockInfo"),
+	NVML_SYM(NVML_S_SET_GPU_LOCK, set_gpu_lock, false, "nvmlDeviceSetGpuLockedClocks"),
+	NVML_SYM(NVML_S_RESET_GPU_LOCK, reset_gpu_lock, false,
+	    "nvmlDeviceResetGpuLockedClocks"),
+	NVML_SYM(NVML_S_SET_MEM_LOCK, set_mem_lock, false, "nvmlDeviceSetMemoryLockedClocks"),
+	NVML_SYM(NVML_S_RESET_MEM_LOCK, reset_mem_lock, false,
+	    "nvmlDeviceResetMemoryLockedClocks"),
 };
 
 /* Entry size written by each name of the running-process slots. */
@@ -248,6 +267,9 @@ struct nvml_dev {
 	pid_t			*seen;			/* sorted: pids reported so far */
 	size_t			 nseen;
 	size_t			 capseen;
+	/* What --lock-clocks locked, and unlock_clocks must reset. */
+	bool			 is_gpu_locked;
+	bool			 is_mem_locked;
 };
 
 struct nvml_ctx {
@@ -294,6 +316,9 @@ static int	nvml_sample(struct device *, size_t, const struct proctree *,
 static void	nvml_finish(struct device *, size_t, const struct proctree *,
 		    struct pid_usage_set *);
 static void	nvml_close(struct device *, size_t);
+static int	nvml_lock_clocks(struct device *, size_t, const struct clock_lock *,
+		    struct errbuf *);
+static void	nvml_unlock_clocks(struct device *, size_t);
 
 const struct source_ops nvml_ops = {
 	.name = "nvml",
@@ -301,6 +326,8 @@ const struct source_ops nvml_ops = {
 	.sample = nvml_sample,
 	.finish = nvml_finish,
 	.close = nvml_close,
+	.lock_clocks = nvml_lock_clocks,
+	.unlock_clocks = nvml_unlock_clocks,
 };
 
 /* ---- small helpers ---------------------------------------------------- */
@@ -1402,6 +1429,184 @@ nvml_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct 
 	return rc;
 }
 
+/* ---- locked clocks ---------------------------------------------------- */
+
+/* One domain's lock: the set call and the reset that undoes it. */
+struct nvml_lock_calls {
+	nvmlReturn_t	(*set)(nvmlDevice_t, unsigned int, unsigned int);
+	nvmlReturn_t	(*reset)(nvmlDevice_t);
+};
+
+/* What locking one device came to; an empty why means locked (or left alone). */
+struct nvml_lock_outcome {
+	struct nvml_lock_range	gpu;
+	struct nvml_lock_range	mem;
+	char			gpu_why[128];
+	char			mem_why[128];
+};
+
+/* Why a call failed, in the report's words. */
+static void
+nvml_lock_reason(const struct nvml_ctx *ctx, nvmlReturn_t r, char *buf, size_t size)
+{
+	const char	*s = nvml_decode_lock_reason(r);
+
+	snprintf(buf, size, "%s", s != NULL ? s : nvml_strerror(ctx, r));
+}
+
+/* The highest clock of a domain, for CLOCK_LOCK_MAX; 0 with why set when unknown. */
+static unsigned int
+nvml_lock_max(const struct nvml_dev *d, nvmlClockType_t type, char *why, size_t size)
+{
+	unsigned int	mhz = 0;
+	nvmlReturn_t	r = NVML_ERROR_FUNCTION_NOT_FOUND;
+	char		text[96];
+
+	if (d->ctx->fn.max_clock != NULL)
+		r = d->ctx->fn.max_clock(d->handle, type, &mhz);
+	if (r == NVML_SUCCESS)
+		return mhz;
+	nvml_lock_reason(d->ctx, r, text, sizeof text);
+	snprintf(why, size, "the highest clock is unknown: %s", text);
+	return 0;
+}
+
+/*
+ * Lock one domain of d to r, unless why already says why not.  A library
+ * that has the set call but not its reset counts as not having it: a
+ * lock that cannot be undone would outlive joulestat.  Returns true when
+ * the domain was locked.
+ */
+static bool
+nvml_lock_domain(const struct nvml_dev *d, const struct nvml_lock_calls *c,
+    const struct nvml_lock_range *r, char *why, size_t size)
+{
+	nvmlReturn_t	rc;
+
+	if (why[0] != '\0')
+		return false;
+	if (r->action != NVML_LOCK_SET) {
+		snprintf(why, size, "no valid clock to lock to");
+		return false;
+	}
+	if (c->set == NULL || c->reset == NULL)
+		rc = NVML_ERROR_FUNCTION_NOT_FOUND;
+	else
+		rc = c->set(d->handle, r->min_mhz, r->max_mhz);
+	if (rc == NVML_SUCCESS)
+		return true;
+	nvml_lock_reason(d->ctx, rc, why, size);
+	return false;
+}
+
+/*
+ * Lock device d as req says, graphics first.  When graphics fails memory
+ * is not tried, so that a GPU is either locked as asked, or left alone,
+ * or has only its graphics lock when the memory one failed.
+ */
+static void
+nvml_lock_one(struct nvml_dev *d, const struct clock_lock *req, struct nvml_lock_outcome *o)
+{
+	const struct nvml_fn		*fn = &d->ctx->fn;
+	const struct nvml_lock_calls	 gpu_calls = { fn->set_gpu_lock, fn->reset_gpu_lock };
+	const struct nvml_lock_calls	 mem_calls = { fn->set_mem_lock, fn->reset_mem_lock };
+	unsigned int			 max_gfx = 0, max_mem = 0;
+
+	memset(o, 0, sizeof *o);
+	if (req->kind == CLOCK_LOCK_MAX) {
+		max_gfx = nvml_lock_max(d, NVML_CLOCK_GRAPHICS, o->gpu_why, sizeof o->gpu_why);
+		max_mem = nvml_lock_max(d, NVML_CLOCK_MEM, o->mem_why, sizeof o->mem_why);
+	}
+	nvml_decode_lock(req, max_gfx, max_mem, &o->gpu, &o->mem);
+	if (!nvml_lock_domain(d, &gpu_calls, &o->gpu, o->gpu_why, sizeof o->gpu_why))
+		return;
+	d->is_gpu_locked = true;
+	if (o->mem.action == NVML_LOCK_LEAVE)
+		return;
+	if (nvml_lock_domain(d, &mem_calls, &o->mem, o->mem_why, sizeof o->mem_why))
+		d->is_mem_locked = true;
+}
+
+/*
+ * Leave the outcome of dev's lock in its notes, and a failure in err
+ * (which may be NULL).  Returns 0 when everything asked for was locked,
+ * else -1.
+ */
+static int
+nvml_lock_report(struct device *dev, const struct nvml_lock_outcome *o, struct errbuf *err)
+{
+	char	note[DEVICE_NOTE_LEN];
+
+	if (o->gpu_why[0] != '\0') {
+		snprintf(note, sizeof note, "clocks not locked: %s", o->gpu_why);
+		nvml_dev_note(dev, note);
+		errbuf_set(err, "GPU %u (%s): cannot lock clocks: %s", dev->index, dev->id,
+		    o->gpu_why);
+		return -1;
+	}
+	nvml_decode_lock_note(&o->gpu, o->mem_why[0] == '\0' ? &o->mem : NULL, note,
+	    sizeof note);
+	nvml_dev_note(dev, note);
+	if (o->mem.action == NVML_LOCK_LEAVE || o->mem_why[0] == '\0')
+		return 0;
+	/* The graphics lock stays: unlock_clocks resets it with the rest. */
+	snprintf(note, sizeof note, "memory clock not locked: %s", o->mem_why);
+	nvml_dev_note(dev, note);
+	errbuf_set(err, "GPU %u (%s): cannot lock the memory clock: %s", dev->index, dev->id,
+	    o->mem_why);
+	return -1;
+}
+
+/*
+ * Every device is a whole GPU: probe enumerates boards by index, a
+ * MIG-enabled board is one device (its instances are not enumerated) and
+ * a vGPU guest sees each of its vGPUs once.  So no GPU is locked twice.
+ * Every device is tried even after one failed; err holds the first
+ * failure.
+ */
+static int
+nvml_lock_clocks(struct device *devs, size_t ndev, const struct clock_lock *req,
+    struct errbuf *err)
+{
+	struct nvml_lock_outcome	o;
+	size_t				i;
+	int				rc = 0;
+
+	if (req->kind == CLOCK_LOCK_NONE)
+		return 0;
+	for (i = 0; i < ndev; i++) {
+		if (devs[i].priv == NULL)
+			continue;
+		nvml_lock_one(devs[i].priv, req, &o);
+		if (nvml_lock_report(&devs[i], &o, rc == 0 ? err : NULL) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/*
+ * Reset what nvml_lock_clocks locked, once.  Errors are ignored: a GPU
+ * that answered GPU_IS_LOST may still take the reset, and there is
+ * nothing else to try.
+ */
+static void
+nvml_unlock_clocks(struct device *devs, size_t ndev)
+{
+	struct nvml_dev	*d;
+	size_t		 i;
+
+	for (i = 0; i < ndev; i++) {
+		if ((d = devs[i].priv) == NULL)
+			continue;
+		if (d->is_gpu_locked)
+			d->ctx->fn.reset_gpu_lock(d->handle);
+		if (d->is_mem_locked)
+			d->ctx->fn.reset_mem_lock(d->handle);
+		d->is_gpu_locked = false;
+		d->is_mem_locked = false;
+	}
+}
+
 /* ---- finish and close ------------------------------------------------- */
 
 /* Time throttled by power and by temperature over the run. */
@@ -1531,6 +1736,8 @@ nvml_close(struct device *devs, size_t ndev)
 
 	if (ndev == 0)
 		return;
+	/* A lock must not outlive the library, whatever path led here. */
+	nvml_unlock_clocks(devs, ndev);
 	nvml_unload(((struct nvml_dev *)devs[0].priv)->ctx);
 	for (i = 0; i < ndev; i++)
 		devs[i].priv = NULL;

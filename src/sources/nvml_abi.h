@@ -66,6 +66,24 @@ enum {
 	NVML_CLOCK_VIDEO	= 3,
 };
 
+/*
+ * nvmlClockLimitId_t: words nvmlDeviceSetGpuLockedClocks takes in place of
+ * a number of MHz (NVIDIA/go-nvml gen/nvml/nvml.h, NVML 12.2.140, commit
+ * 075f45fd6a7b, next to the prototype).  The header numbers them from
+ * RANGE_START up, so everything from 0xffffff00 on is reserved for them.
+ * TDP for both bounds locks the graphics clock at the base clock, what
+ * "nvidia-smi -lgc tdp,tdp" does; UNLIMITED leaves that bound open, and
+ * UNLIMITED for both is the same as nvmlDeviceResetGpuLockedClocks.  The
+ * two bounds must both be words or both be MHz: a mixed pair is
+ * INVALID_ARGUMENT.  The header documents no words for the memory lock.
+ * They exceed INT_MAX, so they are unsigned macros rather than enum
+ * constants.
+ */
+typedef unsigned int nvmlClockLimitId_t;
+#define NVML_CLOCK_LIMIT_ID_RANGE_START	0xffffff00u
+#define NVML_CLOCK_LIMIT_ID_TDP		0xffffff01u
+#define NVML_CLOCK_LIMIT_ID_UNLIMITED	0xffffff02u
+
 /* nvmlPstates_t: 0 is the fastest state, 15 the slowest, 32 unknown. */
 typedef unsigned int nvmlPstates_t;
 enum {
@@ -300,6 +318,7 @@ typedef struct nvmlVgpuInstanceUtilizationSample_st {
 _Static_assert(sizeof(nvmlReturn_t) == 4, "nvmlReturn_t is a 4-byte enum");
 _Static_assert(sizeof(nvmlDevice_t) == 8, "nvmlDevice_t is an 8-byte pointer");
 _Static_assert(sizeof(nvmlPstates_t) == 4, "nvmlPstates_t is a 4-byte enum");
+_Static_assert(sizeof(nvmlClockLimitId_t) == 4, "nvmlClockLimitId_t is a 4-byte enum");
 
 _Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t size");
 _Static_assert(offsetof(nvmlPciInfo_t, domain) == 16, "nvmlPciInfo_t.domain");

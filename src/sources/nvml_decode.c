@@ -2,12 +2,16 @@
  * Pure decoding of NVML answers into joulestat's structs (DESIGN §3, §4).
  * This file holds no NVML calls, no clocks and no allocation: nvml.c makes
  * the calls and hands the raw answers here, and the unit tests feed
- * byte-exact structs.  Layouts and constants come from nvml_abi.h.
+ * byte-exact structs.  It also goes the other way for --lock-clocks:
+ * a request becomes the arguments of the locked-clocks calls, and their
+ * outcome the words of the report.  Layouts and constants come from
+ * nvml_abi.h.
  */
 #include "nvml_decode.h"
 
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -373,4 +377,85 @@ nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
 		return POWER_KIND_AVERAGE_1S;
 	}
 	return arch >= NVML_DEVICE_ARCH_AMPERE ? POWER_KIND_AVERAGE_1S : POWER_KIND_INSTANT;
+}
+
+/* Both bounds at mhz, unless mhz is unknown or would read as a word. */
+static void
+nvml_decode_lock_at(unsigned int mhz, struct nvml_lock_range *r)
+{
+	r->min_mhz = mhz;
+	r->max_mhz = mhz;
+	r->action = mhz == 0 || mhz >= NVML_CLOCK_LIMIT_ID_RANGE_START ? NVML_LOCK_INVALID :
+	    NVML_LOCK_SET;
+}
+
+void
+nvml_decode_lock(const struct clock_lock *req, unsigned int max_gfx_mhz,
+    unsigned int max_mem_mhz, struct nvml_lock_range *gpu, struct nvml_lock_range *mem)
+{
+	memset(gpu, 0, sizeof *gpu);
+	memset(mem, 0, sizeof *mem);
+	switch (req->kind) {
+	case CLOCK_LOCK_BASE:
+		/* What "nvidia-smi -lgc tdp,tdp" asks for. */
+		gpu->action = NVML_LOCK_SET;
+		gpu->min_mhz = NVML_CLOCK_LIMIT_ID_TDP;
+		gpu->max_mhz = NVML_CLOCK_LIMIT_ID_TDP;
+		break;
+	case CLOCK_LOCK_MAX:
+		nvml_decode_lock_at(max_gfx_mhz, gpu);
+		nvml_decode_lock_at(max_mem_mhz, mem);
+		break;
+	case CLOCK_LOCK_MHZ:
+		nvml_decode_lock_at(req->gpu_mhz, gpu);
+		if (req->mem_mhz != 0)
+			nvml_decode_lock_at(req->mem_mhz, mem);
+		break;
+	case CLOCK_LOCK_NONE:
+	default:
+		break;
+	}
+}
+
+const char *
+nvml_decode_lock_reason(nvmlReturn_t r)
+{
+	switch (r) {
+	case NVML_ERROR_NO_PERMISSION:
+		return "no permission (needs root)";
+	case NVML_ERROR_NOT_SUPPORTED:
+		return "not supported on this GPU";
+	case NVML_ERROR_FUNCTION_NOT_FOUND:
+		return "not supported by this driver";
+	default:
+		return NULL;
+	}
+}
+
+/* "graphics 1980 MHz" and the like, into buf. */
+static void
+nvml_decode_lock_domain(const char *domain, const struct nvml_lock_range *r, char *buf,
+    size_t size)
+{
+	if (r->min_mhz == NVML_CLOCK_LIMIT_ID_TDP && r->max_mhz == NVML_CLOCK_LIMIT_ID_TDP)
+		snprintf(buf, size, "%s at the base clock (TDP)", domain);
+	else if (r->min_mhz == r->max_mhz)
+		snprintf(buf, size, "%s %u MHz", domain, r->min_mhz);
+	else
+		snprintf(buf, size, "%s %u-%u MHz", domain, r->min_mhz, r->max_mhz);
+}
+
+void
+nvml_decode_lock_note(const struct nvml_lock_range *gpu, const struct nvml_lock_range *mem,
+    char *buf, size_t size)
+{
+	char	g[64], m[64];
+
+	nvml_decode_lock_domain("graphics", gpu, g, sizeof g);
+	if (mem == NULL || mem->action != NVML_LOCK_SET) {
+		snprintf(buf, size, "clocks locked for the run: %s", g);
+		return;
+	}
+	nvml_decode_lock_domain("memory", mem, m, sizeof m);
+	snprintf(buf, size, "clocks locked for the run: %s, %s", g, m);
 }

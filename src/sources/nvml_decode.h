@@ -4,7 +4,9 @@
  * P-states, NVML's CLOCK_REALTIME microsecond timestamps, process
  * utilization samples of both layouts, running-process entries of any
  * stride, clocks-event reasons, violation counters and accounting
- * records.  Nothing here calls NVML, reads a clock or allocates, so the
+ * records; and, for --lock-clocks, the other way: a request into the
+ * arguments of the locked-clocks calls, their outcome into the report's
+ * words.  Nothing here calls NVML, reads a clock or allocates, so the
  * unit tests can feed byte-exact structs (tests/unit/test_nvml.c).
  */
 #ifndef JOULESTAT_NVML_DECODE_H
@@ -35,6 +37,20 @@ struct nvml_pid_util {
 struct nvml_proc_mem {
 	pid_t		pid;
 	uint64_t	gpu_mem_kib;		/* 0 = unknown */
+};
+
+/* What --lock-clocks does to one clock domain of one GPU. */
+enum nvml_lock_action {
+	NVML_LOCK_LEAVE,		/* leave the domain alone */
+	NVML_LOCK_SET,			/* lock it to [min_mhz, max_mhz] */
+	NVML_LOCK_INVALID,		/* asked for, but no valid range can be made */
+};
+
+/* The arguments of one nvmlDeviceSet{Gpu,Memory}LockedClocks call. */
+struct nvml_lock_range {
+	enum nvml_lock_action	 action;
+	unsigned int		 min_mhz;	/* MHz, or NVML_CLOCK_LIMIT_ID_* */
+	unsigned int		 max_mhz;
 };
 
 /* Tells whether a host pid belongs to the measured tree. */
@@ -178,5 +194,38 @@ void	nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *o
  */
 enum power_kind nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
 	    unsigned int pci_device_id, bool *is_assumed);
+
+/*
+ * Work out the locked-clocks calls for a --lock-clocks request.
+ * CLOCK_LOCK_BASE locks graphics with NVML_CLOCK_LIMIT_ID_TDP for both
+ * bounds and leaves memory alone; CLOCK_LOCK_MAX locks graphics and
+ * memory to max_gfx_mhz and max_mem_mhz (nvmlDeviceGetMaxClockInfo's
+ * answers) for both bounds; CLOCK_LOCK_MHZ locks graphics to
+ * req->gpu_mhz and, unless req->mem_mhz is 0, memory to req->mem_mhz.
+ * A clock of 0 (unknown) or one NVML would read as a word (from
+ * NVML_CLOCK_LIMIT_ID_RANGE_START up) makes that domain
+ * NVML_LOCK_INVALID.  CLOCK_LOCK_NONE leaves both alone.
+ */
+void	nvml_decode_lock(const struct clock_lock *req, unsigned int max_gfx_mhz,
+	    unsigned int max_mem_mhz, struct nvml_lock_range *gpu, struct nvml_lock_range *mem);
+
+/*
+ * The words the report uses for a failed lock call, or NULL when NVML's
+ * own nvmlErrorString text says it best: NO_PERMISSION is "no permission
+ * (needs root)", NOT_SUPPORTED "not supported on this GPU", and
+ * FUNCTION_NOT_FOUND (the library lacks the call) "not supported by this
+ * driver".
+ */
+const char *nvml_decode_lock_reason(nvmlReturn_t r);
+
+/*
+ * The device note for a lock that took effect, into buf (size bytes,
+ * always terminated): "clocks locked for the run: graphics 1980 MHz,
+ * memory 2619 MHz", "... graphics at the base clock (TDP)", or a range
+ * "graphics 1200-1400 MHz".  gpu must be NVML_LOCK_SET; mem is left out
+ * when it is NULL or not NVML_LOCK_SET.
+ */
+void	nvml_decode_lock_note(const struct nvml_lock_range *gpu,
+	    const struct nvml_lock_range *mem, char *buf, size_t size);
 
 #endif

@@ -145,6 +145,8 @@ t_bad_scenario() {
 	device 0\nname a\nuuid GPU-1\nbusid 0:1:0.0\nphase at=0 power=1 pstate=0\nslow nvmlNope 5 0 9|6|nvmlNope
 	device 0\nname a\nuuid GPU-1\nbusid 0:1:0.0\nphase at=0 power=1 pstate=0\nlost 9 3|6|FROM
 	# comment\n\ndevice 0\nname a\nbusid 0:1:0.0|3|needs name, uuid
+	device 0\nname a\nuuid GPU-1\nbusid 0:1:0.0\nphase at=0 power=1 pstate=0\nbase_clock 0|6|base_clock
+	device 0\nname a\nuuid GPU-1\nbusid 0:1:0.0\nphase at=0 power=1 pstate=0\nlock_clocks maybe|6|lock_clocks
 	EOF
 }
 
@@ -455,6 +457,80 @@ t_locked_clocks() {
 	expect lockgpu 2 rc 2
 }
 
+# The header's words: TDP is base_clock, UNLIMITED an open bound, both
+# UNLIMITED a reset; mixed pairs, unknown words and words in the memory
+# call are INVALID_ARGUMENT and leave the previous range in force.
+t_locked_clock_words() {
+	one_gpu words.scn <<-'EOF'
+	max_clocks 1980 1980 2619
+	base_clock 1590
+	phase at=0 power=100 pstate=0 gfx=1755 sm=1755 mem=1593
+	EOF
+	sed -i '1i root yes' words.scn
+	sim "$PWD/words.scn" init handle:0 \
+	    lockgpu:0:0xffffff01:0xffffff01 clock:0:0 clock:0:1 \
+	    lockgpu:0:0xffffff02:0xffffff01 clock:0:0 \
+	    lockgpu:0:0xffffff01:0xffffff02 clock:0:0 \
+	    lockgpu:0:1800:0xffffff01 lockgpu:0:0xffffff03:0xffffff01 clock:0:0 \
+	    lockgpu:0:0xffffff02:0xffffff02 clock:0:0 \
+	    lockmem:0:0xffffff01:0xffffff01 lockmem:0:2619:2619 clock:0:2 \
+	    resetmem:0 clock:0:2
+	expect lockgpu 1 rc 0
+	expect clock 1 value 1590
+	expect clock 2 value 1590
+	expect lockgpu 2 rc 0
+	expect clock 3 value 1590
+	expect lockgpu 3 rc 0
+	expect clock 4 value 1755
+	expect lockgpu 4 rc 2
+	expect lockgpu 5 rc 2
+	expect clock 5 value 1755
+	expect lockgpu 6 rc 0
+	expect clock 6 value 1755
+	expect lockmem 1 rc 2
+	expect lockmem 2 rc 0
+	expect clock 7 value 2619
+	expect resetmem 1 rc 0
+	expect clock 8 value 1593
+	assert_match calls '^nvmlDeviceSetGpuLockedClocks index=0 min=tdp max=tdp rc=0$'
+	assert_match calls '^nvmlDeviceSetGpuLockedClocks index=0 min=unlimited max=tdp rc=0$'
+	assert_match calls '^nvmlDeviceSetGpuLockedClocks index=0 min=1800 max=tdp rc=2$'
+	assert_match calls '^nvmlDeviceSetGpuLockedClocks index=0 min=4294967043 max=tdp rc=2$'
+}
+
+# Without base_clock, TDP is 60 % of the highest graphics clock (1980 -> 1188).
+t_locked_clock_base_default() {
+	{ echo "root yes"; cat "$SCN/demo.scn"; } >root.scn
+	sim "$PWD/root.scn" init handle:0 until:1000 lockgpu:0:0xffffff01:0xffffff01 clock:0:0
+	expect lockgpu 1 rc 0
+	expect clock 1 value 1188
+}
+
+# lock_clocks gpuonly: the memory calls are NOT_SUPPORTED; notsupported:
+# all four are, root or not; a lost GPU's reset is logged with its index.
+t_locked_clock_support() {
+	sim "$SCN/lock-partial.scn" init handle:0 handle:1 handle:2 \
+	    lockgpu:1:1000:1000 lockmem:1:5001:5001 resetmem:1 resetgpu:1 \
+	    lockgpu:2:1000:1000 resetgpu:2 lockmem:0:1215:1215 resetmem:0
+	expect lockgpu 1 rc 0
+	expect lockmem 1 rc 3
+	expect resetmem 1 rc 3
+	expect resetgpu 1 rc 0
+	expect lockgpu 2 rc 3
+	expect resetgpu 2 rc 3
+	expect lockmem 2 rc 0
+	expect resetmem 2 rc 0
+	grep -v '^root ' "$SCN/lock-partial.scn" >noroot.scn
+	sim "$PWD/noroot.scn" init handle:1 handle:2 lockgpu:1:1000:1000 lockgpu:2:1000:1000
+	expect lockgpu 1 rc 4
+	expect lockgpu 2 rc 3
+	{ echo "root yes"; cat "$SCN/lost.scn"; } >lost.scn
+	rm -f calls
+	sim "$PWD/lost.scn" init handle:0 lockgpu:0:1000:1000 until:1000 resetgpu:0
+	expect resetgpu 1 rc 15
+	assert_match calls '^nvmlDeviceResetGpuLockedClocks index=0 rc=15$'
+}
+
 t_run "client compiles" t_client_builds
 t_run "exported symbols match the README" t_exports
 t_run "calls before init or after shutdown are UNINITIALIZED" t_uninitialized
@@ -483,4 +559,7 @@ t_run "violation time from throttle reasons" t_violation
 t_run "accounting buffer" t_accounting
 t_run "vGPU host: instances and their utilization" t_vgpu_host
 t_run "locked clocks need root and are logged" t_locked_clocks
+t_run "locked clocks: TDP and UNLIMITED words, mixed pairs refused" t_locked_clock_words
+t_run "locked clocks: TDP defaults to 60 % of the max clock" t_locked_clock_base_default
+t_run "locked clocks: lock_clocks gpuonly/notsupported, lost GPU" t_locked_clock_support
 t_done

@@ -135,18 +135,12 @@ nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned in
 	struct simdev	*d;
 	int64_t		 now;
 	nvmlReturn_t	 rc;
-	unsigned	 v;
 
 	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
 		return rc;
 	if ((rc = check_clock_type(type, clock)) != NVML_SUCCESS)
 		return state_leave(rc);
-	*clock = d->max_mhz[type];
-	for (size_t i = 0; *clock == 0 && i < d->nphases; i++) {
-		v = type == NVML_CLOCK_MEM ? d->phases[i].mem_mhz :
-		    type == NVML_CLOCK_SM ? d->phases[i].sm_mhz : d->phases[i].gfx_mhz;
-		*clock = v > *clock ? v : *clock;
-	}
+	*clock = model_max_mhz(d, type);
 	return state_leave(NVML_SUCCESS);
 }
 

@@ -180,3 +180,33 @@ model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
 		energy_mj[bin] += model_energy_mj(d, (double)lo / 1e6, (double)hi / 1e6);
 	}
 }
+
+/* The max_clocks line, else the highest clock any phase uses. */
+unsigned
+model_max_mhz(const struct simdev *d, nvmlClockType_t type)
+{
+	const struct phase	*ph;
+	unsigned		 v, mhz = d->max_mhz[type];
+
+	for (size_t i = 0; mhz == 0 && i < d->nphases; i++) {
+		ph = &d->phases[i];
+		v = type == NVML_CLOCK_MEM ? ph->mem_mhz :
+		    type == NVML_CLOCK_SM ? ph->sm_mhz : ph->gfx_mhz;
+		mhz = v > mhz ? v : mhz;
+	}
+	return mhz;
+}
+
+/*
+ * The graphics clock NVML_CLOCK_LIMIT_ID_TDP locks to: the base_clock
+ * line, else 60 % of the maximum graphics clock, rounded down (a data
+ * centre GPU's base clock is 60 to 90 % of its boost clock, and a low
+ * default keeps "base" and "max" far apart in tests).
+ */
+unsigned
+model_base_mhz(const struct simdev *d)
+{
+	if (d->base_mhz != 0)
+		return d->base_mhz;
+	return model_max_mhz(d, NVML_CLOCK_GRAPHICS) * 6 / 10;
+}

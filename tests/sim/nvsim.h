@@ -42,6 +42,13 @@ enum mig_state {
 	MIG_UNSUPPORTED,
 };
 
+/* Which locked-clocks calls a device has (scenario: lock_clocks). */
+enum lock_support {
+	LOCK_SUPPORTED,			/* graphics and memory (Ampere and later) */
+	LOCK_GPU_ONLY,			/* graphics only (Volta, Turing) */
+	LOCK_NOT_SUPPORTED,		/* none (before Volta) */
+};
+
 enum proc_kind {
 	PROC_TREE,			/* every descendant of the loading process */
 	PROC_PID,			/* one explicit (foreign) pid */
@@ -145,7 +152,9 @@ struct simdev {
 	unsigned	 limit_mw;
 	unsigned	 limit_min_mw;
 	unsigned	 limit_max_mw;
-	unsigned	 max_mhz[3];		/* graphics, SM, memory */
+	unsigned	 max_mhz[3];		/* graphics, SM, memory; 0 = from the phases */
+	unsigned	 base_mhz;		/* graphics base clock; 0 = 60 % of the max */
+	enum lock_support lock_support;
 	unsigned long long mem_total;
 	unsigned long long mem_reserved;
 	bool		 has_name, has_uuid, has_busid;
@@ -227,6 +236,8 @@ unsigned long long model_violation_ns(const struct simdev *d, double t_ms,
 void	model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
 	    int64_t time_ns[NVSIM_PSTATE_BINS], double energy_mj[NVSIM_PSTATE_BINS]);
 unsigned model_pstate_bin(unsigned pstate);
+unsigned model_max_mhz(const struct simdev *d, nvmlClockType_t type);
+unsigned model_base_mhz(const struct simdev *d);
 
 /*
  * state.c.  Every exported device call starts with state_enter_device,
@@ -239,6 +250,8 @@ nvmlReturn_t state_enter(const char *call);
 nvmlReturn_t state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp,
 	    int64_t *now_ns);
 nvmlReturn_t state_leave(nvmlReturn_t rc);
+/* The index of the device h names, whatever its faults; -1 for a bad handle. */
+int	state_index_of(nvmlDevice_t h);
 nvmlReturn_t state_init(void);
 nvmlReturn_t state_shutdown(void);
 int64_t	state_now_ns(void);

@@ -62,6 +62,22 @@ typedef enum nvmlClockType_enum {
 	NVML_CLOCK_COUNT	= 4
 } nvmlClockType_t;
 
+/*
+ * Words nvmlDeviceSetGpuLockedClocks takes instead of MHz.  nvml.h numbers
+ * them up from RANGE_START, so all of 0xffffff00 and above is theirs:
+ * TDP is the base clock, UNLIMITED an open bound.  The header gives no
+ * words for the memory lock.  Not in nvml-abi-facts.md: taken from the
+ * header itself (NVIDIA/go-nvml gen/nvml/nvml.h, NVML 12.2.140), where
+ * the enum stands just before nvmlDeviceSetGpuLockedClocks.  gcc and
+ * clang make this enum unsigned int, as the values do not fit an int; it
+ * stays 4 bytes.
+ */
+typedef enum nvmlClockLimitId_enum {
+	NVML_CLOCK_LIMIT_ID_RANGE_START	= 0xffffff00u,
+	NVML_CLOCK_LIMIT_ID_TDP		= 0xffffff01u,
+	NVML_CLOCK_LIMIT_ID_UNLIMITED	= 0xffffff02u
+} nvmlClockLimitId_t;
+
 /* P-states run 0 (fastest) to 15; "unknown" is 32, not 16 and not -1. */
 typedef enum nvmlPStates_enum {
 	NVML_PSTATE_0		= 0,
@@ -311,6 +327,9 @@ typedef struct nvmlVgpuInstanceUtilizationSample_st {
  */
 _Static_assert(sizeof(nvmlReturn_t) == 4, "enums are 4 bytes");
 _Static_assert(sizeof(nvmlDevice_t) == 8, "the handle is a pointer");
+_Static_assert(sizeof(nvmlClockLimitId_t) == 4, "nvmlClockLimitId_t is 4 bytes");
+_Static_assert(NVML_CLOCK_LIMIT_ID_UNLIMITED == NVML_CLOCK_LIMIT_ID_RANGE_START + 2,
+    "the clock limit words are numbered up from RANGE_START");
 _Static_assert(sizeof(nvmlPciInfo_t) == 68, "nvmlPciInfo_t size");
 _Static_assert(offsetof(nvmlPciInfo_t, domain) == 16, "pci domain");
 _Static_assert(offsetof(nvmlPciInfo_t, bus) == 20, "pci bus");

@@ -395,6 +395,29 @@ kw_max_clocks(struct parser *p, int argc, char **argv)
 }
 
 static int
+kw_base_clock(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	if (parse_uint(p, "base_clock", argv[1], 100000, &p->dev->base_mhz) == -1)
+		return -1;
+	return p->dev->base_mhz == 0 ? perr(p, "base_clock must be above 0") : 0;
+}
+
+static int
+kw_lock_clocks(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = { "supported", "gpuonly", "notsupported", NULL };
+	int	 i;
+
+	(void)argc;
+	if ((i = parse_word(p, "lock_clocks", argv[1], words)) == -1)
+		return -1;
+	/* The words are in the order of enum lock_support. */
+	p->dev->lock_support = (enum lock_support)i;
+	return 0;
+}
+
+static int
 kw_memory(struct parser *p, int argc, char **argv)
 {
 	unsigned long long total, reserved = 0;
@@ -847,6 +870,8 @@ static const struct keyword keywords[] = {
 	{ "accounting",		kw_accounting,		true,	2, 2 },
 	{ "power_limit",	kw_power_limit,		true,	2, 4 },
 	{ "max_clocks",		kw_max_clocks,		true,	4, 4 },
+	{ "base_clock",		kw_base_clock,		true,	2, 2 },
+	{ "lock_clocks",	kw_lock_clocks,		true,	2, 2 },
 	{ "memory",		kw_memory,		true,	2, 3 },
 	{ "phase",		kw_phase,		true,	2, MAXARGS },
 	{ "tree",		kw_tree,		true,	1, MAXARGS },

@@ -171,6 +171,19 @@ state_leave(nvmlReturn_t rc)
 	return rc;
 }
 
+int
+state_index_of(nvmlDevice_t h)
+{
+	struct simdev	*d;
+	int		 index;
+
+	pthread_mutex_lock(&nvsim.lock);
+	d = nvsim.refcount > 0 ? dev_of(h) : NULL;
+	index = d != NULL ? (int)d->index : -1;
+	pthread_mutex_unlock(&nvsim.lock);
+	return index;
+}
+
 /*
  * Load the scenario once.  No NVSIM_SCENARIO, or a file that cannot be
  * opened, looks like a machine without the driver; a mistake in the file

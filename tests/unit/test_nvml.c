@@ -6,7 +6,9 @@
  * rather than cancelling out: field values with mixed per-field errors,
  * P-state 32, CLOCK_REALTIME microsecond timestamps, process samples of
  * both layouts with tree and foreign pids, and running-process entries
- * of 16, 24 and 32 bytes.
+ * of 16, 24 and 32 bytes.  The --lock-clocks requests are checked the
+ * same way: against the nvmlClockLimitId_t numbers of NVIDIA's header
+ * (TDP 0xffffff01, words from 0xffffff00 up), not our macros.
  */
 #include <limits.h>
 #include <stdarg.h>
@@ -490,6 +492,131 @@ test_power_kind(void **state)
 	assert_false(is_assumed);
 }
 
+/* A --lock-clocks request as main.c would build it. */
+static struct clock_lock
+lock_req(enum clock_lock_kind kind, unsigned gpu_mhz, unsigned mem_mhz)
+{
+	struct clock_lock	req;
+
+	memset(&req, 0, sizeof req);
+	req.kind = kind;
+	req.gpu_mhz = gpu_mhz;
+	req.mem_mhz = mem_mhz;
+	return req;
+}
+
+static void
+assert_range(const struct nvml_lock_range *r, enum nvml_lock_action action, unsigned min,
+    unsigned max)
+{
+	assert_int_equal(r->action, action);
+	if (action != NVML_LOCK_SET)
+		return;
+	assert_int_equal(r->min_mhz, min);
+	assert_int_equal(r->max_mhz, max);
+}
+
+/* base is "nvidia-smi -lgc tdp,tdp": both bounds the TDP word, memory untouched. */
+static void
+test_lock_base(void **state)
+{
+	struct clock_lock	req = lock_req(CLOCK_LOCK_BASE, 0, 0);
+	struct nvml_lock_range	gpu, mem;
+
+	(void)state;
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 0xffffff01u, 0xffffff01u);
+	assert_range(&mem, NVML_LOCK_LEAVE, 0, 0);
+}
+
+/* max takes GetMaxClockInfo's answers; an unknown (0) one cannot be locked. */
+static void
+test_lock_max(void **state)
+{
+	struct clock_lock	req = lock_req(CLOCK_LOCK_MAX, 1200, 800);
+	struct nvml_lock_range	gpu, mem;
+
+	(void)state;
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 1980, 1980);
+	assert_range(&mem, NVML_LOCK_SET, 2619, 2619);
+	nvml_decode_lock(&req, 1980, 0, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 1980, 1980);
+	assert_range(&mem, NVML_LOCK_INVALID, 0, 0);
+	nvml_decode_lock(&req, 0, 2619, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_INVALID, 0, 0);
+}
+
+/* MHZ[,MEMMHZ]: memory only when asked; no number NVML would read as a word. */
+static void
+test_lock_mhz(void **state)
+{
+	struct clock_lock	req = lock_req(CLOCK_LOCK_MHZ, 1500, 0);
+	struct nvml_lock_range	gpu, mem;
+
+	(void)state;
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 1500, 1500);
+	assert_range(&mem, NVML_LOCK_LEAVE, 0, 0);
+	req = lock_req(CLOCK_LOCK_MHZ, 1500, 1215);
+	nvml_decode_lock(&req, 0, 0, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 1500, 1500);
+	assert_range(&mem, NVML_LOCK_SET, 1215, 1215);
+	req = lock_req(CLOCK_LOCK_MHZ, 0xfffffeffu, 0xffffff00u);
+	nvml_decode_lock(&req, 0, 0, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_SET, 0xfffffeffu, 0xfffffeffu);
+	assert_range(&mem, NVML_LOCK_INVALID, 0, 0);
+	req = lock_req(CLOCK_LOCK_MHZ, 0xffffff01u, 0);
+	nvml_decode_lock(&req, 0, 0, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_INVALID, 0, 0);
+	req = lock_req(CLOCK_LOCK_MHZ, 0, 0);
+	nvml_decode_lock(&req, 0, 0, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_INVALID, 0, 0);
+	req = lock_req(CLOCK_LOCK_NONE, 1500, 1215);
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	assert_range(&gpu, NVML_LOCK_LEAVE, 0, 0);
+	assert_range(&mem, NVML_LOCK_LEAVE, 0, 0);
+}
+
+/* NO_PERMISSION 4, NOT_SUPPORTED 3, FUNCTION_NOT_FOUND 13; the rest is NVML's text. */
+static void
+test_lock_reason(void **state)
+{
+	(void)state;
+	assert_string_equal(nvml_decode_lock_reason(4), "no permission (needs root)");
+	assert_string_equal(nvml_decode_lock_reason(3), "not supported on this GPU");
+	assert_string_equal(nvml_decode_lock_reason(13), "not supported by this driver");
+	assert_null(nvml_decode_lock_reason(2));
+	assert_null(nvml_decode_lock_reason(15));
+	assert_null(nvml_decode_lock_reason(0));
+}
+
+static void
+test_lock_note(void **state)
+{
+	struct clock_lock	req = lock_req(CLOCK_LOCK_MAX, 0, 0);
+	struct nvml_lock_range	gpu, mem;
+	char			buf[200], tiny[12];
+
+	(void)state;
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	nvml_decode_lock_note(&gpu, &mem, buf, sizeof buf);
+	assert_string_equal(buf, "clocks locked for the run: graphics 1980 MHz, memory 2619 MHz");
+	/* A memory lock that failed is not in the note. */
+	nvml_decode_lock_note(&gpu, NULL, buf, sizeof buf);
+	assert_string_equal(buf, "clocks locked for the run: graphics 1980 MHz");
+	req = lock_req(CLOCK_LOCK_BASE, 0, 0);
+	nvml_decode_lock(&req, 1980, 2619, &gpu, &mem);
+	nvml_decode_lock_note(&gpu, &mem, buf, sizeof buf);
+	assert_string_equal(buf, "clocks locked for the run: graphics at the base clock (TDP)");
+	gpu.min_mhz = 1200;
+	gpu.max_mhz = 1400;
+	nvml_decode_lock_note(&gpu, NULL, buf, sizeof buf);
+	assert_string_equal(buf, "clocks locked for the run: graphics 1200-1400 MHz");
+	nvml_decode_lock_note(&gpu, NULL, tiny, sizeof tiny);
+	assert_string_equal(tiny, "clocks lock");
+}
+
 int
 main(void)
 {
@@ -508,6 +635,11 @@ main(void)
 		cmocka_unit_test(test_violation),
 		cmocka_unit_test(test_accounting),
 		cmocka_unit_test(test_power_kind),
+		cmocka_unit_test(test_lock_base),
+		cmocka_unit_test(test_lock_max),
+		cmocka_unit_test(test_lock_mhz),
+		cmocka_unit_test(test_lock_reason),
+		cmocka_unit_test(test_lock_note),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

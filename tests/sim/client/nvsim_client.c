@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -541,17 +542,35 @@ cmd_vgpuutil(struct client *c, char **v)
 	return 0;
 }
 
+/* lockgpu and lockmem: DEV MIN MAX, each bound in MHz or a word such as 0xffffff01. */
 static int
-cmd_lockgpu(struct client *c, char **v)
+cmd_lock(struct client *c, char **v)
 {
+	bool	 is_mem = strcmp(v[0], "lockmem") == 0;
 	int	(*fn)(handle_t, unsigned, unsigned) =
-	    (int (*)(handle_t, unsigned, unsigned))sym(c, "nvmlDeviceSetGpuLockedClocks");
+	    (int (*)(handle_t, unsigned, unsigned))sym(c, is_mem ?
+	    "nvmlDeviceSetMemoryLockedClocks" : "nvmlDeviceSetGpuLockedClocks");
 	int	 rc;
 
 	c->b = now_ns();
 	rc = fn(dev(c, v[1]), (unsigned)num(v[2]), (unsigned)num(v[3]));
 	c->a = now_ns();
-	return out(c, "lockgpu", rc, NULL);
+	return out(c, v[0], rc, NULL);
+}
+
+/* resetgpu and resetmem: DEV. */
+static int
+cmd_reset(struct client *c, char **v)
+{
+	bool	 is_mem = strcmp(v[0], "resetmem") == 0;
+	int	(*fn)(handle_t) = (int (*)(handle_t))sym(c, is_mem ?
+	    "nvmlDeviceResetMemoryLockedClocks" : "nvmlDeviceResetGpuLockedClocks");
+	int	 rc;
+
+	c->b = now_ns();
+	rc = fn(dev(c, v[1]));
+	c->a = now_ns();
+	return out(c, v[0], rc, NULL);
 }
 
 static int
@@ -640,7 +659,10 @@ static const struct command commands[] = {
 	{ "acctstats",	cmd_acctstats,	2 },
 	{ "vgpus",	cmd_vgpus,	2 },
 	{ "vgpuutil",	cmd_vgpuutil,	3 },
-	{ "lockgpu",	cmd_lockgpu,	3 },
+	{ "lockgpu",	cmd_lock,	3 },
+	{ "lockmem",	cmd_lock,	3 },
+	{ "resetgpu",	cmd_reset,	1 },
+	{ "resetmem",	cmd_reset,	1 },
 	{ "errstr",	cmd_errstr,	1 },
 	{ "sleep",	cmd_sleep,	1 },
 	{ "until",	cmd_until,	1 },

@@ -1,0 +1,166 @@
+/*
+ * --baseline: an earlier summary CSV (csvout.c's columns, found by name
+ * through csvin) reduced to what --max-regression compares: the wall time
+ * of each numbered run and the energies of its devices.
+ */
+#include "joulestat/gate.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/csvin.h"
+#include "joulestat/util.h"
+
+/* Values quoted in messages are made one-line and short. */
+#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
+
+/* A number field, or NaN when it is empty; -1 when it is not a number. */
+static int
+field_number(const char *s, double *out)
+{
+	if (s[0] == '\0') {
+		*out = NAN;
+		return 0;
+	}
+	return parse_double(s, out) != 0 || !isfinite(*out) ? -1 : 0;
+}
+
+/* The columns a baseline needs, found by name. */
+struct bcols {
+	int	scope, run, wall, devid, energy, above;
+};
+
+static int
+find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
+{
+	static const char *const names[] = { "scope", "run", "wall_s", "device_id", "energy_j",
+	    "energy_above_idle_j" };
+	int	*const slots[] = { &c->scope, &c->run, &c->wall, &c->devid, &c->energy, &c->above };
+	size_t	 i;
+
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		if ((*slots[i] = csvin_col(t, names[i])) < 0) {
+			errbuf_set(err, "no column '%s': not a joulestat --csv summary", names[i]);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A numbered run row ("run" is 1, 2, ...; the mean and stddev rows are skipped). */
+static int
+add_run(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
+    struct errbuf *err)
+{
+	struct baseline_run	*r;
+
+	b->runs = xreallocarray(b->runs, b->nruns + 1, sizeof *b->runs);
+	r = &b->runs[b->nruns];
+	if (field_number(csvin_get(t, row, c->wall), &r->wall_s) != 0 || isnan(r->wall_s)) {
+		errbuf_set(err, "line %zu: wall_s '%s' is not a number", t->rows[row].line,
+		    VIS(csvin_get(t, row, c->wall)));
+		return -1;
+	}
+	b->nruns++;
+	return 0;
+}
+
+static int
+add_dev(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
+    struct errbuf *err)
+{
+	struct baseline_dev	*d;
+	const char		*id = csvin_get(t, row, c->devid);
+
+	if (b->nruns == 0 || id[0] == '\0' || strlen(id) >= sizeof d->id) {
+		errbuf_set(err, "line %zu: a device row without its run row or device_id",
+		    t->rows[row].line);
+		return -1;
+	}
+	b->devs = xreallocarray(b->devs, b->ndevs + 1, sizeof *b->devs);
+	d = &b->devs[b->ndevs];
+	d->run = b->nruns - 1;
+	snprintf(d->id, sizeof d->id, "%s", id);
+	if (field_number(csvin_get(t, row, c->energy), &d->energy_j) != 0 ||
+	    field_number(csvin_get(t, row, c->above), &d->above_idle_j) != 0) {
+		errbuf_set(err, "line %zu: energy of device %s is not a number", t->rows[row].line,
+		    VIS(id));
+		return -1;
+	}
+	b->ndevs++;
+	return 0;
+}
+
+static int
+read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
+{
+	struct bcols	c;
+	const char	*scope, *run;
+	uint64_t	 v;
+	size_t		 row;
+
+	if (find_cols(t, &c, err) != 0)
+		return -1;
+	for (row = 1; row < t->nrows; row++) {
+		scope = csvin_get(t, row, c.scope);
+		run = csvin_get(t, row, c.run);
+		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0)
+			continue;		/* mean, stddev, and rows of other kinds */
+		if (strcmp(scope, "run") == 0 && add_run(b, t, row, &c, err) != 0)
+			return -1;
+		if (strcmp(scope, "device") == 0 && add_dev(b, t, row, &c, err) != 0)
+			return -1;
+	}
+	if (b->nruns == 0) {
+		errbuf_set(err, "no run rows: not a joulestat --csv summary");
+		return -1;
+	}
+	return 0;
+}
+
+int
+baseline_parse(struct baseline *b, const char *path, const char *text, size_t len,
+    struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	memset(b, 0, sizeof *b);
+	b->path = xstrdup(path);
+	rc = csvin_parse(&t, text, len, err);
+	if (rc == 0)
+		rc = read_rows(b, &t, err);
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "--baseline %s", VIS(path));
+	return rc;
+}
+
+int
+baseline_load(struct baseline *b, const char *path, struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	memset(b, 0, sizeof *b);
+	b->path = xstrdup(path);
+	rc = csvin_load(&t, path, err);
+	if (rc == 0 && (rc = read_rows(b, &t, err)) != 0)
+		errbuf_prefix(err, "%s", VIS(path));
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "--baseline");
+	return rc;
+}
+
+void
+baseline_free(struct baseline *b)
+{
+	free(b->path);
+	free(b->runs);
+	free(b->devs);
+	memset(b, 0, sizeof *b);
+}
+

@@ -1,0 +1,173 @@
+/*
+ * The values of the gate options (--max-energy=0:500,1:600 and friends),
+ * checked and turned into struct gate_spec.  Apart from the judging so
+ * that option parsing needs nothing but this file.
+ */
+#include "joulestat/gate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+#define GATE_MAX_DEVICE		1023
+#define GATE_MAX_LIMIT		1e12
+#define GATE_MAX_PCT		1e6
+
+/* Values quoted in messages are made one-line and short. */
+#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
+
+static const struct {
+	const char	*option;
+	const char	*name;
+	const char	*unit;
+	bool		 is_min;		/* the figure must reach the limit */
+} metrics[] = {
+	[GATE_ENERGY] = { "--max-energy", "energy", "J", false },
+	[GATE_ABOVE_IDLE] = { "--max-energy-above-idle", "energy above idle", "J", false },
+	[GATE_TIME] = { "--max-time", "wall time", "s", false },
+	[GATE_AVG_POWER] = { "--max-avg-power", "average power", "W", false },
+	[GATE_STATE_SHARE] = { "--min-pstate-share", "share of time", "%", true },
+	[GATE_REGRESSION] = { "--max-regression", "growth over the baseline", "%", false },
+};
+
+const char *
+gate_option(enum gate_metric metric)
+{
+	return metrics[metric].option;
+}
+
+const char *
+gate_name(enum gate_metric metric)
+{
+	return metrics[metric].name;
+}
+
+const char *
+gate_unit(enum gate_metric metric)
+{
+	return metrics[metric].unit;
+}
+
+bool
+gate_is_min(enum gate_metric metric)
+{
+	return metrics[metric].is_min;
+}
+
+static int
+parse_limit(const char *s, double max, double *out)
+{
+	return parse_double(s, out) != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
+}
+
+/* "DEV:" in front of an entry: the device index, else GATE_ALL_DEVICES. */
+static char *
+take_device(char *tok, int *device)
+{
+	char		*colon = strchr(tok, ':');
+	uint64_t	 v;
+
+	*device = GATE_ALL_DEVICES;
+	if (colon == NULL)
+		return tok;
+	*colon = '\0';
+	if (parse_u64_range(tok, 0, GATE_MAX_DEVICE, &v) != 0) {
+		*colon = ':';
+		return tok;		/* not a device: a state name, say */
+	}
+	*device = (int)v;
+	return colon + 1;
+}
+
+/* One entry of a --min-pstate-share list: "[DEV:]STATE:PCT". */
+static int
+parse_share(struct gate_spec *g, char *tok)
+{
+	char	*rest, *colon;
+
+	rest = take_device(tok, &g->device);
+	if ((colon = strrchr(rest, ':')) == NULL)
+		return -1;
+	*colon = '\0';
+	if (rest[0] == '\0' || strlen(rest) >= sizeof g->state || strpbrk(rest, " \t:,") != NULL)
+		return -1;
+	snprintf(g->state, sizeof g->state, "%s", rest);
+	return parse_limit(colon + 1, 100, &g->limit);
+}
+
+/* One entry of an energy or power list: "LIMIT" or "DEV:LIMIT". */
+static int
+parse_entry(struct gate_spec *g, char *tok)
+{
+	char	*rest;
+
+	switch (g->metric) {
+	case GATE_STATE_SHARE:
+		return parse_share(g, tok);
+	case GATE_TIME:
+		return parse_limit(tok, GATE_MAX_LIMIT, &g->limit) != 0 || g->limit == 0 ? -1 : 0;
+	case GATE_REGRESSION:
+		return parse_limit(tok, GATE_MAX_PCT, &g->limit);
+	default:
+		rest = take_device(tok, &g->device);
+		if (rest == tok && strchr(tok, ':') != NULL)
+			return -1;
+		return parse_limit(rest, GATE_MAX_LIMIT, &g->limit);
+	}
+}
+
+static const char *const forms[] = {
+	[GATE_ENERGY] = "joules, or DEVICE:JOULES,...",
+	[GATE_ABOVE_IDLE] = "joules, or DEVICE:JOULES,...",
+	[GATE_TIME] = "seconds, more than 0",
+	[GATE_AVG_POWER] = "watts, or DEVICE:WATTS,...",
+	[GATE_STATE_SHARE] = "[DEVICE:]STATE:PERCENT,... such as P0:80",
+	[GATE_REGRESSION] = "a percentage, 0 or more",
+};
+
+int
+gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, struct errbuf *err)
+{
+	char			*copy = xstrdup(arg), *tok, *rest = copy;
+	struct gate_spec	*g;
+	int			 rc = 0;
+	bool			 is_list = metric != GATE_TIME && metric != GATE_REGRESSION;
+
+	while (rc == 0 && (tok = strsep(&rest, is_list ? "," : "")) != NULL) {
+		if (gc->nspecs == GATE_MAX_SPECS) {
+			rc = -1;
+			break;
+		}
+		g = &gc->specs[gc->nspecs];
+		memset(g, 0, sizeof *g);
+		g->metric = metric;
+		g->device = GATE_ALL_DEVICES;
+		if ((rc = parse_entry(g, tok)) == 0)
+			gc->nspecs++;
+	}
+	free(copy);
+	if (rc != 0)
+		errbuf_set(err, "invalid %s '%s': expected %s%s", metrics[metric].option, VIS(arg),
+		    forms[metric], gc->nspecs == GATE_MAX_SPECS ? " (at most 64 gates)" : "");
+	return rc;
+}
+
+int
+gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err)
+{
+	if (strcmp(arg, "energy") == 0)
+		gc->regress = REGRESS_ENERGY;
+	else if (strcmp(arg, "time") == 0)
+		gc->regress = REGRESS_TIME;
+	else if (strcmp(arg, "energy-above-idle") == 0)
+		gc->regress = REGRESS_ABOVE_IDLE;
+	else {
+		errbuf_set(err, "invalid --regression-metric '%s': expected energy, time or "
+		    "energy-above-idle", VIS(arg));
+		return -1;
+	}
+	return 0;
+}
+
