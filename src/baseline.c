@@ -133,8 +133,10 @@ baseline_parse(struct baseline *b, const char *path, const char *text, size_t le
 	if (rc == 0)
 		rc = read_rows(b, &t, err);
 	csvin_free(&t);
-	if (rc != 0)
+	if (rc != 0) {
 		errbuf_prefix(err, "--baseline %s", VIS(path));
+		baseline_free(b);
+	}
 	return rc;
 }
 
@@ -150,8 +152,10 @@ baseline_load(struct baseline *b, const char *path, struct errbuf *err)
 	if (rc == 0 && (rc = read_rows(b, &t, err)) != 0)
 		errbuf_prefix(err, "%s", VIS(path));
 	csvin_free(&t);
-	if (rc != 0)
+	if (rc != 0) {
 		errbuf_prefix(err, "--baseline");
+		baseline_free(b);
+	}
 	return rc;
 }
 

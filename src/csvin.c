@@ -62,6 +62,13 @@ on_row(int c, void *data)
 	b->is_between = true;
 }
 
+/* A line of nothing but white space, which libcsv skips between rows. */
+static bool
+is_blank(const char *line, size_t n)
+{
+	return n > 0 && line[n - 1] == '\n' && strspn(line, " \t\r") == n - 1;
+}
+
 /* Feed text to the parser a line at a time, so that row starts have line numbers. */
 static int
 feed(struct csv_parser *p, struct builder *b, const char *text, size_t len)
@@ -76,8 +83,7 @@ feed(struct csv_parser *p, struct builder *b, const char *text, size_t len)
 		if (b->is_between) {
 			b->start = b->line;
 			/* libcsv skips blank lines between rows; a row begins after them. */
-			b->is_between = (n == 1 && text[off] == '\n') ||
-			    (n == 2 && text[off] == '\r' && text[off + 1] == '\n');
+			b->is_between = is_blank(text + off, n);
 		}
 		if (csv_parse(p, text + off, n, on_field, on_row, b) != n)
 			return -1;

@@ -73,7 +73,9 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	if (g->metric == GATE_STATE_SHARE) {
 		*v = state_share(&rep->devs[dev], g->state);
-		return true;
+		if ((rep->devs[dev].dev->measures & M_PSTATE) == 0)
+			snprintf(why, size, "device %d reports no performance states", dev);
+		return (rep->devs[dev].dev->measures & M_PSTATE) != 0;
 	}
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
@@ -201,15 +203,19 @@ cur_has(const struct report *rep, const char *id)
 	return false;
 }
 
-/* One current run's figure for the regression metric, over the shared devices. */
+/*
+ * One current run's figure for the regression metric, over the devices it
+ * shares with the baseline (*ncommon of them).  False when a shared device
+ * did not measure it, or when none is shared.
+ */
 static bool
 cur_regress(const struct gate_config *gc, const struct report *rep, const struct baseline *base,
     double *v, size_t *ncommon)
 {
-	struct gate_spec	g = { .metric = gc->regress == REGRESS_ENERGY ? GATE_ENERGY :
-				    GATE_ABOVE_IDLE };
+	enum gate_metric	m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY : GATE_ABOVE_IDLE;
 	double			x;
 	size_t			i;
+	bool			is_measured = true;
 
 	*v = 0;
 	*ncommon = 0;
@@ -220,12 +226,13 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 	for (i = 0; i < rep->ndev; i++) {
 		if (!base_has(base, rep->devs[i].dev->id))
 			continue;
-		if (!dev_figure(g.metric, &rep->devs[i], &x))
-			return false;
-		*v += x;
 		(*ncommon)++;
+		if (dev_figure(m, &rep->devs[i], &x))
+			*v += x;
+		else
+			is_measured = false;
 	}
-	return *ncommon > 0;
+	return *ncommon > 0 && is_measured;
 }
 
 /* The baseline's figure of run k for the regression metric, over the shared devices. */

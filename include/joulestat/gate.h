@@ -98,7 +98,8 @@ struct baseline {
 /*
  * Read a summary CSV written by --csv (through libcsv): its numbered run
  * rows and their device rows.  Returns 0, or -1 with a one-line cause
- * ("FILE: line 3: no column energy_j").  Release with baseline_free.
+ * ("FILE: line 3: no column energy_j") and nothing left to release.
+ * Release a loaded baseline with baseline_free.
  */
 int	baseline_load(struct baseline *b, const char *path, struct errbuf *err);
 int	baseline_parse(struct baseline *b, const char *path, const char *text, size_t len,
