@@ -32,7 +32,8 @@ SIMLIB	 = $(BUILD)/sim/libnvidia-ml.so.1
 WORK	 = $(BUILD)/tests/js-work
 CSVTOOL	 = $(BUILD)/tests/csvtool
 JSONTOOL = $(BUILD)/tests/jsontool
-TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB)
+FAILMALLOC = $(BUILD)/tests/failmalloc.so
+TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
@@ -68,6 +69,11 @@ $(CSVTOOL): tests/tools/csvtool.c
 $(JSONTOOL): tests/tools/jsontool.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -ljansson
+
+# A preload that makes the main program's own allocations fail on demand.
+$(FAILMALLOC): tests/tools/failmalloc.c
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared -o $@ $< -ldl
 
 # The simulated NVML: its own ABI transcription, nothing shared with src/.
 $(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)

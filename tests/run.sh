@@ -25,6 +25,7 @@ if [ -n "${WRAP:-}" ]; then
 fi
 export JOULESTAT TIMEOUT_MULT
 export JS_WORK="$b/tests/js-work" CSVTOOL="$b/tests/csvtool" JSONTOOL="$b/tests/jsontool"
+export FAILMALLOC="$b/tests/failmalloc.so"
 export SIMLIB="$b/sim/libnvidia-ml.so.1" TOP="$top"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 # Tests must not see the developer's own overrides.

@@ -174,6 +174,27 @@ forwarded() {
 
 test_sigterm() { forwarded TERM 143; }
 test_sighup() { forwarded HUP 129; }
+test_sigusr1() { forwarded USR1 138; }
+
+# joulestat running out of memory with the clocks locked: the preload
+# makes its own allocations fail once ./oom exists, which happens while
+# the workload runs; the report's first allocation then fails.
+test_out_of_memory() {
+	if ldd "$JOULESTAT" 2>/dev/null | grep -q 'libasan'; then
+		skip "AddressSanitizer must be the first library; the preload cannot be"
+	fi
+	[ -z "${WRAP:-}" ] || skip "under $WRAP, whose allocator replaces the preload's"
+	spawn env NVSIM_SCENARIO="$SCN/lock-clocks.scn" NVSIM_CALLS="$PWD/calls" \
+	    LD_PRELOAD="$FAILMALLOC" FAILMALLOC_FLAG="$PWD/oom" \
+	    "$JOULESTAT" --nvml-lib="$SIMLIB" --lock-clocks=max -- "$JS_WORK" -p w sleep 600ms
+	wait_file w
+	grep -q 'SetGpuLockedClocks.*rc=0' calls || fail "not locked: $(cat calls)"
+	: >oom
+	reap
+	assert_rc 125
+	assert_match err '^joulestat: out of memory$'
+	balanced 2
+}
 
 # joulestat's own failure after the lock: the timeline's directory is
 # removed while the workload runs (125, the workload having succeeded).
@@ -260,6 +281,8 @@ t_run "workload exits 7: status kept, every lock reset" test_workload_fails
 t_run "SIGINT to the process group: 130, every lock reset" test_sigint_to_group
 t_run "SIGTERM to joulestat: 143, every lock reset" test_sigterm
 t_run "SIGHUP to joulestat: 129, every lock reset" test_sighup
+t_run "SIGUSR1 to joulestat: forwarded, 138, every lock reset" test_sigusr1
+t_run "joulestat out of memory: 125, every lock reset" test_out_of_memory
 t_run "timeline removed mid-run: 125, every lock reset" test_output_lost
 t_run "exec failure: 127, every lock reset" test_exec_fails
 t_run "no root: a warning, the workload runs, nothing locked" test_no_root
