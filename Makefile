@@ -131,7 +131,8 @@ FUZZSRC	 = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBIN	 = $(FUZZSRC:tests/fuzz/%.c=$(FUZZDIR)/%)
 FUZZOBJ	 = $(addprefix $(FUZZDIR)/,src/util.o src/procfs.o src/devsel.o src/config.o \
 	   src/sources/drm_parse.o src/sources/rapl_parse.o src/sources/nvml_decode.o \
-	   tests/sim/scenario.o src/gate_parse.o src/baseline.o src/csvin.o src/jobinfo.o)
+	   tests/sim/scenario.o src/gate_parse.o src/baseline.o src/csvin.o src/jobinfo.o \
+	   src/merge.o src/mergeout.o src/fmt.o)
 FUZZLIB	 = $(FUZZDIR)/libparsers.a
 FUZZ_SECONDS ?= 10
 
@@ -153,7 +154,7 @@ $(FUZZLIB): $(FUZZOBJ)
 
 $(FUZZDIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZLIB)
 	$(FUZZCC) $(CPPFLAGS) -Itests/sim $(FUZZFLAGS) -fsanitize=fuzzer $(TESTWARN) -MMD -MP \
-	    -o $@ $< $(FUZZLIB) -lpopt -lcsv -lm
+	    -o $@ $< $(FUZZLIB) -lpopt -lcsv -ljansson -lm
 
 # Each target for FUZZ_SECONDS on its corpus; new inputs go to build-fuzz/.
 fuzz-run: $(FUZZBIN)

@@ -4,7 +4,7 @@
  * where the two overlap; figures nest as run, sampler, device, P-state and
  * process objects.  A figure that is unknown is null, never 0.  Scalar
  * figures come from field tables (offset, type, scale, validity flag)
- * walked by one loop.  Every string goes through text(), which makes it
+ * walked by one loop.  Every string goes through fmt_json_text(), which makes it
  * valid UTF-8 (a JSON text must be; jansson refuses anything else): each
  * byte that is not part of a well-formed UTF-8 sequence becomes U+FFFD.
  * Nothing here measures or derives a figure beyond unit scaling.
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
 /*
@@ -28,9 +29,6 @@
  * nanosecond of a run shorter than eleven days survives in seconds.
  */
 #define DUMP_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
-
-/* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
-static const char utf8_replacement[] = "\xef\xbf\xbd";
 
 static const char *const method_keys[] = {
 	[ENERGY_NONE] = NULL,
@@ -140,82 +138,6 @@ static const struct field proc_fields[] = {
 	FIELD(struct proc_report, "between_ticks", is_between_ticks, 0, ALWAYS),
 };
 
-/*
- * Unicode 15.0, table 3-7: the well-formed UTF-8 byte sequences, by their
- * first byte.  The second byte has its own range (this is what excludes
- * overlong forms, surrogates and code points above U+10FFFF); any further
- * bytes are 80..BF.
- */
-struct utf8_form {
-	unsigned char	lead_lo, lead_hi;
-	unsigned char	next_lo, next_hi;
-	size_t		len;
-};
-
-static const struct utf8_form utf8_forms[] = {
-	{ 0x00, 0x7f, 0x00, 0x00, 1 },
-	{ 0xc2, 0xdf, 0x80, 0xbf, 2 },
-	{ 0xe0, 0xe0, 0xa0, 0xbf, 3 },
-	{ 0xe1, 0xec, 0x80, 0xbf, 3 },
-	{ 0xed, 0xed, 0x80, 0x9f, 3 },
-	{ 0xee, 0xef, 0x80, 0xbf, 3 },
-	{ 0xf0, 0xf0, 0x90, 0xbf, 4 },
-	{ 0xf1, 0xf3, 0x80, 0xbf, 4 },
-	{ 0xf4, 0xf4, 0x80, 0x8f, 4 },
-};
-
-/* The length of the well-formed sequence at s, n bytes long at most; 0 if none. */
-static size_t
-utf8_len(const unsigned char *s, size_t n)
-{
-	const struct utf8_form	*u;
-	size_t			 i, k;
-
-	for (i = 0; i < ARRAY_SIZE(utf8_forms); i++) {
-		u = &utf8_forms[i];
-		if (s[0] < u->lead_lo || s[0] > u->lead_hi)
-			continue;
-		if (u->len > n || (u->len > 1 && (s[1] < u->next_lo || s[1] > u->next_hi)))
-			return 0;
-		for (k = 2; k < u->len; k++) {
-			if (s[k] < 0x80 || s[k] > 0xbf)
-				return 0;
-		}
-		return u->len;
-	}
-	return 0;
-}
-
-/* A JSON string of s made valid UTF-8; null for NULL or "". */
-static json_t *
-text(const char *s)
-{
-	const unsigned char	*in = (const unsigned char *)s;
-	json_t			*v;
-	char			*buf;
-	size_t			 len, i, k, n = 0;
-
-	if (s == NULL || s[0] == '\0')
-		return json_null();
-	len = strlen(s);
-	if (len > (SIZE_MAX - 1) / 3 || (buf = malloc(3 * len + 1)) == NULL)
-		return NULL;
-	for (i = 0; i < len; i += k) {
-		if ((k = utf8_len(in + i, len - i)) > 0) {
-			memcpy(buf + n, in + i, k);
-			n += k;
-		} else {
-			memcpy(buf + n, utf8_replacement, 3);
-			n += 3;
-			k = 1;
-		}
-	}
-	v = json_stringn(buf, n);
-	free(buf);
-	return v;
-}
-
-/* A word from a table indexed by an enum; null when out of range or NULL. */
 /* A word of the machine-readable forms; null for "" (unknown). */
 static json_t *
 word(const char *w)
@@ -330,7 +252,7 @@ state_object(const struct device *dev, const struct state_report *s)
 	char	 name[16];
 	int	 rc;
 
-	rc = put(o, "pstate", text(report_state_name(dev, s->pstate, name, sizeof name)));
+	rc = put(o, "pstate", fmt_json_text(report_state_name(dev, s->pstate, name, sizeof name)));
 	rc |= put_fields(o, s, state_fields, ARRAY_SIZE(state_fields));
 	rc |= put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
 	    real(s->energy_mj / ((double)s->time_ns / 1e9) / 1e3) : json_null());
@@ -354,7 +276,7 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 	int	 rc;
 
 	rc = put(o, "pid", json_integer(p->pid));
-	rc |= put(o, "process", text(p->comm));
+	rc |= put(o, "process", fmt_json_text(p->comm));
 	rc |= put_fields(o, p, proc_fields, ARRAY_SIZE(proc_fields));
 	rc |= put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
 	    uinteger(p->max_gpu_mem_kib) : json_null());
@@ -426,10 +348,10 @@ put_identity(json_t *o, const struct dev_report *d, size_t index)
 	int			 rc;
 
 	rc = put(o, "index", uinteger(index));
-	rc |= put(o, "id", text(dev->id));
-	rc |= put(o, "name", text(dev->name));
-	rc |= put(o, "bus_id", text(dev->bus_id));
-	rc |= put(o, "backend", text(d->backend));
+	rc |= put(o, "id", fmt_json_text(dev->id));
+	rc |= put(o, "name", fmt_json_text(dev->name));
+	rc |= put(o, "bus_id", fmt_json_text(dev->bus_id));
+	rc |= put(o, "backend", fmt_json_text(d->backend));
 	rc |= put(o, "backend_index", uinteger(dev->index));
 	rc |= put(o, "power_kind", word(report_word_kind(dev->power_kind)));
 	rc |= put(o, "gone", json_boolean(d->is_gone));
@@ -449,7 +371,7 @@ put_lists(json_t *o, const struct dev_report *d)
 	for (i = 0; i < d->nprocs; i++)
 		rc |= append(procs, proc_object(d, &d->procs[i]));
 	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
-		rc |= append(notes, text(d->dev->notes[i]));
+		rc |= append(notes, fmt_json_text(d->dev->notes[i]));
 	rc |= put(o, "pstates", states);
 	rc |= put(o, "attribution", attrib_object(d));
 	rc |= put(o, "processes", procs);
@@ -507,7 +429,7 @@ put_run_lists(json_t *o, const struct report *rep)
 	int	 rc = 0;
 
 	for (i = 0; i < rep->nnotes && i < ARRAY_SIZE(rep->notes); i++)
-		rc |= append(notes, text(rep->notes[i]));
+		rc |= append(notes, fmt_json_text(rep->notes[i]));
 	for (i = 0; i < rep->ndev; i++)
 		rc |= append(devs, device_object(&rep->devs[i], i));
 	rc |= put(o, "notes", notes);
@@ -522,12 +444,12 @@ run_object(const struct report *rep)
 	int	 rc;
 
 	rc = put(o, "run", uinteger(rep->index));
-	rc |= put(o, "host", text(rep->where != NULL ? rep->where->host : NULL));
-	rc |= put(o, "rank", text(rep->where != NULL ? rep->where->rank : NULL));
-	rc |= put(o, "job", text(rep->where != NULL ? rep->where->job : NULL));
+	rc |= put(o, "host", fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
+	rc |= put(o, "rank", fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
+	rc |= put(o, "job", fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
 	rc |= put(o, "start_unix_s", rep->start_unix_ns > 0 ?
 	    real((double)rep->start_unix_ns / 1e9) : json_null());
-	rc |= put(o, "command", text(rep->command));
+	rc |= put(o, "command", fmt_json_text(rep->command));
 	rc |= put_outcome(o, rep);
 	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
 	rc |= put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
@@ -600,7 +522,7 @@ series_object(const struct report *reps, const struct series *s)
 		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i], i));
 	rc |= put(o, "devices", devs);
 	for (i = 0; i < s->nwarnings; i++)
-		rc |= append(warn, text(s->warnings[i]));
+		rc |= append(warn, fmt_json_text(s->warnings[i]));
 	rc |= put(o, "warnings", warn);
 	return done(o, rc);
 }
@@ -611,13 +533,13 @@ gate_object(const struct gate_result *g)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "gate", text(gate_option(g->metric)));
-	rc |= put(o, "figure", text(g->what));
-	rc |= put(o, "unit", text(g->unit));
+	rc = put(o, "gate", fmt_json_text(gate_option(g->metric)));
+	rc |= put(o, "figure", fmt_json_text(g->what));
+	rc |= put(o, "unit", fmt_json_text(g->unit));
 	rc |= put(o, "limit", real(g->limit));
 	rc |= put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
 	rc |= put(o, "passed", json_boolean(g->verdict == GATE_PASS));
-	rc |= put(o, "detail", text(g->detail));
+	rc |= put(o, "detail", fmt_json_text(g->detail));
 	return done(o, rc);
 }
 

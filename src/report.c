@@ -20,6 +20,7 @@
 
 #include "joulestat/config.h"
 #include "joulestat/exitcode.h"
+#include "joulestat/fmt.h"
 #include "joulestat/run.h"
 #include "joulestat/util.h"
 
@@ -649,20 +650,6 @@ report_outcome_text(const struct report *rep, char *buf, size_t size)
 		snprintf(buf, size, "measurement stopped by SIG%s", name != NULL ? name : "?");
 		break;
 	}
-}
-
-/* "1.23 kJ": energy with a unit that keeps 3 to 4 significant digits. */
-static void
-fmt_energy(char *buf, size_t size, double mj)
-{
-	double	j = mj / 1000;
-
-	if (j >= 1e6)
-		snprintf(buf, size, "%.3f MJ", j / 1e6);
-	else if (j >= 1e4)
-		snprintf(buf, size, "%.3f kJ", j / 1e3);
-	else
-		snprintf(buf, size, "%.3f J", j);
 }
 
 static void

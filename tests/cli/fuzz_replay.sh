@@ -13,7 +13,7 @@ FZ=$(mktemp -d "${TMPDIR:-/tmp}/joulestat-fuzz.XXXXXX")
 trap 'rm -rf "$FZ"' EXIT
 PARSERS="src/util.c src/procfs.c src/devsel.c src/config.c src/sources/drm_parse.c
     src/sources/rapl_parse.c src/sources/nvml_decode.c tests/sim/scenario.c src/gate_parse.c
-    src/baseline.c src/csvin.c src/jobinfo.c"
+    src/baseline.c src/csvin.c src/jobinfo.c src/merge.c src/mergeout.c src/fmt.c"
 
 # True when clang can build and link a libFuzzer target.
 has_libfuzzer() {
@@ -48,7 +48,7 @@ build_with_cc() {
 	cc $flags -c -o "$FZ/replay_main.o" tests/fuzz/replay_main.c || return 1
 	for src in tests/fuzz/fuzz_*.c; do
 		cc $flags -o "$FZ/$(basename "$src" .c)" "$src" "$FZ/replay_main.o" $objs \
-		    -lpopt -lcsv -lm || return 1
+		    -lpopt -lcsv -ljansson -lm || return 1
 	done
 }
 
