@@ -1,0 +1,164 @@
+#!/bin/bash
+# scripts/joulestat-plot and joulestat --plot: a timeline of a simulated run
+# drawn with gnuplot into a PNG that is valid, sized by its devices, and
+# drawn from the data; usage errors; a machine without gnuplot.
+. "$(dirname "$0")/lib.sh"
+
+SCN=$TOP/tests/sim/scenarios
+PLOT=$TOP/scripts/joulestat-plot
+
+need_gnuplot() {
+	command -v gnuplot >/dev/null 2>&1 || skip "gnuplot is not installed"
+}
+
+# timeline SCENARIO SECONDS: a simulated run's timeline in t.csv.
+timeline() {
+	NVSIM_SCENARIO=$SCN/$1 try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --timeline=t.csv \
+	    -- "$JS_WORK" sleep "$2"
+	assert_rc 0
+}
+
+# png_ok FILE: a PNG by its signature, with an IHDR; its size in $png_w x $png_h.
+png_ok() {
+	[ -s "$1" ] || fail "$1 is missing or empty"
+	sig=$(od -An -tx1 -N8 "$1" | tr -d ' \n')
+	assert_eq "$sig" 89504e470d0a1a0a "PNG signature of $1"
+	assert_eq "$(dd if="$1" bs=1 skip=12 count=4 2>/dev/null)" IHDR "first chunk of $1"
+	set -- $(od -An -tu1 -j16 -N8 "$1")
+	png_w=$(($1 << 24 | $2 << 16 | $3 << 8 | $4))
+	png_h=$(($5 << 24 | $6 << 16 | $7 << 8 | $8))
+}
+
+test_plot_of_a_run() {
+	need_gnuplot
+	timeline e2e-pstates.scn 3s
+	try "$PLOT" t.csv -o one.png
+	assert_rc 0
+	png_ok one.png
+	one_h=$png_h
+	note "one device: ${png_w}x$png_h, $(wc -c <one.png) bytes"
+	assert_ge "$png_w" 200 width
+	assert_ge "$png_h" 200 height
+	assert_ge "$(wc -c <one.png)" 5000 "bytes of a drawing, not an empty canvas"
+	mv t.csv one.csv
+	timeline two-gpus.scn 1s
+	try "$PLOT" t.csv -o two.png
+	assert_rc 0
+	png_ok two.png
+	note "two devices: ${png_w}x$png_h"
+	assert_ge "$png_h" $((one_h + 200)) "a panel per device"
+	# The drawing comes from the data: the same run without its P-states
+	# (and without its power for a stretch) draws differently.
+	awk -F, 'BEGIN { OFS = "," } NR > 1 { $10 = "" } { print }' one.csv >nostates.csv
+	try "$PLOT" nostates.csv -o nostates.png
+	assert_rc 0
+	png_ok nostates.png
+	cmp -s one.png nostates.png && fail "the P-state band does not change the drawing"
+	return 0
+}
+
+test_default_name_and_run() {
+	need_gnuplot
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q -r 2 \
+	    --timeline=series.csv -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	try "$PLOT" series.csv
+	assert_rc 0
+	png_ok series.png
+	try "$PLOT" --run 2 series.csv -o run2.png
+	assert_rc 0
+	png_ok run2.png
+	try "$PLOT" --run 3 series.csv -o run3.png
+	assert_rc 2
+	assert_match err '^joulestat-plot: series.csv: no readings of run 3$'
+	[ ! -e run3.png ] || fail "a PNG for a run that is not there"
+}
+
+# Unknown power (a lost GPU, a backend without power) is a gap, not a crash or a 0.
+test_unknown_fields() {
+	need_gnuplot
+	timeline gate.scn 1s
+	awk -F, 'BEGIN { OFS = "," } NR > 1 && NR % 3 == 0 { $7 = ""; $12 = "" } { print }' \
+	    t.csv >gaps.csv
+	try "$PLOT" gaps.csv -o gaps.png
+	assert_rc 0
+	png_ok gaps.png
+}
+
+test_usage_errors() {
+	try "$PLOT"
+	assert_rc 2
+	assert_match err '^joulestat-plot: no timeline given'
+	try "$PLOT" missing.csv
+	assert_rc 2
+	assert_match err '^joulestat-plot: missing.csv: cannot read the file$'
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --csv=s.csv \
+	    -- "$JS_WORK" sleep 0.1s
+	try "$PLOT" s.csv
+	assert_rc 2
+	assert_match err '^joulestat-plot: s.csv: not a joulestat timeline'
+	[ ! -e s.png ] || fail "a PNG from a summary"
+	try "$PLOT" --run x s.csv
+	assert_rc 2
+	assert_match err "not a run number"
+	try "$PLOT" --bogus s.csv
+	assert_rc 2
+	try "$PLOT" --help
+	assert_rc 0
+	assert_match out '^usage: joulestat-plot'
+}
+
+# PATH with the tools the script needs, gnuplot left out.
+path_without_gnuplot() {
+	mkdir bin
+	for t in sh awk head mktemp rm wc sed cat od tr; do
+		ln -s "$(command -v "$t")" bin/"$t"
+	done
+}
+
+test_without_gnuplot() {
+	timeline gate.scn 0.3s
+	path_without_gnuplot
+	try env PATH="$PWD/bin" "$PLOT" t.csv -o p.png
+	assert_rc 3
+	assert_match err '^joulestat-plot: gnuplot is not installed \(apt-get install gnuplot-nox\)$'
+	[ ! -e p.png ] || fail "a PNG without gnuplot"
+}
+
+# joulestat --plot: the PNG at the end; the temporary timeline is removed.
+test_joulestat_plot_option() {
+	need_gnuplot
+	mkdir tmp
+	TMPDIR=$PWD/tmp NVSIM_SCENARIO=$SCN/two-gpus.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" \
+	    -q --plot=run.png -- "$JS_WORK" sleep 0.5s
+	assert_rc 0
+	png_ok run.png
+	assert_eq "$(ls tmp)" "" "temporary files left behind"
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --plot=p-%r.png \
+	    --timeline=kept.csv -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	png_ok p-0.png
+	[ -s kept.csv ] || fail "the --timeline file was not kept"
+	try "$JOULESTAT" -q --plot=x.png --timeline=- -- true
+	assert_rc 125
+	assert_match err '^joulestat: --plot draws the timeline from a file'
+}
+
+# Without gnuplot joulestat says so at the start and the run goes on.
+test_joulestat_plot_without_gnuplot() {
+	path_without_gnuplot
+	NVSIM_SCENARIO=$SCN/gate.scn try env PATH="$PWD/bin" "$JOULESTAT" --nvml-lib="$SIMLIB" -q \
+	    --plot=run.png -- "$JS_WORK" exit 4
+	assert_rc 4
+	assert_match err '^joulestat: --plot: gnuplot is not installed \(apt-get install gnuplot-nox\): no plot$'
+	[ ! -e run.png ] || fail "a PNG without gnuplot"
+}
+
+t_run "a simulated run drawn: valid PNG, a panel per device, from the data" test_plot_of_a_run
+t_run "default output name and --run" test_default_name_and_run
+t_run "unknown power and clocks are gaps" test_unknown_fields
+t_run "usage errors exit 2 with a message" test_usage_errors
+t_run "without gnuplot: exit 3 and why" test_without_gnuplot
+t_run "joulestat --plot draws at the end" test_joulestat_plot_option
+t_run "joulestat --plot without gnuplot: a warning, the run goes on" test_joulestat_plot_without_gnuplot
+t_done
