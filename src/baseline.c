@@ -13,9 +13,6 @@
 #include "joulestat/csvin.h"
 #include "joulestat/util.h"
 
-/* Values quoted in messages are made one-line and short. */
-#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
-
 /* A number field, or NaN when it is empty; -1 when it is not a number. */
 static int
 field_number(const char *s, double *out)

@@ -154,7 +154,7 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
 		"list what can be measured on this machine, and how, then exit", NULL },
 	    { "lock-clocks", '\0', POPT_ARG_STRING, &r->lock, OPT_STRING,
-		"lock GPU clocks for the run (needs root), restored at the end",
+		"lock GPU clocks for the run (needs root, implies --exclusive); reset at the end",
 		"base|max|MHZ[,MEMMHZ]" },
 	    { "lock-clocks-required", '\0', POPT_ARG_NONE, &r->is_lock_required, 0,
 		"fail (125) rather than run with clocks that could not be locked", NULL },
@@ -208,9 +208,6 @@ config_usage(void)
 {
 	return USAGE;
 }
-
-/* Values quoted in messages are made one-line and short. */
-#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
 
 static int
 parse_interval(struct config *cfg, const char *s, struct errbuf *err)
@@ -452,7 +449,8 @@ parse_lock_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 		return -1;
 	}
 	cfg->is_lock_required = r->is_lock_required != 0;
-	cfg->is_exclusive = r->is_exclusive != 0 || r->exclusive_wait != NULL;
+	/* A run that locks clocks must not have them reset by another one's end. */
+	cfg->is_exclusive = r->is_exclusive != 0 || r->exclusive_wait != NULL || r->lock != NULL;
 	cfg->exclusive_wait_s = CONFIG_WAIT_FOREVER;
 	if (r->exclusive_wait != NULL && (parse_double(r->exclusive_wait, &cfg->exclusive_wait_s)
 	    != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
@@ -501,7 +499,11 @@ parse_gate_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 		return -1;
 	}
 	gc->baseline_path = r->baseline;
-	return check_path("--baseline", r->baseline, err);
+	if (r->baseline != NULL && (r->baseline[0] == '\0' || strcmp(r->baseline, "-") == 0)) {
+		errbuf_set(err, "--baseline needs the name of a summary written by --csv");
+		return -1;
+	}
+	return 0;
 }
 
 /*

@@ -426,7 +426,5 @@ csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series
 		r.g = &gates->v[i];
 		write_row(f, &r, sep);
 	}
-	if (fflush(f) == EOF || ferror(f))
-		return -(errno != 0 ? errno : EIO);
-	return 0;
+	return flush_status(f);
 }

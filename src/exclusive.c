@@ -77,12 +77,6 @@ open_lock(const char *path)
 	return -1;
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 /* The pid the holder wrote, or 0. */
 static long
 holder(int fd)
@@ -155,7 +149,7 @@ exclusive_take(struct exclusive *ex, const char *const *ids, size_t n, double wa
 	memset(ex, 0, sizeof *ex);
 	ex->fds = xcalloc(n, sizeof *ex->fds);
 	memcpy(sorted, ids, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_str);
+	qsort(sorted, n, sizeof *sorted, cmp_strp);
 	for (i = 0; i < n && rc == 0; i++) {
 		if (i > 0 && strcmp(sorted[i], sorted[i - 1]) == 0)
 			continue;	/* one GPU seen by two backends */

@@ -87,6 +87,9 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	if (n == 0)
 		snprintf(why, size, "no device measured %s", gate_name(g->metric));
+	else if (dev == GATE_ALL_DEVICES && n < rep->ndev)
+		snprintf(why, size, "the sum over the %zu of %zu devices that measured it", n,
+		    rep->ndev);
 	return n > 0;
 }
 
@@ -152,8 +155,11 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	free(v);
 	r->measured = is_min ? st.mean - gc->sigma * st.sd : st.mean + gc->sigma * st.sd;
 	if (n > 1)
-		snprintf(r->detail, sizeof r->detail, "mean %.3f %s %s %g x sd %.3f %s over %zu runs",
-		    st.mean, r->unit, is_min ? "-" : "+", gc->sigma, st.sd, r->unit, n);
+		snprintf(r->detail, sizeof r->detail, "mean %.3f %s %s %g x sd %.3f %s over %zu runs%s",
+		    st.mean, r->unit, is_min ? "-" : "+", gc->sigma, st.sd, r->unit, n,
+		    why[0] != '\0' ? "; " : "");
+	/* A total that left devices out says so. */
+	snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail), "%s", why);
 	set_verdict(gs, r, is_min ? r->measured >= g->limit : r->measured <= g->limit);
 }
 
@@ -381,9 +387,7 @@ gate_write_text(FILE *f, const struct gate_set *gs)
 			fprintf(f, "     %s\n", r->detail);
 	}
 	fprintf(f, "   %zu of %zu gates failed\n", gs->nfailed, gs->n);
-	if (fflush(f) == EOF || ferror(f))
-		return -(errno != 0 ? errno : EIO);
-	return 0;
+	return flush_status(f);
 }
 
 void

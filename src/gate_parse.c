@@ -15,9 +15,6 @@
 #define GATE_MAX_LIMIT		1e12
 #define GATE_MAX_PCT		1e6
 
-/* Values quoted in messages are made one-line and short. */
-#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
-
 static const struct {
 	const char	*option;
 	const char	*name;

@@ -11,8 +11,12 @@
 
 #include "joulestat/util.h"
 
-/* Where launchers put the rank, in the order they are believed. */
-static const char *const rank_vars[] = { "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK" };
+/*
+ * Where launchers put the rank, innermost first: mpirun inside a Slurm
+ * batch script gives each rank OMPI_COMM_WORLD_RANK (or PMI_RANK) while
+ * every one of them inherits the script's SLURM_PROCID of 0.
+ */
+static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
 
 static int
 take_var(char *dst, size_t size, const char *name, const char *val, const char *allowed,

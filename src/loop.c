@@ -627,23 +627,28 @@ baseline_means(struct backend *b, struct dev_acct *acct)
 	}
 }
 
-void
-loop_baseline(struct run *run, double seconds)
+int
+loop_baseline(struct run *run, double seconds, int sigfd)
 {
 	int64_t			 iv = (int64_t)run->interval_ms * NSEC_PER_MSEC;
-	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9);
+	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9), left;
 	struct dev_acct		**acct = xcalloc(run->nbackends, sizeof *acct);
+	struct pollfd		 pfd = { .fd = sigfd, .events = POLLIN };
+	struct signalfd_siginfo	 si;
 	struct backend		*b;
-	struct timespec		 ts;
 	size_t			 i, k;
+	int			 sig = 0;
 
 	for (i = 0; i < run->nbackends; i++)
 		acct[i] = xcalloc(run->backends[i].ndev, sizeof **acct);
-	for (;; t += iv) {
-		ts = (struct timespec){ t / NSEC_PER_SEC, t % NSEC_PER_SEC };
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		for (i = 0; i < run->nbackends; i++) {
+	for (; sig == 0; t += iv) {
+		/* Wait for the reading's deadline, or for a signal that ends it all. */
+		while ((left = t - now_ns()) > 0 && sig == 0) {
+			if (poll(&pfd, 1, (int)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)) > 0 &&
+			    read(sigfd, &si, sizeof si) == (ssize_t)sizeof si && si.ssi_signo != SIGCHLD)
+				sig = (int)si.ssi_signo;
+		}
+		for (i = 0; i < run->nbackends && sig == 0; i++) {
 			b = &run->backends[i];
 			run->pids.n = 0;
 			if (b->is_gone || b->ops->sample(b->devs, b->ndev, &run->tree, b->cur,
@@ -656,8 +661,10 @@ loop_baseline(struct run *run, double seconds)
 			break;
 	}
 	for (i = 0; i < run->nbackends; i++) {
-		baseline_means(&run->backends[i], acct[i]);
+		if (sig == 0)
+			baseline_means(&run->backends[i], acct[i]);
 		free(acct[i]);
 	}
 	free(acct);
+	return sig;
 }

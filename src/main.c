@@ -242,6 +242,7 @@ struct outputs {
 	char		*plot_tool;	/* --plot: joulestat-plot, found before the run */
 	char		*plot_timeline;	/* the timeline it draws, a temporary file without --timeline */
 	sigset_t	 child_mask;	/* the signal mask joulestat started with */
+	bool		 is_pipe_dfl;	/* ... and SIGPIPE had its default action */
 	bool		 is_failed;	/* some output could not be opened or written */
 };
 
@@ -383,7 +384,6 @@ close_output(FILE *f, const char *path, int werr, bool *is_failed)
 
 static void outputs_abandon(struct outputs *);
 
-/* Write every requested form of reps and close everything. */
 /*
  * A failed gate is also said on stderr when the text report is not there
  * to show it (-q, -o, -x), so a CI log always names the gate.
@@ -420,30 +420,37 @@ static void
 draw_plot(struct outputs *o, const struct config *cfg)
 {
 	posix_spawnattr_t	 attr;
-	char			 dash_o[] = "-o";
-	char			*argv[] = { o->plot_tool, NULL, dash_o, (char *)cfg->plot_path,
-				    NULL };
+	sigset_t		 dfl;
+	char			 dash_o[] = "-o", dashes[] = "--";
+	char			*argv[] = { o->plot_tool, dash_o, (char *)cfg->plot_path, dashes,
+				    NULL, NULL };
 	pid_t			 pid;
-	int			 st, rc;
+	int			 st = 0, rc;
 
-	argv[1] = o->plot_timeline != NULL ? o->plot_timeline : (char *)cfg->timeline_path;
+	argv[4] = o->plot_timeline != NULL ? o->plot_timeline : (char *)cfg->timeline_path;
+	/* The signals as joulestat found them: SIGPIPE is ignored only here. */
+	sigemptyset(&dfl);
+	if (o->is_pipe_dfl)
+		sigaddset(&dfl, SIGPIPE);
 	posix_spawnattr_init(&attr);
 	posix_spawnattr_setsigmask(&attr, &o->child_mask);
-	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK);
+	posix_spawnattr_setsigdefault(&attr, &dfl);
+	posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
 	rc = posix_spawn(&pid, o->plot_tool, NULL, &attr, argv, environ);
 	posix_spawnattr_destroy(&attr);
 	if (rc != 0)
 		warnmsg("--plot: %s: %s", o->plot_tool, strerror(rc));
 	else {
-		while (waitpid(pid, &st, 0) == -1 && errno == EINTR)
+		while ((rc = (int)waitpid(pid, &st, 0)) == -1 && errno == EINTR)
 			;
-		rc = WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+		rc = rc == pid && WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 		if (rc != 0)
 			warnmsg("--plot: joulestat-plot failed: no plot in %s", cfg->plot_path);
 	}
 	o->is_failed |= rc != 0;
 }
 
+/* Write every requested form of reps and close everything. */
 static void
 outputs_write(struct outputs *o, const struct config *cfg, const struct report *reps,
     size_t nreps, const struct gate_set *gates)
@@ -765,24 +772,27 @@ prepare(struct run *run, struct outputs *o, struct prep *p, int sigfd)
 		}
 		p->has_base = true;
 	}
-	outputs_open(o, cfg);
-	run->timeline = o->has_timeline ? &o->timeline : NULL;
 	probe_all(run);
 	if (check_selection(run, &err) != 0) {
 		warnmsg("--devices: %s", err.msg);
 		return EXIT_TOOL;
 	}
 	fit_interval(run);
+	/* Before the outputs are opened: giving up on a lock must not empty them. */
 	if (cfg->is_exclusive && (rc = take_devices(run, &p->ex, sigfd)) != 0)
 		return rc;
+	outputs_open(o, cfg);
+	run->timeline = o->has_timeline ? &o->timeline : NULL;
 	if (cfg->lock.kind != CLOCK_LOCK_NONE && lock_clocks(run) != 0)
 		return EXIT_TOOL;
 	if (cfg->npids > 0 && attach(run, &err) != 0) {
 		warnmsg("%s", err.msg);
 		return EXIT_TOOL;
 	}
-	if (cfg->idle_baseline_s > 0)
-		loop_baseline(run, cfg->idle_baseline_s);
+	if (cfg->idle_baseline_s > 0 && (rc = loop_baseline(run, cfg->idle_baseline_s, sigfd)) != 0) {
+		warnmsg("signal %d during --idle-baseline: the command was not run", rc);
+		return EXIT_SIGNAL_BASE + rc;
+	}
 	return 0;
 }
 
@@ -825,6 +835,7 @@ run_command(const struct config *cfg)
 		return status;
 	}
 	o.child_mask = ss.old_mask;
+	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
 	status = run_series(&run, &ss, reps, &nreps, &o.is_failed);
 	/* Clocks and devices go back before the outputs are written. */

@@ -31,9 +31,6 @@ static const char MERGE_USAGE[] =
 #define MERGE_MAX_J	1e15
 #define MERGE_MAX_INDEX	INT32_MAX
 
-/* Values quoted in messages are made one-line and short. */
-#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
-
 /* The "run" column of the -r summary rows; they are recomputed, not read. */
 static const char RUN_MEAN[] = "mean";
 static const char RUN_STDDEV[] = "stddev";
@@ -802,12 +799,6 @@ group_devices(struct merge_job *job)
 	qsort_r(job->groups, job->ngroups, sizeof *job->groups, cmp_group, job);
 }
 
-static int
-cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
 static size_t
 count_hosts(const struct merge_job *job)
 {
@@ -819,7 +810,7 @@ count_hosts(const struct merge_job *job)
 	hosts = xcalloc(job->nranks, sizeof *hosts);
 	for (i = 0; i < job->nranks; i++)
 		hosts[i] = job->ranks[i].host;
-	qsort(hosts, job->nranks, sizeof *hosts, cmp_str);
+	qsort(hosts, job->nranks, sizeof *hosts, cmp_strp);
 	for (i = 0; i < job->nranks; i++)
 		n += i == 0 || strcmp(hosts[i], hosts[i - 1]) != 0;
 	free(hosts);

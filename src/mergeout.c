@@ -64,17 +64,8 @@ member_list(const struct merge_job *job, const struct merge_group *g, const char
 	return s;
 }
 
-static int
-flush_status(FILE *f)
-{
-	if (fflush(f) == EOF || ferror(f))
-		return -(errno != 0 ? errno : EIO);
-	return 0;
-}
-
 /* The text report, in the layout of report.c's. */
 
-/* "1.23 kJ": energy with a unit that keeps 3 to 4 significant digits, as report.c. */
 /* A table cell: the figure with three decimals, or "unknown". */
 static const char *
 fmt_fig(char *buf, size_t size, double v, bool has)

@@ -903,9 +903,7 @@ write_notes(FILE *f, const struct report *rep)
 static int
 finish_write(FILE *f)
 {
-	if (fflush(f) == EOF || ferror(f))
-		return -(errno != 0 ? errno : EIO);
-	return 0;
+	return flush_status(f);
 }
 
 /* "1.002 s ± 0.001 (0.1%), min 1.000, max 1.004" */

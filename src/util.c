@@ -331,3 +331,17 @@ visible(const char *s, char *buf, size_t size)
 	snprintf(buf + n, size - n, "%s", *s != '\0' ? "..." : "");
 	return buf;
 }
+
+int
+flush_status(FILE *f)
+{
+	if (fflush(f) == EOF || ferror(f))
+		return -(errno != 0 ? errno : EIO);
+	return 0;
+}
+
+int
+cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}

@@ -26,9 +26,10 @@ const char *exclusive_dir(void);
  * Lock every id of ids[0..n), in sorted order so that two runs wanting
  * overlapping sets cannot deadlock.  When one is held, say once on
  * stderr who holds it and wait, up to wait_s seconds (negative: no
- * limit), returning early when sigfd becomes readable.  Returns 0; -1
- * with a cause in err (timeout, unusable directory); or the signal
- * number (> 0) that interrupted the wait, which is left unread.
+ * limit), returning early when a signal other than SIGCHLD arrives on
+ * sigfd.  Returns 0; -1 with a cause in err (timeout, unusable
+ * directory); or the number (> 0) of the signal that ended the wait,
+ * read from sigfd.
  */
 int	exclusive_take(struct exclusive *ex, const char *const *ids, size_t n, double wait_s,
 	    int sigfd, struct errbuf *err);

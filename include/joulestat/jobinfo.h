@@ -1,7 +1,7 @@
 /*
  * Where a run happens on a cluster (DESIGN §6): the host, the rank the
- * launcher gave this process (SLURM_PROCID, OMPI_COMM_WORLD_RANK or
- * PMI_RANK) and the job id (SLURM_JOB_ID).  Output paths take them as
+ * launcher gave this process (OMPI_COMM_WORLD_RANK, PMI_RANK or
+ * SLURM_PROCID, in that order) and the job id (SLURM_JOB_ID).  Output paths take them as
  * %h, %r, %j and %p, and the summary CSV carries them on every row so
  * that `joulestat merge` can put the ranks of a job back together.
  */

@@ -37,8 +37,10 @@ int	loop_run(struct run *run, int sigfd, struct errbuf *err);
  * --idle-baseline: read every device at the sampling interval for
  * seconds, before the workload runs, and keep each device's mean power in
  * backend->baseline_mw (NAN when it had no power or energy readings).
+ * A signal on sigfd ends it early: returns that signal's number (and
+ * keeps no baseline), else 0.
  */
-void	loop_baseline(struct run *run, double seconds);
+int	loop_baseline(struct run *run, double seconds, int sigfd);
 
 /*
  * After the last reading: close every device's integrals, and let each

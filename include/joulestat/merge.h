@@ -98,6 +98,12 @@ struct merge_job {
 	size_t		 n_energy, n_above_idle, n_workload; /* figures summed */
 };
 
+/* Add v to *sum and count it in *n, when has. */
+void	merge_add_figure(double *sum, size_t *n, double v, bool has);
+
+/* "job 42", or "no job id" for the empty job of a run outside a batch job. */
+const char *merge_job_words(const char *job, char *buf, size_t size);
+
 /*
  * Read one rank's summary CSV from text[0..len) (any bytes) into r; file
  * names the input in messages.  Returns 0, or -1 with a one-line cause
@@ -105,12 +111,6 @@ struct merge_job {
  * number").  r is zeroed first and owns what it holds: release it with
  * merge_rank_free, also after -1.
  */
-/* Add v to *sum and count it in *n, when has. */
-void	merge_add_figure(double *sum, size_t *n, double v, bool has);
-
-/* "job 42", or "no job id" for the empty job of a run outside a batch job. */
-const char *merge_job_words(const char *job, char *buf, size_t size);
-
 int	merge_parse_text(struct merge_rank *r, const char *file, const char *text, size_t len,
 	    struct errbuf *err);
 

@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define PROGNAME	"joulestat"
 #define NSEC_PER_SEC	1000000000LL
@@ -38,15 +39,15 @@ void	errbuf_prefix(struct errbuf *err, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
 /*
- * Allocation that prints "joulestat: out of memory" and exits 125 when it
- * fails.  Only for use before the workload is started (STYLE §6 rule 3).
- */
-/*
  * fn runs once before joulestat exits on running out of memory, so that
  * state outside the process (locked GPU clocks) is undone.  NULL clears it.
  */
 void	util_on_fatal(void (*fn)(void));
 
+/*
+ * Allocation that prints "joulestat: out of memory" and exits 125 when it
+ * fails.  Only for use before the workload is started (STYLE §6 rule 3).
+ */
 void	*xmalloc(size_t size);
 void	*xcalloc(size_t nmemb, size_t size);
 void	*xreallocarray(void *ptr, size_t nmemb, size_t size);
@@ -88,6 +89,15 @@ ssize_t	pread_text(int fd, char *buf, size_t size);
  * \xHH, and a long string is cut with "...".  Returns buf.
  */
 const char *visible(const char *s, char *buf, size_t size);
+
+/* visible() into a buffer of the statement's own, for quoting a value in a message. */
+#define VIS(s)	visible((s), (char[64]){ 0 }, 64)
+
+/* fflush f and say whether everything written to it went out: 0 or -errno. */
+int	flush_status(FILE *f);
+
+/* qsort comparison of two char pointers by strcmp. */
+int	cmp_strp(const void *a, const void *b);
 
 /* True when fd is a regular file that was removed (its directory vanished). */
 bool	fd_is_unlinked(int fd);

@@ -44,10 +44,12 @@ test_second_run_waits() {
 
 test_timeout() {
 	holder 3s
+	echo "yesterday's summary" >old.csv
 	start=$(date +%s%N)
-	second --exclusive-timeout=0.3 -- sh -c 'touch ran'
+	second --exclusive-timeout=0.3 --csv=old.csv -- sh -c 'touch ran'
 	ms=$((($(date +%s%N) - start) / 1000000))
 	assert_rc 125
+	assert_eq "$(cat old.csv)" "yesterday's summary" "an output given up on is left as it was"
 	assert_match err "^joulestat: --exclusive: device GPU-9a7e0001-1c2d-4e3f-8a9b-0c1d2e3f4a5b is still in use by joulestat pid $holder after 0\.3 s \(--exclusive-timeout\)\$"
 	[ ! -e ran ] || fail "the workload ran without the lock"
 	assert_le "$ms" 2500 "gave up before the holder finished"

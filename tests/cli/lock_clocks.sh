@@ -27,7 +27,7 @@ js_lock() {
 	js_scn=$1
 	shift
 	rm -f calls
-	try env NVSIM_SCENARIO="$js_scn" NVSIM_CALLS="$PWD/calls" \
+	try env TMPDIR="$PWD" NVSIM_SCENARIO="$js_scn" NVSIM_CALLS="$PWD/calls" \
 	    "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
 }
 
@@ -37,7 +37,7 @@ spawn_lock() {
 	js_scn=$1
 	shift
 	rm -f calls
-	spawn env NVSIM_SCENARIO="$js_scn" NVSIM_CALLS="$PWD/calls" \
+	spawn env TMPDIR="$PWD" NVSIM_SCENARIO="$js_scn" NVSIM_CALLS="$PWD/calls" \
 	    "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
 }
 
@@ -139,6 +139,8 @@ test_normal_exit() {
 	js_lock "$SCN/lock-clocks.scn" --lock-clocks=max -- "$JS_WORK" sleep 200ms
 	assert_rc 0
 	balanced 2
+	# --lock-clocks implies --exclusive: the device's lock file is there.
+	ls joulestat-GPU-*.lock >/dev/null 2>&1 || fail "no --exclusive lock file: $(ls)"
 }
 
 test_workload_fails() {
@@ -150,7 +152,7 @@ test_workload_fails() {
 # ^C: SIGINT to the whole process group, joulestat in a session of its own.
 test_sigint_to_group() {
 	rm -f calls
-	spawn env NVSIM_SCENARIO="$SCN/lock-clocks.scn" NVSIM_CALLS="$PWD/calls" \
+	spawn env TMPDIR="$PWD" NVSIM_SCENARIO="$SCN/lock-clocks.scn" NVSIM_CALLS="$PWD/calls" \
 	    setsid "$JOULESTAT" --nvml-lib="$SIMLIB" --lock-clocks=max \
 	    -- "$JS_WORK" -p w wait-signal 30s
 	wait_file w
@@ -172,6 +174,19 @@ forwarded() {
 	balanced 2
 }
 
+# ^C during --idle-baseline: the command never runs, the locks are reset.
+test_sigint_in_idle_baseline() {
+	spawn_lock "$SCN/lock-clocks.scn" --lock-clocks=max --idle-baseline=60 -- \
+	    sh -c 'touch ran'
+	wait_for grep -q 'SetGpuLockedClocks.*rc=0' calls
+	kill -INT "$t_pid"
+	reap
+	assert_rc 130
+	assert_match err '^joulestat: signal 2 during --idle-baseline: the command was not run$'
+	[ ! -e ran ] || fail "the command ran"
+	balanced 2
+}
+
 test_sigterm() { forwarded TERM 143; }
 test_sighup() { forwarded HUP 129; }
 test_sigusr1() { forwarded USR1 138; }
@@ -184,7 +199,7 @@ test_out_of_memory() {
 		skip "AddressSanitizer must be the first library; the preload cannot be"
 	fi
 	[ -z "${WRAP:-}" ] || skip "under $WRAP, whose allocator replaces the preload's"
-	spawn env NVSIM_SCENARIO="$SCN/lock-clocks.scn" NVSIM_CALLS="$PWD/calls" \
+	spawn env TMPDIR="$PWD" NVSIM_SCENARIO="$SCN/lock-clocks.scn" NVSIM_CALLS="$PWD/calls" \
 	    LD_PRELOAD="$FAILMALLOC" FAILMALLOC_FLAG="$PWD/oom" \
 	    "$JOULESTAT" --nvml-lib="$SIMLIB" --lock-clocks=max -- "$JS_WORK" -p w sleep 600ms
 	wait_file w
@@ -281,6 +296,8 @@ t_run "workload exits 7: status kept, every lock reset" test_workload_fails
 t_run "SIGINT to the process group: 130, every lock reset" test_sigint_to_group
 t_run "SIGTERM to joulestat: 143, every lock reset" test_sigterm
 t_run "SIGHUP to joulestat: 129, every lock reset" test_sighup
+t_run "SIGINT during --idle-baseline: 130, no command, every lock reset" \
+    test_sigint_in_idle_baseline
 t_run "SIGUSR1 to joulestat: forwarded, 138, every lock reset" test_sigusr1
 t_run "joulestat out of memory: 125, every lock reset" test_out_of_memory
 t_run "timeline removed mid-run: 125, every lock reset" test_output_lost

@@ -49,15 +49,19 @@ test_pid_and_defaults() {
 	assert_le "$csv_v" "$now.999999" "start time is not in the future"
 }
 
-# The rank variables, in the order they are believed.
+# The rank variables, innermost launcher first.
 test_rank_sources() {
 	OMPI_COMM_WORLD_RANK=5 PMI_RANK=6 sim -q --csv='s-%r.csv' -- true
 	assert_rc 0
 	[ -f s-5.csv ] || fail "OMPI_COMM_WORLD_RANK before PMI_RANK: $(ls)"
 	PMI_RANK=6 sim -q --csv='s-%r.csv' -- true
 	[ -f s-6.csv ] || fail "PMI_RANK: $(ls)"
-	SLURM_PROCID=1 OMPI_COMM_WORLD_RANK=5 sim -q --csv='s-%r.csv' -- true
-	[ -f s-1.csv ] || fail "SLURM_PROCID first: $(ls)"
+	SLURM_PROCID=1 sim -q --csv='s-%r.csv' -- true
+	[ -f s-1.csv ] || fail "SLURM_PROCID: $(ls)"
+	rm s-*.csv
+	# mpirun in a batch script: the MPI rank, not the script's SLURM_PROCID.
+	SLURM_PROCID=0 OMPI_COMM_WORLD_RANK=5 sim -q --csv='s-%r.csv' -- true
+	[ -f s-5.csv ] || fail "OMPI_COMM_WORLD_RANK before SLURM_PROCID: $(ls)"
 }
 
 test_bad_templates_and_ids() {
@@ -81,6 +85,6 @@ test_bad_templates_and_ids() {
 
 t_run "%h %r %j %% expand in every output path" test_templates_expand
 t_run "%p, and rank 0 / nojob outside a launcher" test_pid_and_defaults
-t_run "rank from SLURM_PROCID, OMPI_COMM_WORLD_RANK, PMI_RANK" test_rank_sources
+t_run "rank from OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_PROCID" test_rank_sources
 t_run "bad templates and rank or job values are usage errors" test_bad_templates_and_ids
 t_done

@@ -527,6 +527,27 @@ test_judge_not_measured(void **state)
 	assert_int_equal(fx->gs.nfailed, 0);
 }
 
+/* A total over fewer devices than the run has says so. */
+static void
+test_judge_partial_total(void **state)
+{
+	struct fixture	*fx = *state;
+
+	set_energy(fx, 0, 0, 40);
+	set_energy(fx, 0, 1, 60);
+	add_gate(fx, GATE_ENERGY, "1000");
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+	assert_true(fabs(fx->gs.v[0].measured - 100) < 1e-9);
+	assert_string_equal(fx->gs.v[0].detail, "");
+	fx->dreps[0][1].method = ENERGY_NONE;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+	assert_true(fabs(fx->gs.v[0].measured - 40) < 1e-9);
+	assert_string_equal(fx->gs.v[0].detail,
+	    "the sum over the 1 of 2 devices that measured it");
+}
+
 static void
 test_judge_state_share(void **state)
 {
@@ -1130,6 +1151,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_judge_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_power_and_above_idle, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_not_measured, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_judge_partial_total, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_share, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_sigma, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_names, setup, teardown),

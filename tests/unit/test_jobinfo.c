@@ -1,7 +1,7 @@
 /*
  * Unit tests of src/jobinfo.c (DESIGN §6): which launcher variable gives
- * the rank (SLURM_PROCID, then OMPI_COMM_WORLD_RANK, then PMI_RANK; an
- * empty one does not count), SLURM_JOB_ID, the checks that keep them
+ * the rank (OMPI_COMM_WORLD_RANK, then PMI_RANK, then SLURM_PROCID: the
+ * innermost launcher first; an empty one does not count), SLURM_JOB_ID, the checks that keep them
  * fit for a path, the host name made safe, and the expansion of %h, %r,
  * %j, %p and %% in output path templates, with an error for any other %
  * sequence and for a lone % at the end.  The environment is a table in
@@ -133,22 +133,24 @@ test_rank_order(void **state)
 {
 	struct fixture	*fx = *state;
 
-	env_set("PMI_RANK", "3");
+	env_set("SLURM_PROCID", "3");
 	get(fx, 0);
 	assert_string_equal(fx->ji.rank, "3");
+	/* mpirun inside a batch script: every rank inherits SLURM_PROCID 0. */
+	env_set("SLURM_PROCID", "0");
+	env_set("PMI_RANK", "5");
+	get(fx, 0);
+	assert_string_equal(fx->ji.rank, "5");
 	env_set("OMPI_COMM_WORLD_RANK", "12");
 	get(fx, 0);
 	assert_string_equal(fx->ji.rank, "12");
-	env_set("SLURM_PROCID", "0");
+	/* An empty OMPI_COMM_WORLD_RANK passes the word to the next launcher. */
+	env_set("OMPI_COMM_WORLD_RANK", "");
 	get(fx, 0);
-	assert_string_equal(fx->ji.rank, "0");
-	/* An empty SLURM_PROCID passes the word to the next launcher. */
-	env_set("SLURM_PROCID", "");
-	get(fx, 0);
-	assert_string_equal(fx->ji.rank, "12");
+	assert_string_equal(fx->ji.rank, "5");
 	/* Only the variable believed is checked. */
-	env_set("SLURM_PROCID", "7");
-	env_set("PMI_RANK", "garbage");
+	env_set("OMPI_COMM_WORLD_RANK", "7");
+	env_set("SLURM_PROCID", "garbage");
 	get(fx, 0);
 	assert_string_equal(fx->ji.rank, "7");
 }
