@@ -9,9 +9,9 @@
 
 #include <csv.h>
 #include <errno.h>
-#include <inttypes.h>
 #include <string.h>
 
+#include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
 enum col {
@@ -53,71 +53,39 @@ struct row {
 	const struct gate_result	*g;	/* gate rows */
 };
 
-enum kind { K_EMPTY, K_TEXT, K_INT, K_REAL };
-
-struct cell {
-	enum kind	 kind;
-	const char	*text;
-	int64_t		 i;
-	double		 r;
-	int		 prec;
-};
-
-static void
-set_int(struct cell *c, int64_t v)
-{
-	c->kind = K_INT;
-	c->i = v;
-}
-
-static void
-set_real(struct cell *c, double v, int prec)
-{
-	c->kind = K_REAL;
-	c->r = v;
-	c->prec = prec;
-}
-
-static void
-set_text(struct cell *c, const char *s)
-{
-	c->kind = s != NULL && s[0] != '\0' ? K_TEXT : K_EMPTY;
-	c->text = s;
-}
-
 /* Columns every row carries: they identify the run. */
 static bool
-run_cell(enum col col, const struct row *r, struct cell *c)
+run_cell(enum col col, const struct row *r, struct fmt_cell *c)
 {
 	const struct report	*rep = r->rep;
 
 	switch (col) {
-	case C_SCHEMA: set_int(c, CSVOUT_SCHEMA_VERSION); return true;
-	case C_SCOPE: set_text(c, r->scope); return true;
+	case C_SCHEMA: fmt_cell_int(c, CSVOUT_SCHEMA_VERSION); return true;
+	case C_SCOPE: fmt_cell_text(c, r->scope); return true;
 	case C_RUN:
 		if (r->g != NULL)
 			return true;
 		if (r->run != NULL)
-			set_text(c, r->run);
+			fmt_cell_text(c, r->run);
 		else
-			set_int(c, rep->index);
+			fmt_cell_int(c, rep->index);
 		return true;
-	case C_HOST: if (rep->where != NULL) set_text(c, rep->where->host); return true;
-	case C_RANK: if (rep->where != NULL) set_text(c, rep->where->rank); return true;
-	case C_JOB: if (rep->where != NULL) set_text(c, rep->where->job); return true;
+	case C_HOST: if (rep->where != NULL) fmt_cell_text(c, rep->where->host); return true;
+	case C_RANK: if (rep->where != NULL) fmt_cell_text(c, rep->where->rank); return true;
+	case C_JOB: if (rep->where != NULL) fmt_cell_text(c, rep->where->job); return true;
 	case C_START:
 		if (r->series == NULL && r->g == NULL && rep->start_unix_ns > 0)
-			set_real(c, (double)rep->start_unix_ns / 1e9, 6);
+			fmt_cell_real(c, (double)rep->start_unix_ns / 1e9, 6);
 		return true;
-	case C_COMMAND: set_text(c, rep->command); return true;
+	case C_COMMAND: fmt_cell_text(c, rep->command); return true;
 	case C_EXIT:
 		if (r->series == NULL && r->g == NULL && rep->outcome != OUTCOME_ATTACHED &&
 		    rep->outcome != OUTCOME_INTERRUPTED)
-			set_int(c, rep->exit_status);
+			fmt_cell_int(c, rep->exit_status);
 		return true;
 	case C_OUTCOME:
 		if (r->series == NULL && r->g == NULL)
-			set_text(c, report_word_outcome(rep->outcome));
+			fmt_cell_text(c, report_word_outcome(rep->outcome));
 		return true;
 	default: return false;
 	}
@@ -125,42 +93,42 @@ run_cell(enum col col, const struct row *r, struct cell *c)
 
 /* Columns of the run row only. */
 static void
-run_only_cell(enum col col, const struct report *rep, struct cell *c)
+run_only_cell(enum col col, const struct report *rep, struct fmt_cell *c)
 {
 	switch (col) {
-	case C_WALL: set_real(c, (double)rep->wall_ns / 1e9, 6); break;
-	case C_USER: set_real(c, (double)rep->user_ns / 1e9, 6); break;
-	case C_SYS: set_real(c, (double)rep->sys_ns / 1e9, 6); break;
-	case C_MAXRSS: if (rep->has_max_rss) set_int(c, (int64_t)rep->max_rss_kib); break;
-	case C_TREERSS: set_int(c, (int64_t)rep->peak_tree_rss_kib); break;
-	case C_PROCS: set_int(c, (int64_t)rep->processes); break;
-	case C_MAXCONC: set_int(c, (int64_t)rep->max_concurrent); break;
-	case C_LEFTOVER: set_int(c, (int64_t)rep->nleftover); break;
-	case C_INTERVAL: set_int(c, rep->interval_ms); break;
-	case C_TICKS: set_int(c, (int64_t)rep->ticks); break;
-	case C_MISSED: set_int(c, (int64_t)rep->missed); break;
-	case C_LATEMAX: set_real(c, (double)rep->late_max_ns / 1e6, 3); break;
-	case C_LATEP50: set_real(c, (double)rep->late_p50_ns / 1e6, 3); break;
-	case C_LATEP99: set_real(c, (double)rep->late_p99_ns / 1e6, 3); break;
-	case C_SAMPLERCPU: set_real(c, (double)rep->sampler_cpu_ns / 1e9, 6); break;
+	case C_WALL: fmt_cell_real(c, (double)rep->wall_ns / 1e9, 6); break;
+	case C_USER: fmt_cell_real(c, (double)rep->user_ns / 1e9, 6); break;
+	case C_SYS: fmt_cell_real(c, (double)rep->sys_ns / 1e9, 6); break;
+	case C_MAXRSS: if (rep->has_max_rss) fmt_cell_int(c, (int64_t)rep->max_rss_kib); break;
+	case C_TREERSS: fmt_cell_int(c, (int64_t)rep->peak_tree_rss_kib); break;
+	case C_PROCS: fmt_cell_int(c, (int64_t)rep->processes); break;
+	case C_MAXCONC: fmt_cell_int(c, (int64_t)rep->max_concurrent); break;
+	case C_LEFTOVER: fmt_cell_int(c, (int64_t)rep->nleftover); break;
+	case C_INTERVAL: fmt_cell_int(c, rep->interval_ms); break;
+	case C_TICKS: fmt_cell_int(c, (int64_t)rep->ticks); break;
+	case C_MISSED: fmt_cell_int(c, (int64_t)rep->missed); break;
+	case C_LATEMAX: fmt_cell_real(c, (double)rep->late_max_ns / 1e6, 3); break;
+	case C_LATEP50: fmt_cell_real(c, (double)rep->late_p50_ns / 1e6, 3); break;
+	case C_LATEP99: fmt_cell_real(c, (double)rep->late_p99_ns / 1e6, 3); break;
+	case C_SAMPLERCPU: fmt_cell_real(c, (double)rep->sampler_cpu_ns / 1e9, 6); break;
 	default: break;
 	}
 }
 
 /* The device row's idle and attribution columns. */
 static void
-attrib_cell(enum col col, const struct dev_report *d, struct cell *c)
+attrib_cell(enum col col, const struct dev_report *d, struct fmt_cell *c)
 {
 	switch (col) {
-	case C_IDLE: if (d->idle_method != IDLE_UNKNOWN) set_real(c, d->idle_mw / 1e3, 3); break;
-	case C_IDLEMETHOD: set_text(c, report_word_idle(d->idle_method)); break;
-	case C_ABOVEIDLE: if (d->has_above_idle) set_real(c, d->above_idle_mj / 1e3, 6); break;
-	case C_WORKLOAD: if (d->has_attrib) set_real(c, d->workload_mj / 1e3, 6); break;
-	case C_OTHER: if (d->has_attrib && d->has_other) set_real(c, d->other_mj / 1e3, 6); break;
-	case C_UNATTR: if (d->has_attrib) set_real(c, d->unattributed_mj / 1e3, 6); break;
+	case C_IDLE: if (d->idle_method != IDLE_UNKNOWN) fmt_cell_real(c, d->idle_mw / 1e3, 3); break;
+	case C_IDLEMETHOD: fmt_cell_text(c, report_word_idle(d->idle_method)); break;
+	case C_ABOVEIDLE: if (d->has_above_idle) fmt_cell_real(c, d->above_idle_mj / 1e3, 6); break;
+	case C_WORKLOAD: if (d->has_attrib) fmt_cell_real(c, d->workload_mj / 1e3, 6); break;
+	case C_OTHER: if (d->has_attrib && d->has_other) fmt_cell_real(c, d->other_mj / 1e3, 6); break;
+	case C_UNATTR: if (d->has_attrib) fmt_cell_real(c, d->unattributed_mj / 1e3, 6); break;
 	case C_SHARE_E:
 		if (d->has_attrib && d->energy_mj > 0)
-			set_real(c, d->workload_mj / d->energy_mj, 6);
+			fmt_cell_real(c, d->workload_mj / d->energy_mj, 6);
 		break;
 	default: break;
 	}
@@ -168,22 +136,22 @@ attrib_cell(enum col col, const struct dev_report *d, struct cell *c)
 
 /* Columns of a process row. */
 static void
-proc_cell(enum col col, const struct row *r, struct cell *c)
+proc_cell(enum col col, const struct row *r, struct fmt_cell *c)
 {
 	const struct proc_report	*p = r->p;
 	const struct dev_report		*d = r->d;
 
 	switch (col) {
-	case C_PID: set_int(c, p->pid); break;
-	case C_PROCESS: set_text(c, p->comm); break;
-	case C_SMPCT: if (p->has_util) set_real(c, p->sm_pct, 2); break;
-	case C_MEMPCT: if (p->has_util) set_real(c, p->mem_pct, 2); break;
-	case C_GPUMEM: if (p->max_gpu_mem_kib > 0) set_int(c, (int64_t)p->max_gpu_mem_kib); break;
-	case C_ENERGY: if (d->has_attrib) set_real(c, p->energy_mj / 1e3, 6); break;
-	case C_METHOD: if (d->has_attrib) set_text(c, "estimate"); break;
+	case C_PID: fmt_cell_int(c, p->pid); break;
+	case C_PROCESS: fmt_cell_text(c, p->comm); break;
+	case C_SMPCT: if (p->has_util) fmt_cell_real(c, p->sm_pct, 2); break;
+	case C_MEMPCT: if (p->has_util) fmt_cell_real(c, p->mem_pct, 2); break;
+	case C_GPUMEM: if (p->max_gpu_mem_kib > 0) fmt_cell_int(c, (int64_t)p->max_gpu_mem_kib); break;
+	case C_ENERGY: if (d->has_attrib) fmt_cell_real(c, p->energy_mj / 1e3, 6); break;
+	case C_METHOD: if (d->has_attrib) fmt_cell_text(c, "estimate"); break;
 	case C_SHARE_E:
 		if (d->has_attrib && d->energy_mj > 0)
-			set_real(c, p->energy_mj / d->energy_mj, 6);
+			fmt_cell_real(c, p->energy_mj / d->energy_mj, 6);
 		break;
 	default: break;
 	}
@@ -191,73 +159,73 @@ proc_cell(enum col col, const struct row *r, struct cell *c)
 
 /* Columns of device rows (and of pstate rows, for the device's identity). */
 static void
-device_cell(enum col col, const struct row *r, struct cell *c)
+device_cell(enum col col, const struct row *r, struct fmt_cell *c)
 {
 	const struct dev_report	*d = r->d;
 
 	switch (col) {
-	case C_DEVICE: set_int(c, (int64_t)r->di); break;
-	case C_DEVID: set_text(c, d->dev->id); break;
-	case C_DEVNAME: set_text(c, d->dev->name); break;
-	case C_BACKEND: set_text(c, d->backend); break;
-	case C_POWERKIND: set_text(c, report_word_kind(d->dev->power_kind)); break;
-	case C_METHOD: set_text(c, report_word_method(d->method)); break;
+	case C_DEVICE: fmt_cell_int(c, (int64_t)r->di); break;
+	case C_DEVID: fmt_cell_text(c, d->dev->id); break;
+	case C_DEVNAME: fmt_cell_text(c, d->dev->name); break;
+	case C_BACKEND: fmt_cell_text(c, d->backend); break;
+	case C_POWERKIND: fmt_cell_text(c, report_word_kind(d->dev->power_kind)); break;
+	case C_METHOD: fmt_cell_text(c, report_word_method(d->method)); break;
 	default: break;
 	}
 	if (r->s != NULL || r->p != NULL)
 		return;
 	switch (col) {
-	case C_TIME: set_real(c, (double)d->window_ns / 1e9, 6); break;
-	case C_ENERGY: if (d->method != ENERGY_NONE) set_real(c, d->energy_mj / 1e3, 6); break;
-	case C_E_COUNTER: if (d->has_alt[ENERGY_COUNTER]) set_real(c, d->alt_mj[ENERGY_COUNTER] / 1e3, 6); break;
-	case C_E_POINTS: if (d->has_alt[ENERGY_POINTS]) set_real(c, d->alt_mj[ENERGY_POINTS] / 1e3, 6); break;
-	case C_E_TICKS: if (d->has_alt[ENERGY_TICKS]) set_real(c, d->alt_mj[ENERGY_TICKS] / 1e3, 6); break;
-	case C_AVGPOWER: if (d->has_avg_power) set_real(c, d->avg_power_mw / 1e3, 3); break;
-	case C_PEAKPOWER: if (d->has_peak) set_real(c, d->peak_power_mw / 1e3, 3); break;
-	case C_LOST: set_int(c, (int64_t)d->lost_samples); break;
-	case C_LOSTS: set_real(c, (double)d->lost_ns / 1e9, 6); break;
+	case C_TIME: fmt_cell_real(c, (double)d->window_ns / 1e9, 6); break;
+	case C_ENERGY: if (d->method != ENERGY_NONE) fmt_cell_real(c, d->energy_mj / 1e3, 6); break;
+	case C_E_COUNTER: if (d->has_alt[ENERGY_COUNTER]) fmt_cell_real(c, d->alt_mj[ENERGY_COUNTER] / 1e3, 6); break;
+	case C_E_POINTS: if (d->has_alt[ENERGY_POINTS]) fmt_cell_real(c, d->alt_mj[ENERGY_POINTS] / 1e3, 6); break;
+	case C_E_TICKS: if (d->has_alt[ENERGY_TICKS]) fmt_cell_real(c, d->alt_mj[ENERGY_TICKS] / 1e3, 6); break;
+	case C_AVGPOWER: if (d->has_avg_power) fmt_cell_real(c, d->avg_power_mw / 1e3, 3); break;
+	case C_PEAKPOWER: if (d->has_peak) fmt_cell_real(c, d->peak_power_mw / 1e3, 3); break;
+	case C_LOST: fmt_cell_int(c, (int64_t)d->lost_samples); break;
+	case C_LOSTS: fmt_cell_real(c, (double)d->lost_ns / 1e9, 6); break;
 	case C_THR_POWER:
 		if (d->has_throttle)
-			set_real(c, (double)d->throttle_power_ns / 1e9, 6);
+			fmt_cell_real(c, (double)d->throttle_power_ns / 1e9, 6);
 		break;
 	case C_THR_THERMAL:
 		if (d->has_throttle)
-			set_real(c, (double)d->throttle_thermal_ns / 1e9, 6);
+			fmt_cell_real(c, (double)d->throttle_thermal_ns / 1e9, 6);
 		break;
 	default: attrib_cell(col, d, c); break;
 	}
 }
 
 static void
-state_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t size)
+state_cell(enum col col, const struct row *r, struct fmt_cell *c, char *name, size_t size)
 {
 	const struct state_report	*s = r->s;
 
 	switch (col) {
-	case C_PSTATE: set_text(c, report_state_name(r->d->dev, s->pstate, name, size)); break;
-	case C_TIME: set_real(c, (double)s->time_ns / 1e9, 6); break;
-	case C_SHARE: set_real(c, s->share, 6); break;
-	case C_ENERGY: if (s->has_energy) set_real(c, s->energy_mj / 1e3, 6); break;
+	case C_PSTATE: fmt_cell_text(c, report_state_name(r->d->dev, s->pstate, name, size)); break;
+	case C_TIME: fmt_cell_real(c, (double)s->time_ns / 1e9, 6); break;
+	case C_SHARE: fmt_cell_real(c, s->share, 6); break;
+	case C_ENERGY: if (s->has_energy) fmt_cell_real(c, s->energy_mj / 1e3, 6); break;
 	case C_AVGPOWER:
 		if (s->has_energy && s->time_ns > 0)
-			set_real(c, s->energy_mj / ((double)s->time_ns / 1e9) / 1e3, 3);
+			fmt_cell_real(c, s->energy_mj / ((double)s->time_ns / 1e9) / 1e3, 3);
 		break;
-	case C_AVGSM: if (s->has_sm) set_real(c, s->avg_sm_mhz, 1); break;
+	case C_AVGSM: if (s->has_sm) fmt_cell_real(c, s->avg_sm_mhz, 1); break;
 	default: break;
 	}
 }
 
 /* The mean or the standard deviation of a series figure. */
 static void
-set_stat(struct cell *c, const struct row *r, const struct series_stat *st, int prec)
+set_stat(struct fmt_cell *c, const struct row *r, const struct series_stat *st, int prec)
 {
 	if (st->n > 0)
-		set_real(c, strcmp(r->run, "mean") == 0 ? st->mean : st->sd, prec);
+		fmt_cell_real(c, strcmp(r->run, "mean") == 0 ? st->mean : st->sd, prec);
 }
 
 /* Cells of the "mean" and "stddev" rows. */
 static void
-series_cell(enum col col, const struct row *r, struct cell *c, char *name, size_t size)
+series_cell(enum col col, const struct row *r, struct fmt_cell *c, char *name, size_t size)
 {
 	const struct series	*s = r->series;
 	const struct dev_series	*ds = r->d != NULL ? &s->devs[r->di] : NULL;
@@ -272,13 +240,13 @@ series_cell(enum col col, const struct row *r, struct cell *c, char *name, size_
 		return;
 	}
 	switch (col) {
-	case C_DEVICE: set_int(c, (int64_t)r->di); break;
-	case C_DEVID: set_text(c, r->d->dev->id); break;
-	case C_DEVNAME: set_text(c, r->d->dev->name); break;
-	case C_BACKEND: set_text(c, r->d->backend); break;
+	case C_DEVICE: fmt_cell_int(c, (int64_t)r->di); break;
+	case C_DEVID: fmt_cell_text(c, r->d->dev->id); break;
+	case C_DEVNAME: fmt_cell_text(c, r->d->dev->name); break;
+	case C_BACKEND: fmt_cell_text(c, r->d->backend); break;
 	case C_PSTATE:
 		if (r->slot >= 0)
-			set_text(c, report_state_name(r->d->dev, r->slot == ACCOUNT_STATE_UNKNOWN ?
+			fmt_cell_text(c, report_state_name(r->d->dev, r->slot == ACCOUNT_STATE_UNKNOWN ?
 			    PSTATE_UNKNOWN : r->slot, name, size));
 		break;
 	case C_TIME: if (r->slot >= 0) set_stat(c, r, &ds->state_s[r->slot], 6); break;
@@ -292,14 +260,14 @@ series_cell(enum col col, const struct row *r, struct cell *c, char *name, size_
 
 /* Cells of a gate row: the gate, what it judged, its limit, the figure, the verdict. */
 static void
-gate_cell(enum col col, const struct gate_result *g, struct cell *c)
+gate_cell(enum col col, const struct gate_result *g, struct fmt_cell *c)
 {
 	switch (col) {
-	case C_GATE: set_text(c, gate_option(g->metric)); break;
-	case C_GATEWHAT: set_text(c, g->what); break;
-	case C_GATELIMIT: set_real(c, g->limit, 6); break;
-	case C_GATEMEAS: if (g->verdict != GATE_NO_DATA) set_real(c, g->measured, 6); break;
-	case C_GATEVERDICT: set_text(c, g->verdict == GATE_PASS ? "pass" : "fail"); break;
+	case C_GATE: fmt_cell_text(c, gate_option(g->metric)); break;
+	case C_GATEWHAT: fmt_cell_text(c, g->what); break;
+	case C_GATELIMIT: fmt_cell_real(c, g->limit, 6); break;
+	case C_GATEMEAS: if (g->verdict != GATE_NO_DATA) fmt_cell_real(c, g->measured, 6); break;
+	case C_GATEVERDICT: fmt_cell_text(c, g->verdict == GATE_PASS ? "pass" : "fail"); break;
 	default: break;
 	}
 }
@@ -313,20 +281,9 @@ csvout_text(FILE *f, const char *s)
 }
 
 static void
-write_cell(FILE *f, const struct cell *c)
-{
-	switch (c->kind) {
-	case K_EMPTY: break;
-	case K_TEXT: csvout_text(f, c->text); break;
-	case K_INT: fprintf(f, "%" PRId64, c->i); break;
-	case K_REAL: fprintf(f, "%.*f", c->prec, c->r); break;
-	}
-}
-
-static void
 write_row(FILE *f, const struct row *r, const char *sep)
 {
-	struct cell	c;
+	struct fmt_cell	c;
 	char		name[16];
 	int		col;
 
@@ -345,12 +302,12 @@ write_row(FILE *f, const struct row *r, const char *sep)
 				state_cell(col, r, &c, name, sizeof name);
 			if (r->p != NULL)
 				proc_cell(col, r, &c);
-			if (c.kind == K_EMPTY)
+			if (c.kind == FMT_EMPTY)
 				device_cell(col, r, &c);
 		}
 		if (col > 0)
 			fputs(sep, f);
-		write_cell(f, &c);
+		fmt_cell_write(f, &c);
 	}
 	fputc('\n', f);
 }

@@ -1,11 +1,14 @@
 /*
  * Small formatting pieces that more than one output form needs: energy in
- * words for people, and strings made fit for JSON.  Kept apart from the
+ * words for people, strings made fit for JSON, and CSV fields.  Kept apart from the
  * emitters so that joulestat merge and the fuzz targets can use them
  * without the whole report.
  */
 #include "joulestat/fmt.h"
 
+#include <csv.h>
+#include <errno.h>
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,3 +106,57 @@ fmt_json_text(const char *s)
 	return v;
 }
 
+
+void
+fmt_cell_int(struct fmt_cell *c, int64_t v)
+{
+	c->kind = FMT_INT;
+	c->i = v;
+}
+
+void
+fmt_cell_real(struct fmt_cell *c, double v, int prec)
+{
+	c->kind = FMT_REAL;
+	c->r = v;
+	c->prec = prec;
+}
+
+void
+fmt_cell_text(struct fmt_cell *c, const char *s)
+{
+	c->kind = s != NULL && s[0] != '\0' ? FMT_TEXT : FMT_EMPTY;
+	c->text = s;
+}
+
+void
+fmt_cell_write(FILE *f, const struct fmt_cell *c)
+{
+	switch (c->kind) {
+	case FMT_EMPTY: break;
+	case FMT_TEXT: csv_fwrite(f, c->text, strlen(c->text)); break;
+	case FMT_INT: fprintf(f, "%" PRId64, c->i); break;
+	case FMT_REAL: fprintf(f, "%.*f", c->prec, c->r); break;
+	}
+}
+
+int
+fmt_json_put(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v) == 0 ? 0 : -1;
+}
+
+/*
+ * 15 significant digits (DBL_DIG): as many as a double holds exactly in
+ * decimal, so 0.1 prints as 0.1 and not 0.10000000000000001, and every
+ * nanosecond of a run shorter than eleven days survives in seconds.
+ */
+int
+fmt_json_dump(FILE *f, json_t *root)
+{
+	errno = 0;
+	if (json_dumpf(root, f, JSON_INDENT(2) | JSON_PRESERVE_ORDER |
+	    JSON_REAL_PRECISION(15)) != 0 || fputc('\n', f) == EOF)
+		return -(errno != 0 ? errno : EIO);
+	return flush_status(f);
+}

@@ -22,14 +22,6 @@
 #include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
-/*
- * Two-space indent, keys in the order written here, and reals with 15
- * significant digits (DBL_DIG): as many as a double holds exactly in
- * decimal, so 0.1 prints as 0.1 and not 0.10000000000000001, and every
- * nanosecond of a run shorter than eleven days survives in seconds.
- */
-#define DUMP_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
-
 static const char *const method_keys[] = {
 	[ENERGY_NONE] = NULL,
 	[ENERGY_COUNTER] = "counter",
@@ -172,16 +164,7 @@ uscaled(uint64_t v, double scale)
 	return scale == 0 ? uinteger(v) : real((double)v / scale);
 }
 
-/*
- * Set key in o to v, which it takes over.  -1 when o or v is NULL (an
- * allocation failed), so callers can OR the results and check once.
- */
-static int
-put(json_t *o, const char *key, json_t *v)
-{
-	return json_object_set_new(o, key, v) == 0 ? 0 : -1;
-}
-
+/* Append v, which a takes over; -1 when either is NULL, so callers can OR the results. */
 static int
 append(json_t *a, json_t *v)
 {
@@ -217,7 +200,7 @@ put_fields(json_t *o, const void *base, const struct field *fields, size_t n)
 	int	rc = 0;
 
 	for (i = 0; i < n; i++)
-		rc |= put(o, fields[i].key, field_value(base, &fields[i]));
+		rc |= fmt_json_put(o, fields[i].key, field_value(base, &fields[i]));
 	return rc;
 }
 
@@ -252,11 +235,11 @@ state_object(const struct device *dev, const struct state_report *s)
 	char	 name[16];
 	int	 rc;
 
-	rc = put(o, "pstate", fmt_json_text(report_state_name(dev, s->pstate, name, sizeof name)));
+	rc = fmt_json_put(o, "pstate", fmt_json_text(report_state_name(dev, s->pstate, name, sizeof name)));
 	rc |= put_fields(o, s, state_fields, ARRAY_SIZE(state_fields));
-	rc |= put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
+	rc |= fmt_json_put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
 	    real(s->energy_mj / ((double)s->time_ns / 1e9) / 1e3) : json_null());
-	rc |= put(o, "avg_sm_mhz", s->has_sm ? real(s->avg_sm_mhz) : json_null());
+	rc |= fmt_json_put(o, "avg_sm_mhz", s->has_sm ? real(s->avg_sm_mhz) : json_null());
 	return done(o, rc);
 }
 
@@ -275,14 +258,14 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "pid", json_integer(p->pid));
-	rc |= put(o, "process", fmt_json_text(p->comm));
+	rc = fmt_json_put(o, "pid", json_integer(p->pid));
+	rc |= fmt_json_put(o, "process", fmt_json_text(p->comm));
 	rc |= put_fields(o, p, proc_fields, ARRAY_SIZE(proc_fields));
-	rc |= put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
+	rc |= fmt_json_put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
 	    uinteger(p->max_gpu_mem_kib) : json_null());
-	rc |= put(o, "energy_j", d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
-	rc |= put(o, "energy_method", d->has_attrib ? json_string("estimate") : json_null());
-	rc |= put(o, "energy_share", energy_share(d, p->energy_mj));
+	rc |= fmt_json_put(o, "energy_j", d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
+	rc |= fmt_json_put(o, "energy_method", d->has_attrib ? json_string("estimate") : json_null());
+	rc |= fmt_json_put(o, "energy_share", energy_share(d, p->energy_mj));
 	return done(o, rc);
 }
 
@@ -295,9 +278,9 @@ attrib_object(const struct dev_report *d)
 	if (!d->has_attrib)
 		return json_null();
 	o = json_object();
-	rc = put(o, "method", json_string("estimate"));
+	rc = fmt_json_put(o, "method", json_string("estimate"));
 	rc |= put_fields(o, d, attrib_fields, ARRAY_SIZE(attrib_fields));
-	rc |= put(o, "energy_share", energy_share(d, d->workload_mj));
+	rc |= fmt_json_put(o, "energy_share", energy_share(d, d->workload_mj));
 	return done(o, rc);
 }
 
@@ -310,7 +293,7 @@ energies_object(const struct dev_report *d)
 	size_t	 m;
 
 	for (m = ENERGY_COUNTER; m < ARRAY_SIZE(d->alt_mj); m++)
-		rc |= put(o, method_keys[m], d->has_alt[m] ? real(d->alt_mj[m] / 1e3) : json_null());
+		rc |= fmt_json_put(o, method_keys[m], d->has_alt[m] ? real(d->alt_mj[m] / 1e3) : json_null());
 	return done(o, rc);
 }
 
@@ -320,9 +303,9 @@ put_energy(json_t *o, const struct dev_report *d)
 	bool	is_known = d->method != ENERGY_NONE;
 	int	rc;
 
-	rc = put(o, "energy_j", is_known ? real(d->energy_mj / 1e3) : json_null());
-	rc |= put(o, "energy_method", word(report_word_method(d->method)));
-	rc |= put(o, "energies_j", energies_object(d));
+	rc = fmt_json_put(o, "energy_j", is_known ? real(d->energy_mj / 1e3) : json_null());
+	rc |= fmt_json_put(o, "energy_method", word(report_word_method(d->method)));
+	rc |= fmt_json_put(o, "energies_j", energies_object(d));
 	return rc;
 }
 
@@ -332,11 +315,11 @@ put_idle(json_t *o, const struct dev_report *d)
 	bool	is_known = d->idle_method != IDLE_UNKNOWN;
 	int	rc;
 
-	rc = put(o, "idle_power_w", is_known ? real(d->idle_mw / 1e3) : json_null());
-	rc |= put(o, "idle_method", word(report_word_idle(d->idle_method)));
-	rc |= put(o, "energy_above_idle_j", d->has_above_idle ?
+	rc = fmt_json_put(o, "idle_power_w", is_known ? real(d->idle_mw / 1e3) : json_null());
+	rc |= fmt_json_put(o, "idle_method", word(report_word_idle(d->idle_method)));
+	rc |= fmt_json_put(o, "energy_above_idle_j", d->has_above_idle ?
 	    real(d->above_idle_mj / 1e3) : json_null());
-	rc |= put(o, "other_processes", d->has_foreign ?
+	rc |= fmt_json_put(o, "other_processes", d->has_foreign ?
 	    fields_object(d, other_fields, ARRAY_SIZE(other_fields)) : json_null());
 	return rc;
 }
@@ -347,14 +330,14 @@ put_identity(json_t *o, const struct dev_report *d, size_t index)
 	const struct device	*dev = d->dev;
 	int			 rc;
 
-	rc = put(o, "index", uinteger(index));
-	rc |= put(o, "id", fmt_json_text(dev->id));
-	rc |= put(o, "name", fmt_json_text(dev->name));
-	rc |= put(o, "bus_id", fmt_json_text(dev->bus_id));
-	rc |= put(o, "backend", fmt_json_text(d->backend));
-	rc |= put(o, "backend_index", uinteger(dev->index));
-	rc |= put(o, "power_kind", word(report_word_kind(dev->power_kind)));
-	rc |= put(o, "gone", json_boolean(d->is_gone));
+	rc = fmt_json_put(o, "index", uinteger(index));
+	rc |= fmt_json_put(o, "id", fmt_json_text(dev->id));
+	rc |= fmt_json_put(o, "name", fmt_json_text(dev->name));
+	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
+	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
+	rc |= fmt_json_put(o, "backend_index", uinteger(dev->index));
+	rc |= fmt_json_put(o, "power_kind", word(report_word_kind(dev->power_kind)));
+	rc |= fmt_json_put(o, "gone", json_boolean(d->is_gone));
 	return rc;
 }
 
@@ -372,10 +355,10 @@ put_lists(json_t *o, const struct dev_report *d)
 		rc |= append(procs, proc_object(d, &d->procs[i]));
 	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
 		rc |= append(notes, fmt_json_text(d->dev->notes[i]));
-	rc |= put(o, "pstates", states);
-	rc |= put(o, "attribution", attrib_object(d));
-	rc |= put(o, "processes", procs);
-	rc |= put(o, "notes", notes);
+	rc |= fmt_json_put(o, "pstates", states);
+	rc |= fmt_json_put(o, "attribution", attrib_object(d));
+	rc |= fmt_json_put(o, "processes", procs);
+	rc |= fmt_json_put(o, "notes", notes);
 	return rc;
 }
 
@@ -402,10 +385,10 @@ put_outcome(json_t *o, const struct report *rep)
 	bool	is_exec = rep->outcome == OUTCOME_NOT_FOUND || rep->outcome == OUTCOME_CANNOT_EXEC;
 	int	rc;
 
-	rc = put(o, "outcome", word(report_word_outcome(rep->outcome)));
-	rc |= put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
-	rc |= put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
-	rc |= put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
+	rc = fmt_json_put(o, "outcome", word(report_word_outcome(rep->outcome)));
+	rc |= fmt_json_put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
+	rc |= fmt_json_put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
+	rc |= fmt_json_put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
 	return rc;
 }
 
@@ -432,8 +415,8 @@ put_run_lists(json_t *o, const struct report *rep)
 		rc |= append(notes, fmt_json_text(rep->notes[i]));
 	for (i = 0; i < rep->ndev; i++)
 		rc |= append(devs, device_object(&rep->devs[i], i));
-	rc |= put(o, "notes", notes);
-	rc |= put(o, "devices", devs);
+	rc |= fmt_json_put(o, "notes", notes);
+	rc |= fmt_json_put(o, "devices", devs);
 	return rc;
 }
 
@@ -443,18 +426,18 @@ run_object(const struct report *rep)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "run", uinteger(rep->index));
-	rc |= put(o, "host", fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
-	rc |= put(o, "rank", fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
-	rc |= put(o, "job", fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
-	rc |= put(o, "start_unix_s", rep->start_unix_ns > 0 ?
+	rc = fmt_json_put(o, "run", uinteger(rep->index));
+	rc |= fmt_json_put(o, "host", fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
+	rc |= fmt_json_put(o, "rank", fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
+	rc |= fmt_json_put(o, "job", fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
+	rc |= fmt_json_put(o, "start_unix_s", rep->start_unix_ns > 0 ?
 	    real((double)rep->start_unix_ns / 1e9) : json_null());
-	rc |= put(o, "command", fmt_json_text(rep->command));
+	rc |= fmt_json_put(o, "command", fmt_json_text(rep->command));
 	rc |= put_outcome(o, rep);
 	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
-	rc |= put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
-	rc |= put(o, "attrib_weights", fields_object(rep, weight_fields, ARRAY_SIZE(weight_fields)));
-	rc |= put(o, "sampler", fields_object(rep, sampler_fields, ARRAY_SIZE(sampler_fields)));
+	rc |= fmt_json_put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
+	rc |= fmt_json_put(o, "attrib_weights", fields_object(rep, weight_fields, ARRAY_SIZE(weight_fields)));
+	rc |= fmt_json_put(o, "sampler", fields_object(rep, sampler_fields, ARRAY_SIZE(sampler_fields)));
 	rc |= put_run_lists(o, rep);
 	return done(o, rc);
 }
@@ -469,12 +452,12 @@ stat_object(const struct series_stat *st)
 	if (st->n == 0)
 		return json_null();
 	o = json_object();
-	rc = put(o, "mean", real(st->mean));
-	rc |= put(o, "stddev", real(st->sd));
-	rc |= put(o, "min", real(st->min));
-	rc |= put(o, "max", real(st->max));
-	rc |= put(o, "median", real(st->median));
-	rc |= put(o, "n", uinteger(st->n));
+	rc = fmt_json_put(o, "mean", real(st->mean));
+	rc |= fmt_json_put(o, "stddev", real(st->sd));
+	rc |= fmt_json_put(o, "min", real(st->min));
+	rc |= fmt_json_put(o, "max", real(st->max));
+	rc |= fmt_json_put(o, "median", real(st->median));
+	rc |= fmt_json_put(o, "n", uinteger(st->n));
 	return done(o, rc);
 }
 
@@ -485,19 +468,19 @@ series_device(const struct device *dev, const struct dev_series *ds, size_t d)
 	char	 name[16];
 	int	 rc, k;
 
-	rc = put(o, "index", uinteger(d));
-	rc |= put(o, "energy_j", stat_object(&ds->energy_j));
-	rc |= put(o, "energy_above_idle_j", stat_object(&ds->above_idle_j));
-	rc |= put(o, "avg_power_w", stat_object(&ds->avg_power_w));
-	rc |= put(o, "workload_energy_j", stat_object(&ds->workload_j));
+	rc = fmt_json_put(o, "index", uinteger(d));
+	rc |= fmt_json_put(o, "energy_j", stat_object(&ds->energy_j));
+	rc |= fmt_json_put(o, "energy_above_idle_j", stat_object(&ds->above_idle_j));
+	rc |= fmt_json_put(o, "avg_power_w", stat_object(&ds->avg_power_w));
+	rc |= fmt_json_put(o, "workload_energy_j", stat_object(&ds->workload_j));
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
 		report_state_name(dev, k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name,
 		    sizeof name);
-		rc |= put(states, name, stat_object(&ds->state_s[k]));
+		rc |= fmt_json_put(states, name, stat_object(&ds->state_s[k]));
 	}
-	rc |= put(o, "pstate_time_s", states);
+	rc |= fmt_json_put(o, "pstate_time_s", states);
 	return done(o, rc);
 }
 
@@ -514,16 +497,16 @@ series_object(const struct report *reps, const struct series *s)
 	o = json_object();
 	devs = json_array();
 	warn = json_array();
-	rc = put(o, "runs", uinteger(s->n));
-	rc |= put(o, "wall_s", stat_object(&s->wall_s));
-	rc |= put(o, "user_s", stat_object(&s->user_s));
-	rc |= put(o, "sys_s", stat_object(&s->sys_s));
+	rc = fmt_json_put(o, "runs", uinteger(s->n));
+	rc |= fmt_json_put(o, "wall_s", stat_object(&s->wall_s));
+	rc |= fmt_json_put(o, "user_s", stat_object(&s->user_s));
+	rc |= fmt_json_put(o, "sys_s", stat_object(&s->sys_s));
 	for (i = 0; i < s->ndev; i++)
 		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i], i));
-	rc |= put(o, "devices", devs);
+	rc |= fmt_json_put(o, "devices", devs);
 	for (i = 0; i < s->nwarnings; i++)
 		rc |= append(warn, fmt_json_text(s->warnings[i]));
-	rc |= put(o, "warnings", warn);
+	rc |= fmt_json_put(o, "warnings", warn);
 	return done(o, rc);
 }
 
@@ -533,13 +516,13 @@ gate_object(const struct gate_result *g)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "gate", fmt_json_text(gate_option(g->metric)));
-	rc |= put(o, "figure", fmt_json_text(g->what));
-	rc |= put(o, "unit", fmt_json_text(g->unit));
-	rc |= put(o, "limit", real(g->limit));
-	rc |= put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
-	rc |= put(o, "passed", json_boolean(g->verdict == GATE_PASS));
-	rc |= put(o, "detail", fmt_json_text(g->detail));
+	rc = fmt_json_put(o, "gate", fmt_json_text(gate_option(g->metric)));
+	rc |= fmt_json_put(o, "figure", fmt_json_text(g->what));
+	rc |= fmt_json_put(o, "unit", fmt_json_text(g->unit));
+	rc |= fmt_json_put(o, "limit", real(g->limit));
+	rc |= fmt_json_put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
+	rc |= fmt_json_put(o, "passed", json_boolean(g->verdict == GATE_PASS));
+	rc |= fmt_json_put(o, "detail", fmt_json_text(g->detail));
 	return done(o, rc);
 }
 
@@ -551,14 +534,14 @@ root_object(const struct report *reps, size_t nreps, const struct series *series
 	size_t	 i;
 	int	 rc;
 
-	rc = put(o, "schema_version", json_integer(JSONOUT_SCHEMA_VERSION));
+	rc = fmt_json_put(o, "schema_version", json_integer(JSONOUT_SCHEMA_VERSION));
 	for (i = 0; i < nreps; i++)
 		rc |= append(runs, run_object(&reps[i]));
-	rc |= put(o, "runs", runs);
-	rc |= put(o, "series", series_object(reps, series));
+	rc |= fmt_json_put(o, "runs", runs);
+	rc |= fmt_json_put(o, "series", series_object(reps, series));
 	for (i = 0; gates != NULL && i < gates->n; i++)
 		rc |= append(gv, gate_object(&gates->v[i]));
-	rc |= put(o, "gates", gv);
+	rc |= fmt_json_put(o, "gates", gv);
 	return done(o, rc);
 }
 
@@ -571,10 +554,7 @@ jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct ser
 
 	if ((root = root_object(reps, nreps, series, gates)) == NULL)
 		return -ENOMEM;
-	errno = 0;
-	if (json_dumpf(root, f, DUMP_FLAGS) != 0 || fputc('\n', f) == EOF || fflush(f) == EOF ||
-	    ferror(f))
-		rc = -(errno != 0 ? errno : EIO);
+	rc = fmt_json_dump(f, root);
 	json_decref(root);
 	return rc;
 }

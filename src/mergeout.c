@@ -268,52 +268,23 @@ static const char *const mcol_names[MC_NCOLS] = {
 	"measured_by",
 };
 
-enum kind { K_EMPTY, K_TEXT, K_INT, K_REAL };
-
-struct cell {
-	enum kind	 kind;
-	const char	*text;
-	int64_t		 i;
-	double		 r;
-};
-
+/* A figure that may be unknown. */
 static void
-put_text(struct cell *c, const char *s)
+put_real(struct fmt_cell *c, double v, bool has)
 {
-	c->kind = s[0] != '\0' ? K_TEXT : K_EMPTY;
-	c->text = s;
+	if (has)
+		fmt_cell_real(c, v, 6);
 }
 
 static void
-put_int(struct cell *c, int64_t v)
-{
-	c->kind = K_INT;
-	c->i = v;
-}
-
-static void
-put_real(struct cell *c, double v, bool has)
-{
-	if (has) {
-		c->kind = K_REAL;
-		c->r = v;
-	}
-}
-
-static void
-write_cells(FILE *f, const struct cell *c)
+write_cells(FILE *f, const struct fmt_cell *c)
 {
 	int	col;
 
 	for (col = 0; col < MC_NCOLS; col++) {
 		if (col > 0)
 			fputc(',', f);
-		switch (c[col].kind) {
-		case K_EMPTY: break;
-		case K_TEXT: csv_fwrite(f, c[col].text, strlen(c[col].text)); break;
-		case K_INT: fprintf(f, "%" PRId64, c[col].i); break;
-		case K_REAL: fprintf(f, "%.6f", c[col].r); break;
-		}
+		fmt_cell_write(f, &c[col]);
 	}
 	fputc('\n', f);
 }
@@ -321,44 +292,44 @@ write_cells(FILE *f, const struct cell *c)
 static void
 csv_job(FILE *f, const struct merge_job *job, const char *jobid)
 {
-	struct cell	c[MC_NCOLS] = { 0 };
+	struct fmt_cell	c[MC_NCOLS] = { 0 };
 
-	put_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	put_text(&c[MC_SCOPE], "job");
-	put_text(&c[MC_JOB], jobid);
+	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
+	fmt_cell_text(&c[MC_SCOPE], "job");
+	fmt_cell_text(&c[MC_JOB], jobid);
 	put_real(&c[MC_START], job->start_s, job->has_time);
 	put_real(&c[MC_END], job->end_s, job->has_time);
 	put_real(&c[MC_WALL], job->end_s - job->start_s, job->has_time);
 	put_real(&c[MC_ENERGY], job->energy_j, job->n_energy > 0);
 	put_real(&c[MC_ABOVE], job->above_idle_j, job->n_above_idle > 0);
 	put_real(&c[MC_WORKLOAD], job->workload_j, job->n_workload > 0);
-	put_int(&c[MC_RANKS], (int64_t)job->nranks);
-	put_int(&c[MC_HOSTS], (int64_t)job->nhosts);
-	put_int(&c[MC_DEVICES], (int64_t)job->ngroups);
+	fmt_cell_int(&c[MC_RANKS], (int64_t)job->nranks);
+	fmt_cell_int(&c[MC_HOSTS], (int64_t)job->nhosts);
+	fmt_cell_int(&c[MC_DEVICES], (int64_t)job->ngroups);
 	write_cells(f, c);
 }
 
 static void
 csv_rank(FILE *f, const struct merge_rank *r)
 {
-	struct cell		c[MC_NCOLS] = { 0 };
+	struct fmt_cell		c[MC_NCOLS] = { 0 };
 	struct rank_sums	s;
 
 	rank_sums(r, &s);
-	put_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	put_text(&c[MC_SCOPE], "rank");
-	put_text(&c[MC_JOB], r->job);
-	put_text(&c[MC_HOST], r->host);
-	put_text(&c[MC_RANK], r->rank);
-	put_text(&c[MC_FILE], r->file);
-	put_int(&c[MC_RUNS], (int64_t)r->nruns);
+	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
+	fmt_cell_text(&c[MC_SCOPE], "rank");
+	fmt_cell_text(&c[MC_JOB], r->job);
+	fmt_cell_text(&c[MC_HOST], r->host);
+	fmt_cell_text(&c[MC_RANK], r->rank);
+	fmt_cell_text(&c[MC_FILE], r->file);
+	fmt_cell_int(&c[MC_RUNS], (int64_t)r->nruns);
 	put_real(&c[MC_START], r->start_s, r->has_time);
 	put_real(&c[MC_END], r->end_s, r->has_time);
 	put_real(&c[MC_WALL], r->wall_s, r->has_wall);
 	put_real(&c[MC_ENERGY], s.energy_j, s.n_energy > 0);
 	put_real(&c[MC_ABOVE], s.above_idle_j, s.n_above_idle > 0);
 	put_real(&c[MC_WORKLOAD], s.workload_j, s.n_workload > 0);
-	put_int(&c[MC_DEVICES], (int64_t)r->ndev);
+	fmt_cell_int(&c[MC_DEVICES], (int64_t)r->ndev);
 	write_cells(f, c);
 }
 
@@ -367,26 +338,26 @@ csv_device(FILE *f, const struct merge_job *job, const struct merge_group *g)
 {
 	const struct merge_rank	*r = &job->ranks[g->kept_rank];
 	const struct merge_dev	*d = kept_dev(job, g);
-	struct cell		 c[MC_NCOLS] = { 0 };
+	struct fmt_cell		 c[MC_NCOLS] = { 0 };
 	char			*ranks = member_list(job, g, " ");
 
-	put_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	put_text(&c[MC_SCOPE], "device");
-	put_text(&c[MC_JOB], r->job);
-	put_text(&c[MC_HOST], r->host);
-	put_text(&c[MC_RANK], r->rank);
+	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
+	fmt_cell_text(&c[MC_SCOPE], "device");
+	fmt_cell_text(&c[MC_JOB], r->job);
+	fmt_cell_text(&c[MC_HOST], r->host);
+	fmt_cell_text(&c[MC_RANK], r->rank);
 	if (d->index >= 0)
-		put_int(&c[MC_DEVICE], d->index);
-	put_text(&c[MC_DEVID], d->id);
-	put_text(&c[MC_DEVNAME], d->name);
-	put_text(&c[MC_BACKEND], d->backend);
+		fmt_cell_int(&c[MC_DEVICE], d->index);
+	fmt_cell_text(&c[MC_DEVID], d->id);
+	fmt_cell_text(&c[MC_DEVNAME], d->name);
+	fmt_cell_text(&c[MC_BACKEND], d->backend);
 	put_real(&c[MC_START], g->start_s, g->has_window);
 	put_real(&c[MC_END], g->end_s, g->has_window);
 	put_real(&c[MC_TIME], d->time_s, d->n_time > 0);
 	put_real(&c[MC_ENERGY], d->energy_j, d->n_energy > 0);
 	put_real(&c[MC_ABOVE], d->above_idle_j, d->n_above_idle > 0);
 	put_real(&c[MC_WORKLOAD], g->workload_j, g->has_workload);
-	put_text(&c[MC_MEASURED_BY], ranks);
+	fmt_cell_text(&c[MC_MEASURED_BY], ranks);
 	write_cells(f, c);
 	free(ranks);
 }
@@ -412,8 +383,6 @@ merge_write_csv(FILE *f, const struct merge_job *job)
  * The JSON form: {"schema_version", "job", "ranks": [...], "devices":
  * [...], "totals": {...}}, keys named as the CSV columns, unknown as null.
  */
-#define DUMP_FLAGS	(JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15))
-
 static json_t *
 jreal(double v, bool has)
 {
@@ -426,13 +395,6 @@ jrank(const struct merge_rank *r)
 	return r->rank_num >= 0 ? json_integer(r->rank_num) : json_null();
 }
 
-/* Set key in o to v, which it takes over; -1 when either is NULL (out of memory). */
-static int
-put(json_t *o, const char *key, json_t *v)
-{
-	return json_object_set_new(o, key, v) == 0 ? 0 : -1;
-}
-
 static json_t *
 json_rank(const struct merge_rank *r)
 {
@@ -441,18 +403,18 @@ json_rank(const struct merge_rank *r)
 	int			 rc;
 
 	rank_sums(r, &s);
-	rc = put(o, "rank", jrank(r));
-	rc |= put(o, "host", fmt_json_text(r->host));
-	rc |= put(o, "job", fmt_json_text(r->job));
-	rc |= put(o, "file", fmt_json_text(r->file));
-	rc |= put(o, "runs", json_integer((json_int_t)r->nruns));
-	rc |= put(o, "start_unix_s", jreal(r->start_s, r->has_time));
-	rc |= put(o, "end_unix_s", jreal(r->end_s, r->has_time));
-	rc |= put(o, "wall_s", jreal(r->wall_s, r->has_wall));
-	rc |= put(o, "energy_j", jreal(s.energy_j, s.n_energy > 0));
-	rc |= put(o, "energy_above_idle_j", jreal(s.above_idle_j, s.n_above_idle > 0));
-	rc |= put(o, "workload_energy_j", jreal(s.workload_j, s.n_workload > 0));
-	rc |= put(o, "devices", json_integer((json_int_t)r->ndev));
+	rc = fmt_json_put(o, "rank", jrank(r));
+	rc |= fmt_json_put(o, "host", fmt_json_text(r->host));
+	rc |= fmt_json_put(o, "job", fmt_json_text(r->job));
+	rc |= fmt_json_put(o, "file", fmt_json_text(r->file));
+	rc |= fmt_json_put(o, "runs", json_integer((json_int_t)r->nruns));
+	rc |= fmt_json_put(o, "start_unix_s", jreal(r->start_s, r->has_time));
+	rc |= fmt_json_put(o, "end_unix_s", jreal(r->end_s, r->has_time));
+	rc |= fmt_json_put(o, "wall_s", jreal(r->wall_s, r->has_wall));
+	rc |= fmt_json_put(o, "energy_j", jreal(s.energy_j, s.n_energy > 0));
+	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(s.above_idle_j, s.n_above_idle > 0));
+	rc |= fmt_json_put(o, "workload_energy_j", jreal(s.workload_j, s.n_workload > 0));
+	rc |= fmt_json_put(o, "devices", json_integer((json_int_t)r->ndev));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -484,19 +446,19 @@ json_device(const struct merge_job *job, const struct merge_group *g)
 	json_t			*o = json_object();
 	int			 rc;
 
-	rc = put(o, "host", fmt_json_text(r->host));
-	rc |= put(o, "device", d->index >= 0 ? json_integer(d->index) : json_null());
-	rc |= put(o, "device_id", fmt_json_text(d->id));
-	rc |= put(o, "device_name", fmt_json_text(d->name));
-	rc |= put(o, "backend", fmt_json_text(d->backend));
-	rc |= put(o, "start_unix_s", jreal(g->start_s, g->has_window));
-	rc |= put(o, "end_unix_s", jreal(g->end_s, g->has_window));
-	rc |= put(o, "time_s", jreal(d->time_s, d->n_time > 0));
-	rc |= put(o, "energy_j", jreal(d->energy_j, d->n_energy > 0));
-	rc |= put(o, "energy_above_idle_j", jreal(d->above_idle_j, d->n_above_idle > 0));
-	rc |= put(o, "workload_energy_j", jreal(g->workload_j, g->has_workload));
-	rc |= put(o, "rank", jrank(r));
-	rc |= put(o, "measured_by", json_members(job, g));
+	rc = fmt_json_put(o, "host", fmt_json_text(r->host));
+	rc |= fmt_json_put(o, "device", d->index >= 0 ? json_integer(d->index) : json_null());
+	rc |= fmt_json_put(o, "device_id", fmt_json_text(d->id));
+	rc |= fmt_json_put(o, "device_name", fmt_json_text(d->name));
+	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
+	rc |= fmt_json_put(o, "start_unix_s", jreal(g->start_s, g->has_window));
+	rc |= fmt_json_put(o, "end_unix_s", jreal(g->end_s, g->has_window));
+	rc |= fmt_json_put(o, "time_s", jreal(d->time_s, d->n_time > 0));
+	rc |= fmt_json_put(o, "energy_j", jreal(d->energy_j, d->n_energy > 0));
+	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(d->above_idle_j, d->n_above_idle > 0));
+	rc |= fmt_json_put(o, "workload_energy_j", jreal(g->workload_j, g->has_workload));
+	rc |= fmt_json_put(o, "rank", jrank(r));
+	rc |= fmt_json_put(o, "measured_by", json_members(job, g));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -510,16 +472,16 @@ json_totals(const struct merge_job *job)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put(o, "ranks", json_integer((json_int_t)job->nranks));
-	rc |= put(o, "hosts", json_integer((json_int_t)job->nhosts));
-	rc |= put(o, "devices", json_integer((json_int_t)job->ngroups));
-	rc |= put(o, "start_unix_s", jreal(job->start_s, job->has_time));
-	rc |= put(o, "end_unix_s", jreal(job->end_s, job->has_time));
-	rc |= put(o, "wall_s", jreal(job->end_s - job->start_s, job->has_time));
-	rc |= put(o, "energy_j", jreal(job->energy_j, job->n_energy > 0));
-	rc |= put(o, "energy_above_idle_j", jreal(job->above_idle_j, job->n_above_idle > 0));
-	rc |= put(o, "workload_energy_j", jreal(job->workload_j, job->n_workload > 0));
-	rc |= put(o, "devices_without_energy",
+	rc = fmt_json_put(o, "ranks", json_integer((json_int_t)job->nranks));
+	rc |= fmt_json_put(o, "hosts", json_integer((json_int_t)job->nhosts));
+	rc |= fmt_json_put(o, "devices", json_integer((json_int_t)job->ngroups));
+	rc |= fmt_json_put(o, "start_unix_s", jreal(job->start_s, job->has_time));
+	rc |= fmt_json_put(o, "end_unix_s", jreal(job->end_s, job->has_time));
+	rc |= fmt_json_put(o, "wall_s", jreal(job->end_s - job->start_s, job->has_time));
+	rc |= fmt_json_put(o, "energy_j", jreal(job->energy_j, job->n_energy > 0));
+	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(job->above_idle_j, job->n_above_idle > 0));
+	rc |= fmt_json_put(o, "workload_energy_j", jreal(job->workload_j, job->n_workload > 0));
+	rc |= fmt_json_put(o, "devices_without_energy",
 	    json_integer((json_int_t)(job->ngroups - job->n_energy)));
 	if (rc != 0) {
 		json_decref(o);
@@ -540,11 +502,11 @@ json_job(const struct merge_job *job)
 		rc = json_array_append_new(ranks, json_rank(&job->ranks[i]));
 	for (i = 0; rc == 0 && i < job->ngroups; i++)
 		rc = json_array_append_new(devs, json_device(job, &job->groups[i]));
-	rc |= put(o, "schema_version", json_integer(MERGE_SCHEMA_VERSION));
-	rc |= put(o, "job", fmt_json_text(job->nranks > 0 ? job->ranks[0].job : ""));
-	rc |= put(o, "ranks", ranks);
-	rc |= put(o, "devices", devs);
-	rc |= put(o, "totals", json_totals(job));
+	rc |= fmt_json_put(o, "schema_version", json_integer(MERGE_SCHEMA_VERSION));
+	rc |= fmt_json_put(o, "job", fmt_json_text(job->nranks > 0 ? job->ranks[0].job : ""));
+	rc |= fmt_json_put(o, "ranks", ranks);
+	rc |= fmt_json_put(o, "devices", devs);
+	rc |= fmt_json_put(o, "totals", json_totals(job));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -560,10 +522,7 @@ merge_write_json(FILE *f, const struct merge_job *job)
 
 	if (root == NULL)
 		return -ENOMEM;
-	rc = json_dumpf(root, f, DUMP_FLAGS);
+	rc = fmt_json_dump(f, root);
 	json_decref(root);
-	if (rc != 0)
-		return -EIO;
-	fputc('\n', f);
-	return flush_status(f);
+	return rc;
 }

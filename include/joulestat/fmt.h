@@ -5,6 +5,8 @@
 #define JOULESTAT_FMT_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include <jansson.h>
 
@@ -16,5 +18,37 @@ void	fmt_energy(char *buf, size_t size, double mj);
  * sequence becomes U+FFFD); null for NULL or "".  NULL when out of memory.
  */
 json_t	*fmt_json_text(const char *s);
+
+/* Set key in o to v, which it takes over; -1 when either is NULL (out of memory). */
+int	fmt_json_put(json_t *o, const char *key, json_t *v);
+
+/*
+ * Write root to f as joulestat writes JSON (two-space indent, keys in
+ * insertion order, reals with 15 significant digits) and a newline, and
+ * flush.  Returns 0 or -errno.  root stays the caller's.
+ */
+int	fmt_json_dump(FILE *f, json_t *root);
+
+/* One field of a CSV row: empty (unknown), text, an integer or a real. */
+enum fmt_kind { FMT_EMPTY, FMT_TEXT, FMT_INT, FMT_REAL };
+
+struct fmt_cell {
+	enum fmt_kind	 kind;
+	const char	*text;
+	int64_t		 i;
+	double		 r;
+	int		 prec;		/* decimals of a real */
+};
+
+void	fmt_cell_int(struct fmt_cell *c, int64_t v);
+void	fmt_cell_real(struct fmt_cell *c, double v, int prec);
+/* Text; NULL or "" leaves the field empty. */
+void	fmt_cell_text(struct fmt_cell *c, const char *s);
+
+/*
+ * Write one field: text through libcsv's quoting, numbers in the C locale
+ * without separators, nothing for an empty one.
+ */
+void	fmt_cell_write(FILE *f, const struct fmt_cell *c);
 
 #endif

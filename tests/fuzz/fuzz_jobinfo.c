@@ -1,8 +1,8 @@
 /*
  * libFuzzer target: jobinfo_get on an environment, then jobinfo_expand of
- * an output path template.  The input is lines: SLURM_PROCID,
- * OMPI_COMM_WORLD_RANK, PMI_RANK, SLURM_JOB_ID (an empty line leaves the
- * variable unset), the host name, and then the template, which is the
+ * an output path template.  The input is lines: OMPI_COMM_WORLD_RANK,
+ * PMI_RANK, SLURM_PROCID (the order jobinfo believes them in),
+ * SLURM_JOB_ID (an empty line leaves the variable unset), the host name, and then the template, which is the
  * rest of the input, newlines and all.  The rank must be the first
  * launcher's variable that is set, all digits; the job id made of the
  * allowed characters; the host free of '/'.  The expansion is compared
@@ -17,7 +17,7 @@
 #define FUZZ_NVARS	4
 
 static const char *const fuzz_names[FUZZ_NVARS] = {
-	"SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_JOB_ID",
+	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "SLURM_JOB_ID",
 };
 
 /* The variables of the current input; the get function has no context. */
