@@ -24,20 +24,6 @@
 
 #define EXCLUSIVE_POLL_MS	100
 
-const char *
-exclusive_dir(void)
-{
-	static const char *const vars[] = { "TMPDIR", "TMP", "TEMP", "TEMPDIR" };
-	const char		*v;
-	size_t			 i;
-
-	for (i = 0; i < ARRAY_SIZE(vars); i++) {
-		if ((v = getenv(vars[i])) != NULL && v[0] != '\0')
-			return v;
-	}
-	return "/tmp";
-}
-
 void
 exclusive_name(const char *id, char *buf, size_t size)
 {
@@ -154,7 +140,7 @@ exclusive_take(struct exclusive *ex, const char *const *ids, size_t n, double wa
 		if (i > 0 && strcmp(sorted[i], sorted[i - 1]) == 0)
 			continue;	/* one GPU seen by two backends */
 		exclusive_name(sorted[i], name, sizeof name);
-		xasprintf(&path, "%s/%s", exclusive_dir(), name);
+		xasprintf(&path, "%s/%s", temp_dir(), name);
 		if ((fd = open_lock(path)) == -1) {
 			errbuf_set(err, "--exclusive: %s: %s", path, strerror(errno));
 			rc = -1;

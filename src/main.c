@@ -321,7 +321,7 @@ plot_prepare(struct outputs *o, const struct config *cfg)
 	free(gnuplot);
 	if (cfg->timeline_path != NULL && strcmp(cfg->timeline_path, "-") != 0)
 		return cfg->timeline_path;
-	xasprintf(&tmp, "%s/joulestat-plot-XXXXXX.csv", exclusive_dir());
+	xasprintf(&tmp, "%s/joulestat-plot-XXXXXX.csv", temp_dir());
 	if ((fd = mkstemps(tmp, 4)) == -1) {
 		warnmsg("--plot: %s: %s", tmp, strerror(errno));
 		o->is_failed = true;

@@ -345,3 +345,17 @@ cmp_strp(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
+
+const char *
+temp_dir(void)
+{
+	static const char *const vars[] = { "TMPDIR", "TMP", "TEMP", "TEMPDIR" };
+	const char		*v;
+	size_t			 i;
+
+	for (i = 0; i < ARRAY_SIZE(vars); i++) {
+		if ((v = getenv(vars[i])) != NULL && v[0] != '\0')
+			return v;
+	}
+	return "/tmp";
+}

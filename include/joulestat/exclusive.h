@@ -1,8 +1,8 @@
 /*
  * --exclusive: one measuring joulestat per device at a time, like Nsight
- * Compute's lock file.  Each device has a lock file in the temporary
- * directory, named by its id (the GPU UUID), held with flock(2) for the
- * whole series; the kernel drops it when the process ends, however it ends.
+ * Compute's lock file.  Each device has a lock file in temp_dir(), named
+ * by its id (the GPU UUID), held with flock(2) for the whole series; the
+ * kernel drops it when the process ends, however it ends.
  */
 #ifndef JOULESTAT_EXCLUSIVE_H
 #define JOULESTAT_EXCLUSIVE_H
@@ -15,12 +15,6 @@ struct exclusive {
 	int	*fds;
 	size_t	 n;
 };
-
-/*
- * The directory for lock files: the first of TMPDIR, TMP, TEMP and
- * TEMPDIR that is set, else /tmp.
- */
-const char *exclusive_dir(void);
 
 /*
  * Lock every id of ids[0..n), in sorted order so that two runs wanting

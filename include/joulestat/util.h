@@ -96,6 +96,12 @@ const char *visible(const char *s, char *buf, size_t size);
 /* fflush f and say whether everything written to it went out: 0 or -errno. */
 int	flush_status(FILE *f);
 
+/*
+ * The directory for temporary and lock files: the first of TMPDIR, TMP,
+ * TEMP and TEMPDIR that is set (as Nsight Compute looks), else /tmp.
+ */
+const char *temp_dir(void);
+
 /* qsort comparison of two char pointers by strcmp. */
 int	cmp_strp(const void *a, const void *b);
 
