@@ -305,7 +305,7 @@ find_tool(const char *name)
 static const char *
 plot_prepare(struct outputs *o, const struct config *cfg)
 {
-	char	*gnuplot, *tmp;
+	char	*gnuplot, *tmp, unique[7];
 	int	 fd;
 
 	if ((o->plot_tool = find_tool("joulestat-plot")) == NULL) {
@@ -321,7 +321,10 @@ plot_prepare(struct outputs *o, const struct config *cfg)
 	free(gnuplot);
 	if (cfg->timeline_path != NULL && strcmp(cfg->timeline_path, "-") != 0)
 		return cfg->timeline_path;
-	xasprintf(&tmp, "%s/joulestat-plot-XXXXXX.csv", temp_dir());
+	/* The six characters mkstemps replaces. */
+	memset(unique, 'X', sizeof unique - 1);
+	unique[sizeof unique - 1] = '\0';
+	xasprintf(&tmp, "%s/joulestat-plot-%s.csv", temp_dir(), unique);
 	if ((fd = mkstemps(tmp, 4)) == -1) {
 		warnmsg("--plot: %s: %s", tmp, strerror(errno));
 		o->is_failed = true;
