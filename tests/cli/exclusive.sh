@@ -122,6 +122,11 @@ test_bad_values() {
 		assert_rc 125
 		assert_match err '^joulestat: invalid --exclusive-timeout'
 	done
+}
+
+test_missing_lock_directory() {
+	# valgrind keeps its own files in $TMPDIR and cannot start without it.
+	[ -z "${WRAP:-}" ] || skip "under $WRAP, which needs \$TMPDIR itself"
 	TMPDIR=$PWD/missing NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" \
 	    -q --exclusive -- sh -c 'touch ran'
 	assert_rc 125
@@ -135,5 +140,6 @@ t_run "the lock goes with a holder killed by SIGKILL" test_lock_dies_with_holder
 t_run "SIGTERM while waiting: 143, the workload never starts" test_signal_while_waiting
 t_run "no waiting for other devices or without --exclusive" test_no_wait_without_overlap
 t_run "a shared device is named next to its energy" test_shared_device_is_named
-t_run "bad --exclusive values and lock directories" test_bad_values
+t_run "bad --exclusive values" test_bad_values
+t_run "a lock directory that does not exist: 125, no workload" test_missing_lock_directory
 t_done
