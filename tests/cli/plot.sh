@@ -85,6 +85,84 @@ test_unknown_fields() {
 	png_ok gaps.png
 }
 
+# dark_pixels PNG: how many pixels are near black (the power curve, the
+# text and the frame), read back through gnuplot's own PNG reader.
+dark_pixels() {
+	gnuplot -e "set table 'px.txt'; plot '$1' binary filetype=png with rgbimage" ||
+	    fail "gnuplot cannot read $1 back"
+	awk 'NF >= 5 && $3 + $4 + $5 < 150 { n++ } END { print n + 0 }' px.txt
+}
+
+# flat_timeline GAP: 3 s of one device at a flat 100 W in P0, no clocks;
+# with GAP 1 the readings from 1.1 s to 1.9 s are lost.  The device id has
+# a comma and quotes, as libcsv quotes them.
+flat_timeline() {
+	awk -v gap="$1" 'BEGIN {
+		print "schema_version,run,t_s,device,device_id,status,power_w,energy_j," \
+		    "energy_method,pstate,gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c," \
+		    "tree_sm_pct,tree_mem_pct,other_sm_pct,other_mem_pct"
+		for (i = 0; i <= 30; i++) {
+			lost = gap && i > 10 && i < 20
+			printf "1,1,%.1f,0,\"GPU-0, \"\"q\"\"\",%s,%s,,,0,,,,,,,,,,\n", i / 10,
+			    lost ? "lost" : "ok", lost ? "" : "100.000"
+		}
+	}'
+}
+
+# A second of unknown power in a flat run is a gap in the (black) power
+# curve: fewer dark pixels than the same run fully known.  A curve drawn
+# straight across the unknown stretch would be the very same line.
+test_unknown_is_a_gap() {
+	need_gnuplot
+	flat_timeline 0 >known.csv
+	flat_timeline 1 >gap.csv
+	try "$PLOT" known.csv -o known.png
+	assert_rc 0
+	png_ok known.png
+	try "$PLOT" gap.csv -o gap.png
+	assert_rc 0
+	png_ok gap.png
+	known=$(dark_pixels known.png)
+	gap=$(dark_pixels gap.png)
+	note "dark pixels: $known known, $gap with a second unknown"
+	assert_ge "$known" $((gap + 100)) "dark pixels of the fully known run"
+}
+
+# RAPL packages have no power readings, P-state or clocks, only energy: a
+# panel each all the same, with no axis left for gnuplot to guess.
+test_devices_without_clocks() {
+	need_gnuplot
+	try env JOULESTAT_SYSFS_ROOT="$TOP/tests/fixtures/rapl-2pkg/sys" "$JOULESTAT" -q -i 100 \
+	    --timeline=t.csv -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	assert_ge "$("$CSVTOOL" count t.csv device=3)" 1 "readings of the fourth package zone"
+	try "$PLOT" t.csv -o rapl.png
+	assert_rc 0
+	png_ok rapl.png
+	assert_ge "$png_h" 1200 "height of four panels"
+}
+
+# A gnuplot that fails half way: its message is shown, the status is 1, and
+# the picture it had begun does not replace an earlier plot.
+test_gnuplot_fails() {
+	timeline gate.scn 0.3s
+	mkdir bin
+	cat >bin/gnuplot <<'EOF'
+#!/bin/sh
+[ "$1" = -e ] && exit 0
+sed -n 's/^set output "\(.*\)"$/\1/p' "$1" | while read -r f; do echo half >"$f"; done
+echo 'line 9: no more memory for the plot' >&2
+exit 1
+EOF
+	chmod +x bin/gnuplot
+	echo "an earlier plot" >p.png
+	try env PATH="$PWD/bin:$PATH" "$PLOT" t.csv -o p.png
+	assert_rc 1
+	assert_match err '^line 9: no more memory for the plot$'
+	assert_match err '^joulestat-plot: gnuplot failed: no plot in p.png$'
+	assert_eq "$(cat p.png)" "an earlier plot" "the earlier plot"
+}
+
 test_usage_errors() {
 	try "$PLOT"
 	assert_rc 2
@@ -162,6 +240,9 @@ test_joulestat_plot_without_gnuplot() {
 t_run "a simulated run drawn: valid PNG, a panel per device, from the data" test_plot_of_a_run
 t_run "default output name and --run" test_default_name_and_run
 t_run "unknown power and clocks are gaps" test_unknown_fields
+t_run "unknown power is a gap in the curve, not a line across" test_unknown_is_a_gap
+t_run "devices without power, P-state or clocks (RAPL) plot" test_devices_without_clocks
+t_run "gnuplot failing: exit 1, its message, no half-drawn PNG" test_gnuplot_fails
 t_run "usage errors exit 2 with a message" test_usage_errors
 t_run "without gnuplot: exit 3 and why" test_without_gnuplot
 t_run "joulestat --plot draws at the end" test_joulestat_plot_option
