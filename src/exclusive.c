@@ -114,11 +114,10 @@ wait_lock(int fd, const char *id, const char *path, double wait_s, int sigfd,
 			    holder(fd));
 			is_said = true;
 		}
-		if (sigfd >= 0 && poll(&pfd, 1, EXCLUSIVE_POLL_MS) > 0 &&
+		/* poll ignores a negative fd: then this only waits. */
+		if (poll(&pfd, 1, EXCLUSIVE_POLL_MS) > 0 &&
 		    read(sigfd, &si, sizeof si) == (ssize_t)sizeof si && si.ssi_signo != SIGCHLD)
 			return (int)si.ssi_signo;
-		if (sigfd < 0)
-			usleep(EXCLUSIVE_POLL_MS * 1000);
 	}
 	return 0;
 }

@@ -168,7 +168,8 @@ static void
 judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
     const struct report *reps, size_t n)
 {
-	size_t	i, judged = 0;
+	struct gate_result	*r;
+	size_t			 i, judged = 0;
 
 	for (i = 0; i < reps[0].ndev; i++) {
 		if ((reps[0].devs[i].dev->measures & M_PSTATE) == 0)
@@ -177,9 +178,9 @@ judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gat
 		judged++;
 	}
 	if (judged == 0) {
-		snprintf(new_result(gs, g)->what, sizeof gs->v[0].what, "%s %s", g->state,
-		    gate_name(g->metric));
-		no_data(gs, &gs->v[gs->n - 1], "no device reports performance states");
+		r = new_result(gs, g);
+		snprintf(r->what, sizeof r->what, "%s %s", g->state, gate_name(g->metric));
+		no_data(gs, r, "no device reports performance states");
 	}
 }
 

@@ -297,6 +297,17 @@ find_tool(const char *name)
 	return NULL;
 }
 
+/* Remove the temporary timeline of --plot. */
+static void
+plot_forget(struct outputs *o)
+{
+	if (o->plot_timeline != NULL)
+		unlink(o->plot_timeline);
+	free(o->plot_timeline);
+	free(o->plot_tool);
+	o->plot_timeline = o->plot_tool = NULL;
+}
+
 /*
  * --plot needs joulestat-plot and gnuplot; without them the run goes on
  * and says why there will be no plot.  Without --timeline, the timeline
@@ -314,12 +325,12 @@ plot_prepare(struct outputs *o, const struct config *cfg)
 	}
 	if ((gnuplot = find_tool("gnuplot")) == NULL) {
 		warnmsg("--plot: gnuplot is not installed (apt-get install gnuplot-nox): no plot");
-		free(o->plot_tool);
-		o->plot_tool = NULL;
+		plot_forget(o);
 		return cfg->timeline_path;
 	}
 	free(gnuplot);
-	if (cfg->timeline_path != NULL && strcmp(cfg->timeline_path, "-") != 0)
+	/* config refuses --timeline=- with --plot: a timeline path is a file. */
+	if (cfg->timeline_path != NULL)
 		return cfg->timeline_path;
 	/* The six characters mkstemps replaces. */
 	memset(unique, 'X', sizeof unique - 1);
@@ -329,8 +340,7 @@ plot_prepare(struct outputs *o, const struct config *cfg)
 		warnmsg("--plot: %s: %s", tmp, strerror(errno));
 		o->is_failed = true;
 		free(tmp);
-		free(o->plot_tool);
-		o->plot_tool = NULL;
+		plot_forget(o);
 		return cfg->timeline_path;
 	}
 	close(fd);
@@ -405,17 +415,6 @@ say_failed_gates(const struct config *cfg, const struct gate_set *gates)
 		gate_failure_line(&gates->v[i], line, sizeof line);
 		warnmsg("%s", line);
 	}
-}
-
-/* Remove the temporary timeline of --plot. */
-static void
-plot_forget(struct outputs *o)
-{
-	if (o->plot_timeline != NULL)
-		unlink(o->plot_timeline);
-	free(o->plot_timeline);
-	free(o->plot_tool);
-	o->plot_timeline = o->plot_tool = NULL;
 }
 
 /* Run joulestat-plot on the finished timeline; its failure is an output failure. */
@@ -841,15 +840,13 @@ run_command(const struct config *cfg)
 	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
 	status = run_series(&run, &ss, reps, &nreps, &o.is_failed);
-	/* Clocks and devices go back before the outputs are written. */
-	unlock_clocks(&run);
-	exclusive_release(&p.ex);
 	if (nreps > 0)
 		gate_judge(&gates, &cfg->gate, reps, nreps, p.has_base ? &p.base : NULL);
+	/* Clocks and devices go back before the outputs are written. */
+	prep_release(&run, &p);
 	outputs_write(&o, cfg, reps, nreps, &gates);
 	status = exit_status(status, o.is_failed, gates.nfailed > 0 ? cfg->gate.exit_code : 0);
 	gate_set_free(&gates);
-	prep_release(&run, &p);
 	for (i = 0; i < nreps; i++)
 		report_free(&reps[i]);
 	free(reps);
