@@ -7,10 +7,8 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-# Build: compiler, make, libraries.  Tests: cmocka, valgrind, procps (ps, pgrep).
-# --plot: gnuplot.  Multi-node tests: OpenMPI's mpirun.
-PACKAGES="gcc make libc6-dev libpopt-dev libcsv-dev libjansson-dev libcmocka-dev valgrind procps
-    gnuplot-nox openmpi-bin"
+# Every package the build and the tests need: scripts/deps, one per line.
+PACKAGES=$(sed -e 's/#.*//' scripts/deps | awk 'NF { print $1 }' | sort -u)
 
 missing=""
 for p in $PACKAGES; do

@@ -31,6 +31,18 @@ export CMOCKA_MESSAGE_OUTPUT=TAP
 # Tests must not see the developer's own overrides.
 unset JOULESTAT_NVML_LIB JOULESTAT_SYSFS_ROOT JOULESTAT_PROC_ROOT
 
+# Every command the suite runs must be here (scripts/deps lists them with
+# their Debian packages; scripts/setup.sh installs them).
+need=$(sed -e 's/#.*//' "$top/scripts/deps" | awk 'NF && $2 != "-" { print $2 ":" $1 }')
+absent=""
+for n in $need; do
+	command -v "${n%%:*}" >/dev/null 2>&1 || absent="$absent ${n%%:*} (${n#*:})"
+done
+if [ -n "$absent" ]; then
+	echo "tests/run.sh: missing:$absent; run scripts/setup.sh --deps-only as root" >&2
+	exit 1
+fi
+
 passed=0 failed=0 skipped=0
 run_one() {
 	name=$1

@@ -804,6 +804,40 @@ cmd_forkmany(const struct ctx *ctx, int argc, char **argv)
 	return reap_all() ? 0 : EXIT_USAGE;
 }
 
+/*
+ * rusage FILE CMD [ARG...]: run CMD, wait for it, write "USER SYS" (the
+ * seconds of CMD and its reaped descendants) to FILE and exit as CMD did:
+ * time(1) without depending on /usr/bin/time being installed.
+ */
+static int
+cmd_rusage(const struct ctx *ctx, int argc, char **argv)
+{
+	struct rusage	 ru;
+	FILE		*f;
+	pid_t		 pid;
+	int		 status;
+
+	(void)argc;
+	ready(ctx);
+	pid = fork();
+	if (pid == -1)
+		die_errno(argv[0], "fork");
+	if (pid == 0) {
+		execvp(argv[2], argv + 2);
+		die_errno(argv[0], argv[2]);
+	}
+	while (wait4(pid, &status, 0, &ru) == -1)
+		if (errno != EINTR)
+			die_errno(argv[0], "wait4");
+	if ((f = fopen(argv[1], "w")) == NULL)
+		die_errno(argv[0], argv[1]);
+	fprintf(f, "%.6f %.6f\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	if (fclose(f) != 0)
+		die_errno(argv[0], argv[1]);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
 /* pidfile FILE DUR: the same as "-p FILE sleep DUR". */
 static int
 cmd_pidfile(const struct ctx *ctx, int argc, char **argv)
@@ -828,6 +862,7 @@ static const struct cmd cmds[] = {
 	{ "ignore", "SIG... DUR", 2, -1, cmd_ignore },
 	{ "pidfile", "FILE DUR", 2, 2, cmd_pidfile },
 	{ "reuse-pid", "", 0, 0, cmd_reuse_pid },
+	{ "rusage", "FILE CMD [ARG...]", 2, -1, cmd_rusage },
 	{ "short-child", "MS", 1, 1, cmd_short_child },
 	{ "signal", "NAME", 1, 1, cmd_signal },
 	{ "sleep", "DUR", 1, 1, cmd_sleep },
