@@ -18,8 +18,14 @@ DESTDIR	?=
 BUILD	?= build
 VERSION	 = 0.1.0
 
-SRC	 = $(sort $(wildcard src/*.c src/sources/*.c))
+SRC	 = $(sort $(wildcard src/*.c src/*/*.c))
 OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
+# Everything the fuzz targets link: the parsers and what they call.  Both
+# `make fuzz` and the corpus replay in `make check` build from this list.
+PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.c \
+	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
+	   tests/sim/scenario.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
+	   src/lib/jobinfo.c src/merge/merge.c src/merge/mergeout.c src/lib/fmt.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.
@@ -83,7 +89,7 @@ $(SIMLIB): $(SIMSRC) $(wildcard tests/sim/*.h)
 
 check: $(BIN) $(PLOT) $(TESTBINS)
 	BUILD=$(BUILD) TIMEOUT_MULT=$(TIMEOUT_MULT) WRAP="$(WRAP)" VERBOSE="$(VERBOSE)" ONLY="$(ONLY)" \
-	    sh tests/run.sh
+	    PARSERS="$(PARSERS)" sh tests/run.sh
 
 # The same suite with AddressSanitizer and UndefinedBehaviorSanitizer.
 check-asan:
@@ -93,7 +99,7 @@ check-asan:
 
 # The suite with the joulestat binary run under valgrind memcheck.
 check-valgrind: $(BIN) $(PLOT) $(TESTBINS)
-	BUILD=$(BUILD) TIMEOUT_MULT=10 \
+	BUILD=$(BUILD) TIMEOUT_MULT=10 PARSERS="$(PARSERS)" \
 	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
 
@@ -129,10 +135,7 @@ FUZZFLAGS = -g -O1 -fno-omit-frame-pointer -fsanitize=address,undefined \
 	   -fno-sanitize-recover=all
 FUZZSRC	 = $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZBIN	 = $(FUZZSRC:tests/fuzz/%.c=$(FUZZDIR)/%)
-FUZZOBJ	 = $(addprefix $(FUZZDIR)/,src/util.o src/procfs.o src/devsel.o src/config.o \
-	   src/sources/drm_parse.o src/sources/rapl_parse.o src/sources/nvml_decode.o \
-	   tests/sim/scenario.o src/gate_parse.o src/baseline.o src/csvin.o src/jobinfo.o \
-	   src/merge.o src/mergeout.o src/fmt.o)
+FUZZOBJ	 = $(addprefix $(FUZZDIR)/,$(PARSERS:.c=.o))
 FUZZLIB	 = $(FUZZDIR)/libparsers.a
 FUZZ_SECONDS ?= 10
 

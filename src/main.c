@@ -77,7 +77,7 @@ probe_all(struct run *run)
 		memset(b, 0, sizeof *b);
 		memset(&err, 0, sizeof err);
 		b->ops = *ops;
-		if ((*ops)->probe(run->cfg, &b->devs, &b->ndev, &err) != 0) {
+		if ((*ops)->probe(&run->cfg->sources, &b->devs, &b->ndev, &err) != 0) {
 			add_note(run, (*ops)->name, "", err.msg);
 			continue;
 		}
@@ -143,22 +143,7 @@ finish_all(struct run *run)
 static int
 check_selection(struct run *run, struct errbuf *err)
 {
-	const struct device	*d;
-	struct devsel		 sel;
-	size_t			 i, k;
-	int			 rc;
-
-	if (run->cfg->devices == NULL || devsel_parse(&sel, run->cfg->devices, err) != 0)
-		return 0;
-	for (i = 0; i < run->nbackends; i++) {
-		for (k = 0; k < run->backends[i].ndev; k++) {
-			d = &run->backends[i].devs[k];
-			devsel_match(&sel, d->index, d->id, d->bus_id);
-		}
-	}
-	rc = devsel_check(&sel, err);
-	devsel_free(&sel);
-	return rc;
+	return devsel_check(run->cfg->sources.sel, err);
 }
 
 static int

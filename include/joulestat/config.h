@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "joulestat/devsel.h"
 #include "joulestat/gate.h"
 #include "joulestat/jobinfo.h"
 #include "joulestat/source.h"
@@ -62,8 +63,8 @@ struct config {
 	size_t			 npids;
 	char			**argv;		/* workload, NULL-terminated (argc > 0) */
 	int			 argc;
-	const char		*nvml_lib;	/* --nvml-lib, else JOULESTAT_NVML_LIB */
-	const char		*devices;	/* -d: selection list, NULL = all */
+	struct devsel		 devsel;	/* -d, parsed: empty = every device */
+	struct source_config	 sources;	/* what the backends need; sel = &devsel */
 	double			 w_sm;		/* --attrib-weights */
 	double			 w_mem;
 	struct idle_power	 idle[CONFIG_MAX_IDLE];	/* --idle-power */

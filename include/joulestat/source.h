@@ -16,8 +16,19 @@
 
 #include "joulestat/util.h"
 
-struct config;
+struct devsel;
 struct proctree;
+
+/*
+ * What a backend needs from the command line and the environment, resolved
+ * once by the option parser: never struct config.
+ */
+struct source_config {
+	struct devsel	*sel;		/* -d, parsed once; empty selects every device */
+	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
+	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
+	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
+};
 
 /* What a device can report (device.measures), and what was read (sample.valid). */
 enum measure {
@@ -153,8 +164,9 @@ struct source_ops {
 	 * is not an error), or -1 with a one-line reason in err ("library not
 	 * found").  *devs is allocated with malloc and owned by the caller
 	 * until close.  A note for the report may be left in err with 0.
+	 * Every device selected is marked in sc->sel (devsel_match).
 	 */
-	int	(*probe)(const struct config *cfg, struct device **devs, size_t *ndev,
+	int	(*probe)(const struct source_config *sc, struct device **devs, size_t *ndev,
 		    struct errbuf *err);
 	/*
 	 * Read every device once.  Fills out[i] for devs[i] and appends usage

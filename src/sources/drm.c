@@ -52,15 +52,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "joulestat/config.h"
 #include "joulestat/devsel.h"
 #include "joulestat/proctree.h"
 #include "joulestat/util.h"
 
 #include "drm_parse.h"
 
-#define DRM_SYSFS_ENV		"JOULESTAT_SYSFS_ROOT"
-#define DRM_PROC_ENV		"JOULESTAT_PROC_ROOT"
 #define DRM_MAJOR		226		/* Documentation/admin-guide/devices.txt */
 #define DRM_SLOW_NS		(1 * NSEC_PER_SEC)	/* context figures */
 /*
@@ -281,7 +278,7 @@ struct drm_ctx {
 	_Alignas(8) char	 dents[4096];
 };
 
-static int	drm_probe(const struct config *, struct device **, size_t *, struct errbuf *);
+static int	drm_probe(const struct source_config *, struct device **, size_t *, struct errbuf *);
 static int	drm_sample(struct device *, size_t, const struct proctree *, struct sample *,
 		    struct pid_usage_set *, struct errbuf *);
 static void	drm_finish(struct device *, size_t, const struct proctree *,
@@ -343,15 +340,6 @@ drm_how(struct device *dev, const char *word, const char *what)
 		return;
 	snprintf(dev->how + len, sizeof dev->how - len, "%s%s=%s", len == 0 ? "" : " ", word,
 	    what);
-}
-
-/* The directory named by environment variable env, else def. */
-static int
-drm_open_root(const char *env, const char *def)
-{
-	const char	*p = getenv(env);
-
-	return open(p != NULL && *p != '\0' ? p : def, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 }
 
 static int
@@ -1353,11 +1341,11 @@ drm_list_cards(int classfd, unsigned *cards, size_t max)
 
 /* Per-process readings need the proc root; say so when it is missing. */
 static void
-drm_probe_proc(struct drm_ctx *ctx, struct device *devs, size_t ndev)
+drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, size_t ndev)
 {
 	size_t	i;
 
-	ctx->proc_dirfd = drm_open_root(DRM_PROC_ENV, "/proc");
+	ctx->proc_dirfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	for (i = 0; i < ndev; i++) {
 		if (ctx->proc_dirfd < 0) {
 			drm_dev_note(&devs[i], "per-process utilization is not available: the "
@@ -1418,37 +1406,33 @@ drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct devic
 }
 
 static int
-drm_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct errbuf *err)
+drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
+    struct errbuf *err)
 {
 	struct drm_ctx	*ctx;
-	struct devsel	 sel;
 	int		 root, classfd;
 
+	(void)err;
 	*devs = NULL;
 	*ndev = 0;
-	if (devsel_parse(&sel, cfg->devices, err) != 0)
-		return -1;
 	/* No sysfs, or no DRM class: nothing here, and nothing to say. */
-	root = drm_open_root(DRM_SYSFS_ENV, "/sys");
+	root = open(sc->sysfs_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	classfd = root == -1 ? -1 : drm_open_dir(root, "class/drm");
 	if (root != -1)
 		close(root);
-	if (classfd == -1) {
-		devsel_free(&sel);
+	if (classfd == -1)
 		return 0;
-	}
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->proc_dirfd = -1;
-	drm_enumerate(ctx, classfd, &sel, devs, ndev);
+	drm_enumerate(ctx, classfd, sc->sel, devs, ndev);
 	close(classfd);
-	devsel_free(&sel);
 	if (*ndev == 0) {
 		drm_free(ctx);
 		free(*devs);
 		*devs = NULL;
 		return 0;
 	}
-	drm_probe_proc(ctx, *devs, *ndev);
+	drm_probe_proc(ctx, sc->proc_root, *devs, *ndev);
 	return 0;
 }
 

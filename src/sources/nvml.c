@@ -30,7 +30,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "joulestat/config.h"
 #include "joulestat/devsel.h"
 #include "joulestat/procfs.h"
 #include "joulestat/proctree.h"
@@ -40,7 +39,6 @@
 #include "nvml_decode.h"
 
 #define NVML_LIB_DEFAULT	"libnvidia-ml.so.1"
-#define NVML_LIB_ENV		"JOULESTAT_NVML_LIB"
 
 /*
  * Per-process polling policy.  nvmlDeviceGetProcessesUtilizationInfo and
@@ -309,7 +307,7 @@ static const struct nvml_reader nvml_readers[] = {
 	{ M_THROTTLE,	"throttle",	NVML_S_REASONS,	nvml_read_throttle },
 };
 
-static int	nvml_probe(const struct config *, struct device **, size_t *,
+static int	nvml_probe(const struct source_config *, struct device **, size_t *,
 		    struct errbuf *);
 static int	nvml_sample(struct device *, size_t, const struct proctree *,
 		    struct sample *, struct pid_usage_set *, struct errbuf *);
@@ -425,17 +423,6 @@ nvml_grow(void *p, size_t *cap, size_t want, size_t size)
 
 /* ---- loading ---------------------------------------------------------- */
 
-static const char *
-nvml_lib_path(const struct config *cfg)
-{
-	const char	*env = getenv(NVML_LIB_ENV);
-
-	if (cfg->nvml_lib != NULL)
-		return cfg->nvml_lib;
-	if (env != NULL && *env != '\0')
-		return env;
-	return NVML_LIB_DEFAULT;
-}
 
 /* Store a dlsym result in the slot at off of fn. */
 static void
@@ -1396,25 +1383,21 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 }
 
 static int
-nvml_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct errbuf *err)
+nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
+    struct errbuf *err)
 {
 	struct nvml_ctx	*ctx;
-	struct devsel	 sel;
-	struct errbuf	 why;
 	int		 rc;
 
 	*devs = NULL;
 	*ndev = 0;
-	if (devsel_parse(&sel, cfg->devices, err) != 0)
-		return -1;
 	ctx = xcalloc(1, sizeof *ctx);
-	if (nvml_load(ctx, nvml_lib_path(cfg), err) != 0) {
+	if (nvml_load(ctx, sc->nvml_lib != NULL ? sc->nvml_lib : NVML_LIB_DEFAULT, err) != 0) {
 		free(ctx);
-		devsel_free(&sel);
 		return -1;
 	}
 	ctx->is_nested_pidns = nvml_is_nested_pidns();
-	rc = nvml_enumerate(ctx, &sel, devs, ndev, err);
+	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */
 		nvml_unload(ctx);
@@ -1422,10 +1405,6 @@ nvml_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct 
 		*devs = NULL;
 		*ndev = 0;
 	}
-	memset(&why, 0, sizeof why);
-	if (rc == 0 && devsel_check(&sel, &why) != 0)
-		nvml_note(err, "%s among NVIDIA GPUs", why.msg);
-	devsel_free(&sel);
 	return rc;
 }
 

@@ -33,14 +33,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "joulestat/config.h"
 #include "joulestat/devsel.h"
 #include "joulestat/proctree.h"
 #include "joulestat/util.h"
 
 #include "rapl_parse.h"
 
-#define RAPL_SYSFS_ENV		"JOULESTAT_SYSFS_ROOT"
 #define RAPL_ZONES_MAX		128
 #define RAPL_CONSTRAINTS_MAX	3
 /* Assumed when a zone names no power at all: far above any CPU package. */
@@ -83,7 +81,7 @@ struct rapl_zone {
 	uint64_t	 late;			/* intervals longer than wrap_ns */
 };
 
-static int	rapl_probe(const struct config *, struct device **, size_t *, struct errbuf *);
+static int	rapl_probe(const struct source_config *, struct device **, size_t *, struct errbuf *);
 static int	rapl_sample(struct device *, size_t, const struct proctree *, struct sample *,
 		    struct pid_usage_set *, struct errbuf *);
 static void	rapl_finish(struct device *, size_t, const struct proctree *,
@@ -358,11 +356,10 @@ rapl_package_name(int classfd, unsigned top, char *pkg, size_t size)
 }
 
 static int
-rapl_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct errbuf *err)
+rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
+    struct errbuf *err)
 {
 	struct rapl_entry	*v;
-	struct devsel		 sel;
-	const char		*root = getenv(RAPL_SYSFS_ENV);
 	char			 pkg[64], path[PATH_MAX];
 	size_t			 n, i, ndenied = 0;
 	unsigned		 idx = 0;
@@ -370,21 +367,16 @@ rapl_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct 
 
 	*devs = NULL;
 	*ndev = 0;
-	if (devsel_parse(&sel, cfg->devices, err) != 0)
-		return -1;
-	snprintf(path, sizeof path, "%s/%s", root != NULL && *root != '\0' ? root : "/sys",
-	    rapl_f_class);
+	snprintf(path, sizeof path, "%s/%s", sc->sysfs_root, rapl_f_class);
 	/* No powercap (a VM, another architecture): nothing here, and nothing to say. */
-	if ((classfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1) {
-		devsel_free(&sel);
+	if ((classfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return 0;
-	}
 	v = xcalloc(RAPL_ZONES_MAX, sizeof *v);
 	n = rapl_list(classfd, v, RAPL_ZONES_MAX);
 	*devs = xcalloc(n > 0 ? n : 1, sizeof **devs);
 	for (i = 0; i < n; i++) {
 		rapl_package_name(classfd, v[i].top, pkg, sizeof pkg);
-		r = rapl_probe_zone(classfd, &v[i], pkg, &idx, &sel, &(*devs)[*ndev]);
+		r = rapl_probe_zone(classfd, &v[i], pkg, &idx, sc->sel, &(*devs)[*ndev]);
 		if (r == 0)
 			(*ndev)++;
 		else if (r == -EACCES)
@@ -399,7 +391,6 @@ rapl_probe(const struct config *cfg, struct device **devs, size_t *ndev, struct 
 	}
 	free(v);
 	close(classfd);
-	devsel_free(&sel);
 	return 0;
 }
 

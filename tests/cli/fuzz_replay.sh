@@ -11,9 +11,7 @@
 
 FZ=$(mktemp -d "${TMPDIR:-/tmp}/joulestat-fuzz.XXXXXX")
 trap 'rm -rf "$FZ"' EXIT
-PARSERS="src/util.c src/procfs.c src/devsel.c src/config.c src/sources/drm_parse.c
-    src/sources/rapl_parse.c src/sources/nvml_decode.c tests/sim/scenario.c src/gate_parse.c
-    src/baseline.c src/csvin.c src/jobinfo.c src/merge.c src/mergeout.c src/fmt.c"
+: "${PARSERS:?the Makefile names the parser sources: run through make check}"
 
 # True when clang can build and link a libFuzzer target.
 has_libfuzzer() {

@@ -127,8 +127,11 @@ test_defaults(void **state)
 	assert_false(fx->cfg.is_quiet);
 	assert_int_equal(fx->cfg.descendants, DESCENDANTS_LEAVE);
 	assert_int_equal(fx->cfg.npids, 0);
-	assert_null(fx->cfg.nvml_lib);
-	assert_null(fx->cfg.devices);
+	assert_null(fx->cfg.sources.nvml_lib);
+	assert_int_equal(fx->cfg.devsel.n, 0);
+	assert_ptr_equal(fx->cfg.sources.sel, &fx->cfg.devsel);
+	assert_string_equal(fx->cfg.sources.sysfs_root, "/sys");
+	assert_string_equal(fx->cfg.sources.proc_root, "/proc");
 	assert_null(fx->cfg.text);
 	assert_workload(&fx->cfg, 1, want);
 }
@@ -340,7 +343,9 @@ test_empty_paths(void **state)
 	assert_int_equal(parse(fx, "-o", "-", "--csv", "out.csv", "-d", "0,GPU-1", "ls", NULL), 0);
 	assert_string_equal(fx->cfg.output, "-");
 	assert_string_equal(fx->cfg.csv_path, "out.csv");
-	assert_string_equal(fx->cfg.devices, "0,GPU-1");
+	assert_int_equal(fx->cfg.devsel.n, 2);
+	assert_string_equal(fx->cfg.devsel.v[0].text, "0");
+	assert_string_equal(fx->cfg.devsel.v[1].text, "GPU-1");
 }
 
 static void
@@ -387,18 +392,35 @@ test_nvml_lib_env(void **state)
 
 	assert_int_equal(setenv(ENV_NVML, "/tmp/sim/libnvidia-ml.so.1", 1), 0);
 	assert_int_equal(parse(fx, "ls", NULL), 0);
-	assert_non_null(fx->cfg.nvml_lib);
-	assert_string_equal(fx->cfg.nvml_lib, "/tmp/sim/libnvidia-ml.so.1");
+	assert_non_null(fx->cfg.sources.nvml_lib);
+	assert_string_equal(fx->cfg.sources.nvml_lib, "/tmp/sim/libnvidia-ml.so.1");
 	/* The option wins over the environment. */
 	assert_int_equal(parse(fx, "--nvml-lib", "/opt/nv/libnvidia-ml.so.1", "ls", NULL), 0);
-	assert_string_equal(fx->cfg.nvml_lib, "/opt/nv/libnvidia-ml.so.1");
+	assert_string_equal(fx->cfg.sources.nvml_lib, "/opt/nv/libnvidia-ml.so.1");
 	/* An empty variable is no override. */
 	assert_int_equal(setenv(ENV_NVML, "", 1), 0);
 	assert_int_equal(parse(fx, "ls", NULL), 0);
-	assert_null(fx->cfg.nvml_lib);
+	assert_null(fx->cfg.sources.nvml_lib);
 	assert_int_equal(unsetenv(ENV_NVML), 0);
 	assert_int_equal(parse(fx, "ls", NULL), 0);
-	assert_null(fx->cfg.nvml_lib);
+	assert_null(fx->cfg.sources.nvml_lib);
+}
+
+/* The fixture roots come from the environment, read once by the parser. */
+static void
+test_roots_env(void **state)
+{
+	struct fixture	*fx = *state;
+
+	assert_int_equal(setenv("JOULESTAT_SYSFS_ROOT", "/tmp/fx/sys", 1), 0);
+	assert_int_equal(setenv("JOULESTAT_PROC_ROOT", "", 1), 0);
+	assert_int_equal(parse(fx, "ls", NULL), 0);
+	assert_string_equal(fx->cfg.sources.sysfs_root, "/tmp/fx/sys");
+	assert_string_equal(fx->cfg.sources.proc_root, "/proc");
+	assert_int_equal(unsetenv("JOULESTAT_SYSFS_ROOT"), 0);
+	assert_int_equal(unsetenv("JOULESTAT_PROC_ROOT"), 0);
+	assert_int_equal(parse(fx, "ls", NULL), 0);
+	assert_string_equal(fx->cfg.sources.sysfs_root, "/sys");
 }
 
 static void
@@ -434,6 +456,7 @@ main(void)
 		T(test_help_mentions_every_option),
 		T(test_version_and_usage),
 		T(test_nvml_lib_env),
+		T(test_roots_env),
 		cmocka_unit_test(test_free_zeroed),
 	};
 

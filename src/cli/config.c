@@ -292,20 +292,41 @@ check_separator(const char *s, struct errbuf *err)
 }
 
 static int
-check_devices(const char *list, struct errbuf *err)
+parse_devices(struct devsel *sel, const char *list, struct errbuf *err)
 {
-	struct devsel	sel;
-	int		rc;
-
 	if (list[0] == '\0') {
 		errbuf_set(err, "--devices needs a list of indices, UUIDs or bus ids");
 		return -1;
 	}
-	rc = devsel_parse(&sel, list, err);
-	devsel_free(&sel);
-	if (rc != 0)
+	if (devsel_parse(sel, list, err) != 0) {
 		errbuf_prefix(err, "--devices");
-	return rc;
+		return -1;
+	}
+	return 0;
+}
+
+/* An override from the environment; unset and empty are the same. */
+static const char *
+env_override(const char *name)
+{
+	const char	*v = getenv(name);
+
+	return v != NULL && v[0] != '\0' ? v : NULL;
+}
+
+/* Where the backends look: options, else the environment, else the system's. */
+static void
+resolve_sources(struct config *cfg, const char *nvml_lib)
+{
+	const char	*p;
+
+	cfg->sources.sel = &cfg->devsel;
+	cfg->sources.nvml_lib = nvml_lib != NULL && nvml_lib[0] != '\0' ? nvml_lib :
+	    env_override("JOULESTAT_NVML_LIB");
+	p = env_override("JOULESTAT_SYSFS_ROOT");
+	cfg->sources.sysfs_root = p != NULL ? p : "/sys";
+	p = env_override("JOULESTAT_PROC_ROOT");
+	cfg->sources.proc_root = p != NULL ? p : "/proc";
 }
 
 static int
@@ -583,7 +604,7 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		errbuf_set(err, "--plot draws the timeline from a file: give --timeline a file name");
 		return -1;
 	}
-	if (r->devices != NULL && check_devices(r->devices, err) != 0)
+	if (r->devices != NULL && parse_devices(&cfg->devsel, r->devices, err) != 0)
 		return -1;
 	if (parse_lock_opts(cfg, r, err) != 0 || parse_gate_opts(cfg, r, err) != 0)
 		return -1;
@@ -593,10 +614,7 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->json_path = r->json;
 	cfg->timeline_path = r->timeline;
 	cfg->plot_path = r->plot;
-	cfg->nvml_lib = r->nvml_lib != NULL ? r->nvml_lib : getenv("JOULESTAT_NVML_LIB");
-	if (cfg->nvml_lib != NULL && cfg->nvml_lib[0] == '\0')
-		cfg->nvml_lib = NULL;
-	cfg->devices = r->devices;
+	resolve_sources(cfg, r->nvml_lib);
 	cfg->is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;
@@ -714,6 +732,7 @@ config_free(struct config *cfg)
 		poptFreeContext(ps->ctx);
 		free(ps);
 	}
+	devsel_free(&cfg->devsel);
 	free(cfg->pids);
 	free(cfg->text);
 	memset(cfg, 0, sizeof *cfg);
