@@ -1,5 +1,6 @@
 /*
- * Pure arithmetic on device readings (DESIGN §4): energy from a hardware
+ * Pure arithmetic on device readings (HACKING.md, "Measurement rules"):
+ * energy from a hardware
  * counter (deltas, wrap, reset), energy integrated from power (trapezoid
  * over the actual sample times, and over the driver's own samples when
  * there are any), and the split of time and energy by P-state.  No I/O,
@@ -13,7 +14,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "joulestat/procfs.h"
 #include "joulestat/source.h"
 
 /* P-states 0..15 and one slot for "unknown". */
@@ -77,7 +77,7 @@ struct dev_acct {
 	double		last_other_mem_pct;
 	double		last_tree_sm_pct;	/* the workload's processes, summed */
 	double		last_tree_mem_pct;
-	double		other_a_mj;	/* processes outside the tree, see account_attrib_window */
+	double		other_a_mj;	/* processes outside the tree, see attrib_window */
 	double		other_b_ns;
 	bool		has_attrib;	/* some per-process data was shared out */
 	bool		is_other_unknown; /* a window had no load of other processes */
@@ -119,31 +119,6 @@ double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);
 
-/* Attribution weights (DESIGN §4): a process's score is w_sm·SM% + w_mem·mem%. */
-struct attrib_weights {
-	double	w_sm;
-	double	w_mem;
-};
-
-#define ATTRIB_W_SM_DEFAULT	0.7
-#define ATTRIB_W_MEM_DEFAULT	0.3
-
-/*
- * Share one window of a device among n participants (the tree's processes
- * and, as one more, everything else).  Over the window the device used
- * e_mj in dt_ns; participant i had sm_pct[i] and mem_pct[i].  Dynamic
- * energy (above idle) goes by score share, idle energy by SM% (scaled
- * down when the SM% add up to more than 100).  Since idle power may only
- * be known at the end of the run, the estimate is kept in two parts that
- * are linear in it: participant i's energy is a_mj[i] + idle_mw * b_ns[i]
- * / 1e9 (see account_attrib_energy).  Adds to a_mj[i] and b_ns[i].
- */
-void	account_attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
-	    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns);
-
-/* A participant's estimated energy in mJ for idle power idle_mw; never below 0. */
-double	account_attrib_energy(double a_mj, double b_ns, double idle_mw);
-
 /* Mean, sample standard deviation and range of a series of runs. */
 struct series_stat {
 	size_t	n;
@@ -165,38 +140,5 @@ void	account_series(const double *v, size_t n, struct series_stat *out);
 double	account_mzscore(const struct series_stat *st, double x);
 
 #define ACCOUNT_OUTLIER_Z	3.5
-
-/* Per-process usage over the run, one entry per (device, pid, starttime). */
-struct pid_acct {
-	size_t		dev;		/* global device index */
-	pid_t		pid;
-	uint64_t	starttime_ticks;
-	char		comm[PROCFS_COMM_MAX];
-	double		sm_pct_ns;	/* SM% integrated over time */
-	double		mem_pct_ns;
-	int64_t		util_ns;	/* time with a utilization reading */
-	uint64_t	max_gpu_mem_kib;
-	bool		is_between_ticks; /* only end-of-run accounting saw it */
-	double		last_sm_pct;	/* in the latest per-process data */
-	double		last_mem_pct;
-	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */
-	uint64_t	shared_window;	/* the window it was last shared in */
-	double		attrib_a_mj;	/* see account_attrib_window */
-	double		attrib_b_ns;
-};
-
-struct pid_acct_set {
-	struct pid_acct	*v;
-	size_t		 n;
-	size_t		 cap;
-	size_t		*slots;		/* hash of (dev, pid, starttime) -> index + 1 */
-	size_t		 nslots;
-};
-
-void	account_pid_free(struct pid_acct_set *set);
-
-/* The entry for (dev, pid, starttime), created when missing. */
-struct pid_acct *account_pid(struct pid_acct_set *set, size_t dev, pid_t pid,
-	    uint64_t starttime_ticks);
 
 #endif

@@ -14,6 +14,8 @@
 #include "joulestat/devsel.h"
 #include "joulestat/gate.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/outputs.h"
+#include "joulestat/run.h"
 #include "joulestat/source.h"
 #include "joulestat/util.h"
 
@@ -36,13 +38,6 @@ struct idle_power {
 	double	watts;
 };
 
-/* What to do with descendants still running when the main workload ends. */
-enum descendants {
-	DESCENDANTS_LEAVE,	/* report them and exit; they keep running */
-	DESCENDANTS_WAIT,	/* keep measuring until the whole tree is gone */
-	DESCENDANTS_KILL,	/* SIGTERM, then SIGKILL after a grace period */
-};
-
 enum config_action {
 	ACTION_RUN,		/* launch argv, or attach to pids */
 	ACTION_HELP,		/* --help, --usage or --version: text in cfg->text */
@@ -52,12 +47,7 @@ enum config_action {
 struct config {
 	enum config_action	 action;
 	unsigned		 interval_ms;
-	const char		*output;	/* report: NULL = stderr, "-" = stdout */
-	const char		*field_sep;	/* -x: report as CSV with this separator */
-	const char		*csv_path;	/* --csv: summary CSV, "-" = stdout */
-	const char		*json_path;	/* --json: the report as JSON */
-	const char		*timeline_path;	/* --timeline: one CSV row per device per reading */
-	bool			 is_quiet;
+	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q */
 	enum descendants	 descendants;
 	pid_t			*pids;		/* -p: attach to these (npids > 0) */
 	size_t			 npids;
@@ -78,7 +68,6 @@ struct config {
 	bool			 is_lock_required; /* --lock-clocks-required */
 	bool			 is_exclusive;	/* --exclusive */
 	double			 exclusive_wait_s; /* --exclusive-timeout, or CONFIG_WAIT_FOREVER */
-	const char		*plot_path;	/* --plot: PNG drawn from the timeline */
 	struct jobinfo		 job;		/* host, rank, job id for %-paths and CSV */
 	char			*text;		/* ACTION_HELP: what to print on stdout */
 	void			*priv;		/* parser state that owns the strings */

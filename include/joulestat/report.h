@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "joulestat/account.h"
+#include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
 #include "joulestat/source.h"
 

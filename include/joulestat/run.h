@@ -1,7 +1,7 @@
 /*
- * struct run: the state of one measured run, passed explicitly from main
- * through the loop to the report (STYLE §11: no file-scope state).  The
- * loop fills it; report_build() turns it into numbers.
+ * struct run: the state of one measured run, passed explicitly from the
+ * run command through set-up and the loop to the report (no file-scope
+ * state).  The loop fills it; report_build() turns it into numbers.
  */
 #ifndef JOULESTAT_RUN_H
 #define JOULESTAT_RUN_H
@@ -12,13 +12,21 @@
 #include <stdint.h>
 
 #include "joulestat/account.h"
+#include "joulestat/attrib.h"
 #include "joulestat/launch.h"
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/tickstats.h"
-#include "joulestat/timeline.h"
 
 struct config;
+struct run;
+
+/* What to do with descendants still running when the main workload ends. */
+enum descendants {
+	DESCENDANTS_LEAVE,	/* report them and exit; they keep running */
+	DESCENDANTS_WAIT,	/* keep measuring until the whole tree is gone */
+	DESCENDANTS_KILL,	/* SIGTERM, then SIGKILL after a grace period */
+};
 
 #define PIDFD_ENDED	(-1)	/* the attached process has ended */
 #define PIDFD_POLLED	(-2)	/* no pidfd (kernel < 5.3): checked every tick */
@@ -42,8 +50,10 @@ struct run {
 	const struct config	*cfg;
 	unsigned		 interval_ms;	/* -i, or shorter when a counter needs it */
 	bool			 is_attach;
+	enum descendants	 descendants;	/* what the end of the workload means */
 	struct child		 child;		/* launch mode */
-	int			*pidfds;	/* attach mode: one per -p pid, or PIDFD_* */
+	const pid_t		*attached;	/* attach mode: the -p pids */
+	int			*pidfds;	/* ... one per pid, or PIDFD_* */
 	size_t			 npidfds;
 	struct proctree		 tree;
 	struct backend		*backends;
@@ -51,22 +61,12 @@ struct run {
 	char			 notes[8][320];	/* "nvml: not available: ..." */
 	unsigned		 nnotes;
 	struct pid_usage_set	 pids;		/* scratch for one tick */
-	struct pid_acct_set	 pidacct;	/* per device and pid, for the run */
-	struct attrib_weights	 weights;
-	struct share_scratch {			/* one attribution window's participants */
-		size_t	*idx;			/* into pidacct.v; the last one is "others" */
-		double	*sm;
-		double	*mem;
-		double	*a;
-		double	*b;
-		size_t	 cap;
-		size_t	*cand;			/* pidacct entries with new data this reading */
-		size_t	 ncand;
-		size_t	 capcand;
-		uint64_t window;		/* windows shared so far (from 1) */
-	}			 scratch;
+	struct attrib		 attrib;	/* the processes' shares, for the run */
 	struct tickstats	 ticks;
-	struct timeline		*timeline;	/* --timeline, or NULL */
+	/* Called after each reading of each backend (the timeline), or NULL. */
+	void			(*on_reading)(void *arg, const struct run *run,
+				    const struct backend *b, size_t dev_base);
+	void			*on_reading_arg;
 	bool			 is_late;	/* the reading being taken is late */
 	int64_t			 stall_max_ns;	/* the longest time one reading of the devices took */
 	int64_t			 t0_ns;		/* first reading, before exec */

@@ -564,11 +564,11 @@ expand_paths(struct config *cfg, struct parser *ps, struct errbuf *err)
 		snprintf(host, sizeof host, "localhost");
 	if (jobinfo_get(&cfg->job, env_get, host, getpid(), err) != 0)
 		return -1;
-	if (expand_path(ps, &cfg->job, "--output", &cfg->output, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--csv", &cfg->csv_path, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--json", &cfg->json_path, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--timeline", &cfg->timeline_path, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--plot", &cfg->plot_path, err) != 0)
+	if (expand_path(ps, &cfg->job, "--output", &cfg->out.output, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--csv", &cfg->out.csv_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--json", &cfg->out.json_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--timeline", &cfg->out.timeline_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--plot", &cfg->out.plot_path, err) != 0)
 		return -1;
 	return 0;
 }
@@ -608,14 +608,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		return -1;
 	if (parse_lock_opts(cfg, r, err) != 0 || parse_gate_opts(cfg, r, err) != 0)
 		return -1;
-	cfg->output = r->output;
-	cfg->field_sep = r->field_sep;
-	cfg->csv_path = r->csv;
-	cfg->json_path = r->json;
-	cfg->timeline_path = r->timeline;
-	cfg->plot_path = r->plot;
+	cfg->out.output = r->output;
+	cfg->out.field_sep = r->field_sep;
+	cfg->out.csv_path = r->csv;
+	cfg->out.json_path = r->json;
+	cfg->out.timeline_path = r->timeline;
+	cfg->out.plot_path = r->plot;
 	resolve_sources(cfg, r->nvml_lib);
-	cfg->is_quiet = r->is_quiet != 0;
+	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;
 	return 0;

@@ -321,35 +321,6 @@ account_energy_mj(const struct dev_acct *a, enum energy_method *method)
 	return 0;
 }
 
-void
-account_attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
-    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns)
-{
-	double	total = 0, sm_sum = 0, sm_scale = 1, f;
-	size_t	i;
-
-	for (i = 0; i < n; i++) {
-		total += w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i];
-		sm_sum += sm_pct[i];
-	}
-	/* Idle power is shared by SM%; a device cannot be more than 100% busy. */
-	if (sm_sum > 100)
-		sm_scale = 100 / sm_sum;
-	for (i = 0; i < n; i++) {
-		f = total > 0 ? (w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i]) / total : 0;
-		a_mj[i] += e_mj * f;
-		b_ns[i] += (double)dt_ns * (sm_pct[i] * sm_scale / 100 - f);
-	}
-}
-
-double
-account_attrib_energy(double a_mj, double b_ns, double idle_mw)
-{
-	double	e = a_mj + idle_mw * b_ns / 1e9;
-
-	return e > 0 ? e : 0;
-}
-
 static int
 double_cmp(const void *x, const void *y)
 {
@@ -396,68 +367,4 @@ double
 account_mzscore(const struct series_stat *st, double x)
 {
 	return st->mad > 0 ? 0.6745 * (x - st->median) / st->mad : 0;
-}
-
-static size_t
-pid_hash(size_t dev, pid_t pid, uint64_t starttime)
-{
-	uint64_t	h = ((uint64_t)dev << 40) ^ (uint64_t)pid ^ (starttime * 0x9e3779b97f4a7c15ull);
-
-	return (size_t)(h * 0xff51afd7ed558ccdull >> 17);
-}
-
-static bool
-pid_match(const struct pid_acct *p, size_t dev, pid_t pid, uint64_t starttime)
-{
-	return p->dev == dev && p->pid == pid && p->starttime_ticks == starttime;
-}
-
-static void
-pid_slots_grow(struct pid_acct_set *set)
-{
-	size_t	i, j;
-
-	free(set->slots);
-	set->nslots = set->nslots == 0 ? 64 : set->nslots * 2;
-	set->slots = xcalloc(set->nslots, sizeof *set->slots);
-	for (i = 0; i < set->n; i++) {
-		j = pid_hash(set->v[i].dev, set->v[i].pid, set->v[i].starttime_ticks);
-		while (set->slots[j & (set->nslots - 1)] != 0)
-			j++;
-		set->slots[j & (set->nslots - 1)] = i + 1;
-	}
-}
-
-struct pid_acct *
-account_pid(struct pid_acct_set *set, size_t dev, pid_t pid, uint64_t starttime_ticks)
-{
-	struct pid_acct	*p;
-	size_t		 j;
-
-	if (2 * (set->n + 1) > set->nslots)
-		pid_slots_grow(set);
-	for (j = pid_hash(dev, pid, starttime_ticks); set->slots[j & (set->nslots - 1)] != 0; j++) {
-		p = &set->v[set->slots[j & (set->nslots - 1)] - 1];
-		if (pid_match(p, dev, pid, starttime_ticks))
-			return p;
-	}
-	if (set->n == set->cap) {
-		set->cap = set->cap == 0 ? 16 : set->cap * 2;
-		set->v = xreallocarray(set->v, set->cap, sizeof *set->v);
-	}
-	p = &set->v[set->n];
-	memset(p, 0, sizeof *p);
-	p->dev = dev;
-	p->pid = pid;
-	p->starttime_ticks = starttime_ticks;
-	set->slots[j & (set->nslots - 1)] = ++set->n;
-	return p;
-}
-
-void
-account_pid_free(struct pid_acct_set *set)
-{
-	free(set->v);
-	free(set->slots);
-	memset(set, 0, sizeof *set);
 }

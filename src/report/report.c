@@ -199,9 +199,9 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 	struct proc_report	*p;
 	size_t			 i;
 
-	d->procs = xcalloc(run->pidacct.n, sizeof *d->procs);
-	for (i = 0; i < run->pidacct.n; i++) {
-		a = &run->pidacct.v[i];
+	d->procs = xcalloc(run->attrib.pidacct.n, sizeof *d->procs);
+	for (i = 0; i < run->attrib.pidacct.n; i++) {
+		a = &run->attrib.pidacct.v[i];
 		if (a->dev != gdev)
 			continue;
 		p = &d->procs[d->nprocs++];
@@ -214,7 +214,7 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		}
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;
-		p->energy_mj = account_attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->idle_mw);
+		p->energy_mj = attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->idle_mw);
 		d->workload_mj += p->energy_mj;
 	}
 	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
@@ -265,7 +265,7 @@ build_attrib(struct dev_report *d, const struct dev_acct *a)
 	if (!d->has_attrib)
 		return;
 	d->has_other = !a->is_other_unknown;
-	d->other_mj = account_attrib_energy(a->other_a_mj, a->other_b_ns, d->idle_mw);
+	d->other_mj = attrib_energy(a->other_a_mj, a->other_b_ns, d->idle_mw);
 	d->unattributed_mj = d->energy_mj - d->workload_mj - d->other_mj;
 	if (d->unattributed_mj < 0)
 		d->unattributed_mj = 0;

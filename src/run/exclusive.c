@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/signals.h"
 #include "joulestat/util.h"
 
 #define EXCLUSIVE_POLL_MS	100
@@ -94,10 +95,9 @@ static int
 wait_lock(int fd, const char *id, const char *path, double wait_s, int sigfd,
     struct errbuf *err)
 {
-	struct pollfd			pfd = { .fd = sigfd, .events = POLLIN };
-	struct signalfd_siginfo		si;
-	int64_t				start = now_ns();
-	bool				is_said = false;
+	int64_t		start = now_ns();
+	bool		is_said = false;
+	int		sig;
 
 	while (flock(fd, LOCK_EX | LOCK_NB) == -1) {
 		if (errno != EWOULDBLOCK && errno != EINTR) {
@@ -114,10 +114,8 @@ wait_lock(int fd, const char *id, const char *path, double wait_s, int sigfd,
 			    holder(fd));
 			is_said = true;
 		}
-		/* poll ignores a negative fd: then this only waits. */
-		if (poll(&pfd, 1, EXCLUSIVE_POLL_MS) > 0 &&
-		    read(sigfd, &si, sizeof si) == (ssize_t)sizeof si && si.ssi_signo != SIGCHLD)
-			return (int)si.ssi_signo;
+		if ((sig = wait_for_signal(sigfd, now_ns() + EXCLUSIVE_POLL_MS * NSEC_PER_MSEC)) != 0)
+			return sig;
 	}
 	return 0;
 }

@@ -103,6 +103,16 @@ test_bad_values() {
 	assert_match err 'need a command'
 }
 
+# What run 1 leaves running ends during the cool-down: its SIGCHLD is not a
+# signal to stop, and every run is still made and reported.
+test_cooldown_child_ends() {
+	try -t 60 "$JOULESTAT" -q -r 3 --cooldown 0.6 --csv=s.csv -- sh -c 'sleep 0.2 & exit 0'
+	assert_rc 0
+	assert_eq "$("$CSVTOOL" count s.csv scope=run)" 5 "run rows (3 runs, mean, stddev)"
+	csv_get s.csv wall_s scope=run run=3
+	assert_num "$csv_v" "run 3 wall_s"
+}
+
 t_run "-r 3: three runs, then mean and stddev rows" test_three_runs_mean_stddev
 t_run "the JSON summary of a series matches the CSV" test_json_series
 t_run "--warmup runs are not reported" test_warmup_not_reported
@@ -110,4 +120,5 @@ t_run "a failing run stops the series with its status" test_failing_run_stops
 t_run "a failing warm-up stops the series" test_failing_warmup
 t_run "--cooldown pauses between runs" test_cooldown
 t_run "bad repeat values are usage errors" test_bad_values
+t_run "a child that ends during --cooldown does not end the series" test_cooldown_child_ends
 t_done

@@ -121,10 +121,10 @@ test_defaults(void **state)
 	assert_int_equal(fx->cfg.action, ACTION_RUN);
 	assert_int_equal(fx->cfg.interval_ms, CONFIG_INTERVAL_DEFAULT_MS);
 	assert_int_equal(fx->cfg.interval_ms, 100);
-	assert_null(fx->cfg.output);
-	assert_null(fx->cfg.field_sep);
-	assert_null(fx->cfg.csv_path);
-	assert_false(fx->cfg.is_quiet);
+	assert_null(fx->cfg.out.output);
+	assert_null(fx->cfg.out.field_sep);
+	assert_null(fx->cfg.out.csv_path);
+	assert_false(fx->cfg.out.is_quiet);
 	assert_int_equal(fx->cfg.descendants, DESCENDANTS_LEAVE);
 	assert_int_equal(fx->cfg.npids, 0);
 	assert_null(fx->cfg.sources.nvml_lib);
@@ -187,7 +187,7 @@ test_stops_at_first_non_option(void **state)
 	/* Our own options after the command belong to the command. */
 	assert_int_equal(parse(fx, "-q", "ls", "-i", "5", "--", "-q", "--help", "x", NULL), 0);
 	assert_int_equal(fx->cfg.action, ACTION_RUN);
-	assert_true(fx->cfg.is_quiet);
+	assert_true(fx->cfg.out.is_quiet);
 	assert_int_equal(fx->cfg.interval_ms, 100);
 	assert_workload(&fx->cfg, 7, tricky);
 }
@@ -202,7 +202,7 @@ test_double_dash(void **state)
 
 	assert_int_equal(parse(fx, "-i", "5", "--", "-x", "y", NULL), 0);
 	assert_int_equal(fx->cfg.interval_ms, 5);
-	assert_null(fx->cfg.field_sep);
+	assert_null(fx->cfg.out.field_sep);
 	assert_workload(&fx->cfg, 2, dash_x);
 	assert_int_equal(parse(fx, "--", "ls", "--", "-l", NULL), 0);
 	assert_workload(&fx->cfg, 3, ls);
@@ -220,9 +220,9 @@ test_separator(void **state)
 	struct fixture	*fx = *state;
 
 	assert_int_equal(parse(fx, "-x", ";", "ls", NULL), 0);
-	assert_string_equal(fx->cfg.field_sep, ";");
+	assert_string_equal(fx->cfg.out.field_sep, ";");
 	assert_int_equal(parse(fx, "--field-separator=,", "ls", NULL), 0);
-	assert_string_equal(fx->cfg.field_sep, ",");
+	assert_string_equal(fx->cfg.out.field_sep, ",");
 	parse(fx, "-x", "", "ls", NULL);
 	assert_rejected(fx, "separator");
 	parse(fx, "-x", "\"", "ls", NULL);
@@ -341,8 +341,8 @@ test_empty_paths(void **state)
 	parse(fx, "-d", "", "ls", NULL);
 	assert_rejected(fx, "--devices");
 	assert_int_equal(parse(fx, "-o", "-", "--csv", "out.csv", "-d", "0,GPU-1", "ls", NULL), 0);
-	assert_string_equal(fx->cfg.output, "-");
-	assert_string_equal(fx->cfg.csv_path, "out.csv");
+	assert_string_equal(fx->cfg.out.output, "-");
+	assert_string_equal(fx->cfg.out.csv_path, "out.csv");
 	assert_int_equal(fx->cfg.devsel.n, 2);
 	assert_string_equal(fx->cfg.devsel.v[0].text, "0");
 	assert_string_equal(fx->cfg.devsel.v[1].text, "GPU-1");

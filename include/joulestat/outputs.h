@@ -1,0 +1,73 @@
+/*
+ * The files a run writes: the text report (or -x CSV), the summary CSV, the
+ * JSON form, the streamed timeline and the --plot drawing.  They are opened
+ * before the run, so that a bad path is known at once, and written and
+ * closed after it; any failure marks the outputs failed, which the run
+ * command turns into exit status 125 (HACKING.md, "Exit status").
+ */
+#ifndef JOULESTAT_OUTPUTS_H
+#define JOULESTAT_OUTPUTS_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "joulestat/timeline.h"
+
+struct gate_set;
+struct report;
+
+/* Where the outputs go, as the options said. */
+struct output_paths {
+	const char	*output;	/* -o: report; NULL = stderr, "-" = stdout */
+	const char	*field_sep;	/* -x: report as CSV with this separator */
+	const char	*csv_path;	/* --csv: summary CSV, "-" = stdout */
+	const char	*json_path;	/* --json: the report as JSON */
+	const char	*timeline_path;	/* --timeline: one CSV row per device per reading */
+	const char	*plot_path;	/* --plot: PNG drawn from the timeline */
+	bool		 is_quiet;	/* -q: no report */
+};
+
+/* Every output of a run, opened before it starts. */
+struct outputs {
+	const struct output_paths *paths;
+	FILE		*report;	/* text or -x CSV; NULL with -q */
+	FILE		*csv;
+	FILE		*json;
+	struct timeline	 timeline;
+	bool		 has_timeline;
+	char		*plot_tool;	/* --plot: joulestat-plot, found before the run */
+	char		*plot_timeline;	/* the timeline it draws, a temporary file without --timeline */
+	sigset_t	 child_mask;	/* the signal mask joulestat started with */
+	bool		 is_pipe_dfl;	/* ... and SIGPIPE had its default action */
+	bool		 is_failed;	/* some output could not be opened or written */
+};
+
+/* A zeroed o that outputs_abandon accepts, before outputs_open. */
+void	outputs_init(struct outputs *o, const struct output_paths *paths);
+
+/* Open every output paths names; a failure is said on stderr and sets is_failed. */
+void	outputs_open(struct outputs *o);
+
+/* Write every requested form of reps (nreps > 0) with gates, and close everything. */
+void	outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
+	    const struct gate_set *gates);
+
+/* Close without writing: the run never started or measured nothing. */
+void	outputs_abandon(struct outputs *o);
+
+/*
+ * --plot (src/out/plot.c): find joulestat-plot and gnuplot before the run,
+ * and return the timeline path to write (a temporary file without
+ * --timeline); without them, say why and return the --timeline path.
+ */
+const char *plot_prepare(struct outputs *o);
+
+/* Run joulestat-plot on the finished timeline; its failure is an output failure. */
+void	plot_draw(struct outputs *o);
+
+/* Remove the temporary timeline of --plot and forget the tool. */
+void	plot_forget(struct outputs *o);
+
+#endif

@@ -1,0 +1,71 @@
+/*
+ * Run set-up (HACKING.md, "The pipeline"): everything between the parsed
+ * options and the first reading, and the tear-down after the last.
+ */
+#ifndef JOULESTAT_SETUP_H
+#define JOULESTAT_SETUP_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "joulestat/exclusive.h"
+#include "joulestat/run.h"
+#include "joulestat/signals.h"
+#include "joulestat/source.h"
+#include "joulestat/util.h"
+
+/* A run-level line of the report: "BACKEND: WHAT MSG". */
+void	run_note(struct run *run, const char *backend, const char *what, const char *msg);
+
+/*
+ * Probe every backend of the table with sc; one that fails becomes a
+ * note, not an error.  Every device selected is marked in sc->sel.
+ */
+void	setup_probe(struct run *run, const struct source_config *sc);
+
+/* Close every backend and free everything the run holds. */
+void	setup_close(struct run *run);
+
+/*
+ * After the last reading: close the integrals, let the backends add their
+ * end-of-run figures, and note the backends that stopped answering.
+ */
+void	setup_finish(struct run *run);
+
+/*
+ * Counters that wrap (RAPL) or that the driver only extends when read
+ * must be read at least every max_gap_ns: run->interval_ms becomes
+ * interval_ms (-i) or shorter, and a note says so.
+ */
+void	setup_fit_interval(struct run *run, unsigned interval_ms);
+
+/*
+ * --lock-clocks: lock what can be locked as req says.  A device that
+ * cannot be locked is a warning and a note in the report; with
+ * is_required it undoes every lock and returns -1.  Else 0.
+ */
+int	setup_lock_clocks(struct run *run, const struct clock_lock *req, bool is_required);
+
+/* Undo --lock-clocks on every device; harmless when nothing is locked. */
+void	setup_unlock_clocks(struct run *run);
+
+/*
+ * --exclusive: wait up to wait_s (negative: for ever) for every measured
+ * device.  Returns 0 when all are held, -1 after saying why not, or the
+ * number of a signal that arrived on sigfd meanwhile.
+ */
+int	setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sigfd);
+
+/* Attach mode (-p): watch each pid's end and start the tree from them. */
+int	setup_attach(struct run *run, const pid_t *pids, size_t npids, struct errbuf *err);
+
+/* Launch mode: become a subreaper and fork the corked workload argv. */
+int	setup_launch(struct run *run, char *const argv[], const struct sigstate *ss,
+	    struct errbuf *err);
+
+/* Forget everything of the previous run but the devices and the outputs. */
+void	setup_reset(struct run *run);
+
+#endif

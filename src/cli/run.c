@@ -1,0 +1,271 @@
+/*
+ * The run command: joulestat [options] [--] COMMAND, or -p PID.  Set-up,
+ * the series of runs (-r, --warmup, --cooldown), gates and outputs, and
+ * the one mapping of how it all ended to an exit status (HACKING.md,
+ * "Exit status").
+ */
+#include "joulestat/commands.h"
+
+#include <sys/resource.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/config.h"
+#include "joulestat/exitcode.h"
+#include "joulestat/gate.h"
+#include "joulestat/launch.h"
+#include "joulestat/loop.h"
+#include "joulestat/outputs.h"
+#include "joulestat/reading.h"
+#include "joulestat/report.h"
+#include "joulestat/run.h"
+#include "joulestat/setup.h"
+#include "joulestat/signals.h"
+#include "joulestat/timeline.h"
+#include "joulestat/util.h"
+
+/* How the command ended, for exit_status(). */
+struct ending {
+	int	setup;		/* EXIT_TOOL, or 128 + a signal, when set-up ended it */
+	int	workload;	/* the series' status: the last run's, as its report says */
+	bool	is_output_failed;
+	bool	is_gate_failed;
+	int	gate_code;	/* --gate-exit-code */
+};
+
+/*
+ * The only place that turns an ending into joulestat's exit status, with
+ * the values of exitcode.h.  Set-up that failed wins, since nothing ran.
+ * Then the workload's status always wins; joulestat's own failure (125) is
+ * only reported when the workload itself succeeded, and a failed gate only
+ * when neither the workload nor joulestat failed.
+ */
+static int
+exit_status(const struct ending *e)
+{
+	if (e->setup != 0)
+		return e->setup;
+	if (e->workload != 0)
+		return e->workload;
+	if (e->is_output_failed)
+		return EXIT_TOOL;
+	return e->is_gate_failed ? e->gate_code : 0;
+}
+
+/* What the runs hold from before the first to after the last. */
+struct prep {
+	struct baseline		base;		/* --baseline */
+	bool			has_base;
+	struct exclusive	ex;		/* --exclusive */
+};
+
+/* The loop's callback: one timeline row per device of this reading. */
+static void
+write_timeline(void *arg, const struct run *run, const struct backend *b, size_t dev_base)
+{
+	struct timeline		*tl = arg;
+	enum timeline_status	 st;
+	size_t			 i;
+
+	for (i = 0; i < b->ndev; i++) {
+		st = b->cur[i].is_lost ? TIMELINE_LOST : run->is_late ? TIMELINE_LATE : TIMELINE_OK;
+		timeline_row(tl, run->index, run->t0_ns, dev_base + i, &b->devs[i], &b->cur[i],
+		    &b->acct[i], st);
+	}
+}
+
+static void
+exec_failed(const struct run *run, char *const argv[])
+{
+	char	name[128];
+
+	warnmsg("cannot run '%s': %s", visible(argv[0], name, sizeof name),
+	    strerror(run->child.exec_errno));
+}
+
+/*
+ * One run: start the workload corked, take the first reading, release it,
+ * loop until it ends, and build its report.  Returns 0, or -1 when the
+ * workload could not even be forked.
+ */
+static int
+run_once(struct run *run, const struct config *cfg, struct sigstate *ss, struct report *rep,
+    bool *is_failed)
+{
+	struct errbuf	err = { "" };
+
+	getrusage(RUSAGE_CHILDREN, &run->children_ru0);
+	getrusage(RUSAGE_SELF, &run->self_ru0);
+	if (!run->is_attach && setup_launch(run, cfg->argv, ss, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return -1;
+	}
+	run->t0_ns = now_ns();
+	run->t0_unix_ns = realtime_ns();
+	reading_take(run, run->t0_ns);
+	if (!run->is_attach && launch_start(&run->child) != 0)
+		exec_failed(run, cfg->argv);
+	if (loop_run(run, ss->sigfd, &err) != 0) {
+		warnmsg("%s", err.msg);
+		*is_failed = true;
+	}
+	setup_finish(run);
+	getrusage(RUSAGE_SELF, &run->self_ru);
+	report_build(rep, run);
+	return 0;
+}
+
+/*
+ * Warm-up runs, then the measured ones (-r).  A run that fails stops the
+ * series, and its status is the series' status; so does a signal during
+ * --cooldown.  Returns that status, or -1 when a run could not be started.
+ */
+static int
+run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
+    struct report *reps, size_t *nreps, bool *is_failed)
+{
+	struct report	rep;
+	unsigned	k;
+	int		status = 0;
+
+	for (k = 0; k < cfg->warmup + cfg->repeat && status == 0; k++) {
+		if (k > 0) {
+			if (cfg->cooldown_s > 0 && wait_for_signal(ss->sigfd,
+			    now_ns() + (int64_t)(cfg->cooldown_s * 1e9)) != 0)
+				break;
+			setup_reset(run);
+		}
+		run->index = k >= cfg->warmup ? k - cfg->warmup + 1 : 0;
+		if (run_once(run, cfg, ss, &rep, is_failed) != 0)
+			return -1;
+		status = rep.exit_status;
+		if (run->index > 0)
+			reps[(*nreps)++] = rep;
+		else
+			report_free(&rep);
+		if (status != 0 && run->index == 0)
+			warnmsg("warm-up run %u failed with status %d: nothing was measured", k + 1,
+			    status);
+	}
+	return status;
+}
+
+/*
+ * Everything before the first run: the baseline, outputs, devices and
+ * their selection, the device locks, clock locks, the idle baseline.
+ * Returns 0, or the exit status to end with.
+ */
+static int
+prepare(struct run *run, const struct config *cfg, struct outputs *o, struct prep *p,
+    int sigfd)
+{
+	struct errbuf	err = { "" };
+	int		rc;
+
+	if (cfg->gate.baseline_path != NULL) {
+		if (baseline_load(&p->base, cfg->gate.baseline_path, &err) != 0) {
+			warnmsg("%s", err.msg);
+			return EXIT_TOOL;
+		}
+		p->has_base = true;
+	}
+	setup_probe(run, &cfg->sources);
+	if (devsel_check(cfg->sources.sel, &err) != 0) {
+		warnmsg("--devices: %s", err.msg);
+		return EXIT_TOOL;
+	}
+	setup_fit_interval(run, cfg->interval_ms);
+	/* Before the outputs are opened: giving up on a lock must not empty them. */
+	if (cfg->is_exclusive &&
+	    (rc = setup_take_devices(run, &p->ex, cfg->exclusive_wait_s, sigfd)) != 0)
+		return rc < 0 ? EXIT_TOOL : EXIT_SIGNAL_BASE + rc;
+	outputs_open(o);
+	if (o->has_timeline) {
+		run->on_reading = write_timeline;
+		run->on_reading_arg = &o->timeline;
+	}
+	if (cfg->lock.kind != CLOCK_LOCK_NONE &&
+	    setup_lock_clocks(run, &cfg->lock, cfg->is_lock_required) != 0)
+		return EXIT_TOOL;
+	if (cfg->npids > 0 && setup_attach(run, cfg->pids, cfg->npids, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return EXIT_TOOL;
+	}
+	if (cfg->idle_baseline_s > 0 &&
+	    (rc = reading_idle_baseline(run, cfg->idle_baseline_s, sigfd)) != 0) {
+		warnmsg("signal %d during --idle-baseline: the command was not run", rc);
+		return EXIT_SIGNAL_BASE + rc;
+	}
+	return 0;
+}
+
+/* What prepare takes before the runs and cmd_run gives back after them. */
+static void
+prep_release(struct run *run, struct prep *p)
+{
+	setup_unlock_clocks(run);
+	exclusive_release(&p->ex);
+	if (p->has_base)
+		baseline_free(&p->base);
+	p->has_base = false;
+}
+
+int
+cmd_run(const struct config *cfg)
+{
+	struct run	 run = { .cfg = cfg, .interval_ms = cfg->interval_ms,
+			     .descendants = cfg->descendants,
+			     .attrib = { .weights = { cfg->w_sm, cfg->w_mem } } };
+	struct report	*reps;
+	struct sigstate	 ss;
+	struct outputs	 o;
+	struct prep	 p = { .has_base = false };
+	struct gate_set	 gates = { NULL, 0, 0 };
+	struct ending	 end = { .setup = 0 };
+	struct errbuf	 err = { "" };
+	size_t		 nreps = 0, i;
+	int		 rc;
+
+	if (signals_take(&ss, &err) != 0) {
+		warnmsg("%s", err.msg);
+		end.setup = EXIT_TOOL;
+		return exit_status(&end);
+	}
+	outputs_init(&o, &cfg->out);
+	if ((end.setup = prepare(&run, cfg, &o, &p, ss.sigfd)) != 0) {
+		prep_release(&run, &p);
+		outputs_abandon(&o);
+		setup_close(&run);
+		close(ss.sigfd);
+		return exit_status(&end);
+	}
+	o.child_mask = ss.old_mask;
+	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
+	reps = xcalloc(cfg->repeat, sizeof *reps);
+	if ((rc = run_series(&run, cfg, &ss, reps, &nreps, &o.is_failed)) < 0)
+		end.setup = EXIT_TOOL;
+	else
+		end.workload = rc;
+	if (nreps > 0)
+		gate_judge(&gates, &cfg->gate, reps, nreps, p.has_base ? &p.base : NULL);
+	/* Clocks and devices go back before the outputs are written. */
+	prep_release(&run, &p);
+	if (nreps > 0)
+		outputs_write(&o, reps, nreps, &gates);
+	else
+		outputs_abandon(&o);
+	end.is_output_failed = o.is_failed;
+	end.is_gate_failed = gates.nfailed > 0;
+	end.gate_code = cfg->gate.exit_code;
+	gate_set_free(&gates);
+	for (i = 0; i < nreps; i++)
+		report_free(&reps[i]);
+	free(reps);
+	setup_close(&run);
+	close(ss.sigfd);
+	return exit_status(&end);
+}

@@ -1,0 +1,167 @@
+/*
+ * One reading of the tree and of every device (HACKING.md, "The
+ * pipeline"): taken before exec, on every tick, when the workload ends,
+ * and before the run for --idle-baseline.  Each reading goes into the
+ * accounting and the attribution, then to the on_reading callback.
+ */
+#include "joulestat/reading.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/account.h"
+#include "joulestat/attrib.h"
+#include "joulestat/proctree.h"
+#include "joulestat/signals.h"
+#include "joulestat/source.h"
+#include "joulestat/util.h"
+
+static void
+sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns)
+{
+	struct dev_acct	*a;
+	size_t		 i;
+
+	if (b->is_gone)
+		return;
+	run->pids.n = 0;
+	memset(b->cur, 0, b->ndev * sizeof *b->cur);
+	for (i = 0; i < b->ndev; i++) {
+		b->cur[i].t_ns = t_ns;
+		b->cur[i].pstate = PSTATE_UNKNOWN;
+	}
+	if (b->ops->sample(b->devs, b->ndev, &run->tree, b->cur, &run->pids, &b->why_gone) != 0) {
+		b->is_gone = true;
+		return;
+	}
+	for (i = 0; i < b->ndev; i++) {
+		a = &b->acct[i];
+		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
+		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
+	}
+	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
+	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
+	/* Warm-up runs (index 0) are not reported, in the timeline either. */
+	if (run->on_reading != NULL && run->index > 0)
+		run->on_reading(run->on_reading_arg, run, b, dev_base);
+}
+
+/*
+ * A device call that hangs holds the loop (NVML calls cannot be cut short
+ * safely): ticks due meanwhile are counted as missed when it returns, and a
+ * workload that ended meanwhile is seen then.  The longest hold is kept for
+ * the report.
+ */
+static void
+sample_devices(struct run *run, int64_t t_ns)
+{
+	size_t	i, base = 0;
+	int64_t	took;
+
+	for (i = 0; i < run->nbackends; i++) {
+		sample_backend(run, &run->backends[i], base, t_ns);
+		base += run->backends[i].ndev;
+	}
+	if ((took = now_ns() - t_ns) > run->stall_max_ns)
+		run->stall_max_ns = took;
+}
+
+void
+reading_take(struct run *run, int64_t t_ns)
+{
+	proctree_refresh(&run->tree, t_ns);
+	run->tree_walk_ns = t_ns;
+	sample_devices(run, t_ns);
+}
+
+/*
+ * A tick reads every device, but walks the process tree at most every
+ * READING_TREE_GAP_NS: membership a tenth of a second old is fresh enough
+ * for per-process data that drivers refresh more slowly still, and it
+ * keeps a large tree at a high tick rate from costing more than the
+ * devices.
+ */
+void
+reading_tick(struct run *run, int64_t t_ns)
+{
+	if (t_ns - run->tree_walk_ns >= READING_TREE_GAP_NS)
+		reading_take(run, t_ns);
+	else
+		sample_devices(run, t_ns);
+}
+
+void
+reading_finish(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i, k, base = 0;
+
+	for (i = 0; i < run->nbackends; i++, base += b->ndev) {
+		b = &run->backends[i];
+		for (k = 0; k < b->ndev; k++) {
+			account_finish(&b->acct[k]);
+			attrib_close(&run->attrib, &b->acct[k], base + k);
+		}
+		if (b->ops->finish == NULL || b->is_gone)
+			continue;
+		run->pids.n = 0;
+		for (k = 0; k < b->ndev; k++)
+			b->span_ns[k] = 0;
+		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
+		attrib_pids(&run->attrib, &run->tree, &run->pids, base, b->ndev, b->cur, b->span_ns);
+	}
+}
+
+/* Mean power of each device of b over its baseline readings. */
+static void
+idle_means(struct backend *b, struct dev_acct *acct)
+{
+	enum energy_method	m;
+	double			e;
+	size_t			i;
+
+	for (i = 0; i < b->ndev; i++) {
+		account_finish(&acct[i]);
+		e = account_energy_mj(&acct[i], &m);
+		b->baseline_mw[i] = NAN;
+		if (m != ENERGY_NONE && acct[i].last_ns > acct[i].first_ns)
+			b->baseline_mw[i] = e / ((double)(acct[i].last_ns - acct[i].first_ns) / 1e9);
+	}
+}
+
+int
+reading_idle_baseline(struct run *run, double seconds, int sigfd)
+{
+	int64_t			 iv = (int64_t)run->interval_ms * NSEC_PER_MSEC;
+	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9);
+	struct dev_acct		**acct = xcalloc(run->nbackends, sizeof *acct);
+	struct backend		*b;
+	size_t			 i, k;
+	int			 sig = 0;
+
+	for (i = 0; i < run->nbackends; i++)
+		acct[i] = xcalloc(run->backends[i].ndev, sizeof **acct);
+	for (; sig == 0; t += iv) {
+		/* Wait for the reading's deadline, or for a signal that ends it all. */
+		sig = wait_for_signal(sigfd, t);
+		for (i = 0; i < run->nbackends && sig == 0; i++) {
+			b = &run->backends[i];
+			run->pids.n = 0;
+			if (b->is_gone || b->ops->sample(b->devs, b->ndev, &run->tree, b->cur,
+			    &run->pids, &b->why_gone) != 0)
+				continue;
+			for (k = 0; k < b->ndev; k++)
+				account_add(&acct[i][k], &b->cur[k], b->devs[k].energy_range_mj);
+		}
+		if (t >= end)
+			break;
+	}
+	for (i = 0; i < run->nbackends; i++) {
+		if (sig == 0)
+			idle_means(&run->backends[i], acct[i]);
+		free(acct[i]);
+	}
+	free(acct);
+	return sig;
+}

@@ -1,0 +1,283 @@
+/*
+ * Run set-up: the backends probed, selected and closed, the sampling
+ * interval fitted to the counters, clock and device locks, and the
+ * workload launched or attached to (include/joulestat/setup.h).
+ */
+#include "joulestat/setup.h"
+
+#include <sys/syscall.h>
+#include <sys/types.h>
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/account.h"
+#include "joulestat/launch.h"
+#include "joulestat/reading.h"
+#include "joulestat/proctree.h"
+#include "joulestat/source.h"
+#include "joulestat/util.h"
+
+/* The run whose clocks are locked, for the out-of-memory exit. */
+static struct run	*locked_run;
+
+void
+run_note(struct run *run, const char *backend, const char *what, const char *msg)
+{
+	if (run->nnotes < ARRAY_SIZE(run->notes))
+		snprintf(run->notes[run->nnotes++], sizeof run->notes[0], "%s: %s%s", backend,
+		    what, msg);
+}
+
+void
+setup_probe(struct run *run, const struct source_config *sc)
+{
+	const struct source_ops *const	*ops;
+	struct backend			*b;
+	struct errbuf			 err;
+
+	for (ops = sources; *ops != NULL; ops++) {
+		run->backends = xreallocarray(run->backends, run->nbackends + 1, sizeof *b);
+		b = &run->backends[run->nbackends];
+		memset(b, 0, sizeof *b);
+		memset(&err, 0, sizeof err);
+		b->ops = *ops;
+		if ((*ops)->probe(sc, &b->devs, &b->ndev, &err) != 0) {
+			run_note(run, (*ops)->name, "", err.msg);
+			continue;
+		}
+		if (err.msg[0] != '\0')
+			run_note(run, (*ops)->name, "", err.msg);
+		b->cur = xcalloc(b->ndev, sizeof *b->cur);
+		b->acct = xcalloc(b->ndev, sizeof *b->acct);
+		b->span_ns = xcalloc(b->ndev, sizeof *b->span_ns);
+		b->baseline_mw = xcalloc(b->ndev, sizeof *b->baseline_mw);
+		b->thr_power0_ns = xcalloc(b->ndev, sizeof *b->thr_power0_ns);
+		b->thr_thermal0_ns = xcalloc(b->ndev, sizeof *b->thr_thermal0_ns);
+		for (size_t k = 0; k < b->ndev; k++)
+			b->baseline_mw[k] = NAN;
+		run->nbackends++;
+	}
+}
+
+void
+setup_close(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i;
+
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		b->ops->close(b->devs, b->ndev);
+		free(b->devs);
+		free(b->cur);
+		free(b->acct);
+		free(b->span_ns);
+		free(b->baseline_mw);
+		free(b->thr_power0_ns);
+		free(b->thr_thermal0_ns);
+	}
+	free(run->backends);
+	free(run->pids.v);
+	attrib_free(&run->attrib);
+	free(run->leftover);
+	free(run->pidfds);
+	proctree_free(&run->tree);
+}
+
+void
+setup_finish(struct run *run)
+{
+	size_t	i;
+
+	reading_finish(run);
+	for (i = 0; i < run->nbackends; i++) {
+		if (run->backends[i].is_gone)
+			run_note(run, run->backends[i].ops->name, "stopped answering: ",
+			    run->backends[i].why_gone.msg);
+	}
+}
+
+/*
+ * One pidfd per process, so its end wakes the loop.  Without pidfd_open
+ * (kernels before 5.3, or valgrind), the process is checked every tick.
+ */
+static int
+watch_pid(pid_t pid, struct errbuf *err)
+{
+	int	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd >= 0)
+		return fd;
+	if (errno == ENOSYS && (kill(pid, 0) == 0 || errno == EPERM))
+		return PIDFD_POLLED;
+	errbuf_set(err, "--pid %d: %s", (int)pid, errno == ESRCH || errno == ENOSYS ?
+	    "no such process" : strerror(errno));
+	return PIDFD_ENDED;
+}
+
+int
+setup_attach(struct run *run, const pid_t *pids, size_t npids, struct errbuf *err)
+{
+	size_t	i;
+
+	run->is_attach = true;
+	run->attached = pids;
+	run->pidfds = xcalloc(npids, sizeof *run->pidfds);
+	run->npidfds = npids;
+	for (i = 0; i < npids; i++) {
+		if ((run->pidfds[i] = watch_pid(pids[i], err)) == PIDFD_ENDED)
+			return -1;
+	}
+	return proctree_init(&run->tree, "/proc", pids, npids, true, err);
+}
+
+int
+setup_launch(struct run *run, char *const argv[], const struct sigstate *ss, struct errbuf *err)
+{
+	pid_t	self = getpid();
+
+	/* As a subreaper we stay the parent of double-forked daemons. */
+	if (launch_become_subreaper() != 0)
+		warnmsg("cannot become a child subreaper: daemons may escape the tree");
+	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
+		return -1;
+	return launch_prepare(&run->child, argv, &ss->old_mask, &ss->old_pipe, err);
+}
+
+void
+setup_reset(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i, k;
+
+	proctree_free(&run->tree);
+	memset(&run->child, 0, sizeof run->child);
+	attrib_reset(&run->attrib);
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		memset(b->acct, 0, b->ndev * sizeof *b->acct);
+		memset(b->span_ns, 0, b->ndev * sizeof *b->span_ns);
+		for (k = 0; k < b->ndev; k++) {
+			b->thr_power0_ns[k] = b->devs[k].throttle_power_ns;
+			b->thr_thermal0_ns[k] = b->devs[k].throttle_thermal_ns;
+		}
+	}
+	memset(&run->ticks, 0, sizeof run->ticks);
+	run->stall_max_ns = 0;
+	free(run->leftover);
+	run->leftover = NULL;
+	run->nleftover = 0;
+	run->t0_ns = run->t_end_ns = 0;
+}
+
+void
+setup_fit_interval(struct run *run, unsigned interval_ms)
+{
+	const struct device	*d, *worst = NULL;
+	size_t			 i, k;
+	char			 what[DEVICE_NOTE_LEN];
+
+	run->interval_ms = interval_ms;
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++) {
+			d = &run->backends[i].devs[k];
+			if (d->max_gap_ns > 0 &&
+			    d->max_gap_ns < (int64_t)run->interval_ms * NSEC_PER_MSEC) {
+				run->interval_ms = d->max_gap_ns / NSEC_PER_MSEC > 0 ?
+				    (unsigned)(d->max_gap_ns / NSEC_PER_MSEC) : 1;
+				worst = d;
+			}
+		}
+	}
+	if (worst == NULL)
+		return;
+	snprintf(what, sizeof what, "sampling every %u ms, not %u ms, so that the counter of %s "
+	    "is read before it can wrap", run->interval_ms, interval_ms, worst->id);
+	run_note(run, "joulestat", "", what);
+}
+
+void
+setup_unlock_clocks(struct run *run)
+{
+	struct backend	*b;
+	size_t		 i;
+
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		if (b->ops->unlock_clocks != NULL)
+			b->ops->unlock_clocks(b->devs, b->ndev);
+	}
+	locked_run = NULL;
+	util_on_fatal(NULL);
+}
+
+static void
+unlock_on_fatal(void)
+{
+	if (locked_run != NULL)
+		setup_unlock_clocks(locked_run);
+}
+
+int
+setup_lock_clocks(struct run *run, const struct clock_lock *req, bool is_required)
+{
+	struct backend		*b;
+	struct errbuf		 err = { "" }, one;
+	size_t			 i, nlockable = 0;
+	int			 rc = 0;
+
+	locked_run = run;
+	util_on_fatal(unlock_on_fatal);
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		if (b->ops->lock_clocks == NULL || b->ndev == 0)
+			continue;
+		nlockable += b->ndev;
+		memset(&one, 0, sizeof one);
+		if (b->ops->lock_clocks(b->devs, b->ndev, req, &one) != 0 && rc == 0) {
+			err = one;
+			rc = -1;
+		}
+	}
+	if (nlockable == 0) {
+		errbuf_set(&err, "no device whose clocks can be locked");
+		rc = -1;
+	}
+	if (rc == 0)
+		return 0;
+	if (is_required) {
+		warnmsg("--lock-clocks-required: %s", err.msg);
+		setup_unlock_clocks(run);
+		return -1;
+	}
+	warnmsg("--lock-clocks: %s; measuring with the clocks as they are", err.msg);
+	run_note(run, "joulestat", "--lock-clocks: ", err.msg);
+	return 0;
+}
+
+int
+setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sigfd)
+{
+	const char	**ids = NULL;
+	struct errbuf	  err = { "" };
+	size_t		  i, k, n = 0;
+	int		  rc;
+
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++) {
+			ids = xreallocarray(ids, n + 1, sizeof *ids);
+			ids[n++] = run->backends[i].devs[k].id;
+		}
+	}
+	rc = exclusive_take(ex, ids, n, wait_s, sigfd, &err);
+	free(ids);
+	if (rc < 0)
+		warnmsg("%s", err.msg);
+	return rc;
+}

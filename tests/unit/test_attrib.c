@@ -1,0 +1,188 @@
+/*
+ * Unit tests of the attribution arithmetic and the per-process table in
+ * src/measure/attrib.c (HACKING.md, "Measurement rules").  Expected values
+ * are worked out by hand in the comments.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "joulestat/attrib.h"
+#include "joulestat/util.h"
+
+#define SEC(x)	((int64_t)(x) * NSEC_PER_SEC)
+
+#define assert_near(got, want, tol) do {					\
+	double got_ = (got), want_ = (want);					\
+	if (!(fabs(got_ - want_) <= (tol))) {					\
+		print_error("%s = %.9f, want %.9f (tolerance %g)\n", #got,	\
+		    got_, want_, (double)(tol));				\
+		fail();								\
+	}									\
+} while (0)
+
+/* A reading with power only. */
+/* The pid tests own one table, freed even when a test fails. */
+static int
+pid_setup(void **state)
+{
+	struct pid_acct_set	*set;
+
+	if ((set = calloc(1, sizeof *set)) == NULL)
+		return -1;
+	*state = set;
+	return 0;
+}
+
+static int
+pid_teardown(void **state)
+{
+	attrib_pid_free(*state);
+	free(*state);
+	return 0;
+}
+
+static void
+test_pid_same_key_same_entry(void **state)
+{
+	struct pid_acct_set	*set = *state;
+	struct pid_acct		*p, *q;
+
+	p = attrib_pid(set, 1, 4242, 123456);
+	assert_non_null(p);
+	assert_true(p->dev == 1 && p->pid == 4242 && p->starttime_ticks == 123456);
+	assert_true(p->util_ns == 0 && p->sm_pct_ns == 0 && !p->is_between_ticks);
+	p->util_ns = 77;
+	q = attrib_pid(set, 1, 4242, 123456);
+	assert_ptr_equal(p, q);
+	assert_true(q->util_ns == 77);
+	assert_int_equal(set->n, 1);
+
+	/* A reused pid (new starttime) and another device are other entries. */
+	q = attrib_pid(set, 1, 4242, 999999);
+	assert_int_equal(set->n, 2);
+	assert_true(q->starttime_ticks == 999999 && q->util_ns == 0);
+	q = attrib_pid(set, 0, 4242, 123456);
+	assert_int_equal(set->n, 3);
+	assert_true(q->dev == 0 && q->util_ns == 0);
+	assert_true(attrib_pid(set, 1, 4242, 123456)->util_ns == 77);
+	attrib_pid_free(set);
+	assert_null(set->v);
+	assert_int_equal(set->n, 0);
+}
+
+/* Thousands of entries, with pid reuse and several devices, through growth. */
+static void
+test_pid_growth(void **state)
+{
+	enum { N = 6000 };
+	struct pid_acct_set	*set = *state;
+	struct pid_acct		*p;
+	size_t			 i;
+
+	for (i = 0; i < N; i++) {
+		/* Half the keys share pid 42 and differ only in starttime. */
+		p = attrib_pid(set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
+		assert_int_equal(set->n, i + 1);
+		p->util_ns = (int64_t)i;
+	}
+	for (i = 0; i < N; i++) {
+		p = attrib_pid(set, i % 3, i % 2 ? 42 : (pid_t)(1000 + i), i * 7);
+		if (p->util_ns != (int64_t)i)
+			print_error("key %zu found entry %lld\n", i, (long long)p->util_ns);
+		assert_true(p->util_ns == (int64_t)i);
+		assert_int_equal(p->dev, i % 3);
+	}
+	assert_int_equal(set->n, N);
+	/* The table stays at most half full. */
+	assert_true(set->nslots >= 2 * set->n);
+	attrib_pid_free(set);
+}
+
+/*
+ * The worked example of the per-process power estimation study (approach
+ * 2): 250 W, idle 30 W, processes at SM/mem 60/40, 30/80 and 10/10 draw
+ * 220 x 54/109 + 18, 220 x 45/109 + 9 and 220 x 10/109 + 3 watts.
+ */
+static void
+test_attrib_worked_example(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm[] = { 60, 30, 10 }, mem[] = { 40, 80, 10 };
+	double				a[3] = { 0 }, b[3] = { 0 };
+
+	(void)state;
+	attrib_window(&w, 250000, SEC(1), sm, mem, 3, a, b);
+	assert_near(attrib_energy(a[0], b[0], 30000), 220000.0 * 54 / 109 + 18000, 1e-6);
+	assert_near(attrib_energy(a[1], b[1], 30000), 220000.0 * 45 / 109 + 9000, 1e-6);
+	assert_near(attrib_energy(a[2], b[2], 30000), 220000.0 * 10 / 109 + 3000, 1e-6);
+}
+
+/* Idle power known only at the end: two windows give the sum of their estimates. */
+static void
+test_attrib_linear_in_idle(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm1[] = { 50, 20 }, mem1[] = { 10, 0 };
+	const double			sm2[] = { 0, 90 }, mem2[] = { 0, 60 };
+	double				a[2] = { 0 }, b[2] = { 0 }, f0, want;
+
+	(void)state;
+	attrib_window(&w, 100000, SEC(1), sm1, mem1, 2, a, b);
+	attrib_window(&w, 300000, SEC(2), sm2, mem2, 2, a, b);
+	/* Window 1 for participant 0 at idle 40 W: (100 - 40) x f0 + 40 x 0.5. */
+	f0 = (0.7 * 50 + 0.3 * 10) / (0.7 * 50 + 0.3 * 10 + 0.7 * 20);
+	want = 60000 * f0 + 40000 * 0.5;
+	assert_near(attrib_energy(a[0], b[0], 40000), want, 1e-6);
+}
+
+/* Nobody busy: nothing is attributed, whatever the idle power. */
+static void
+test_attrib_zero_utilization(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			zero[] = { 0, 0 };
+	double				a[2] = { 0 }, b[2] = { 0 };
+
+	(void)state;
+	attrib_window(&w, 500000, SEC(1), zero, zero, 2, a, b);
+	assert_near(attrib_energy(a[0], b[0], 0), 0, 0);
+	assert_near(attrib_energy(a[1], b[1], 100000), 0, 0);
+}
+
+/* SM% adding up to more than 100 share idle energy as if scaled to 100. */
+static void
+test_attrib_sm_over_100(void **state)
+{
+	const struct attrib_weights	w = { 1, 0 };
+	const double			sm[] = { 90, 60 }, mem[] = { 0, 0 };
+	double				a[2] = { 0 }, b[2] = { 0 }, total;
+
+	(void)state;
+	attrib_window(&w, 200000, SEC(1), sm, mem, 2, a, b);
+	total = attrib_energy(a[0], b[0], 80000) + attrib_energy(a[1], b[1], 80000);
+	assert_near(total, 200000, 1e-6);
+	assert_near(attrib_energy(a[0], b[0], 80000), 200000 * 0.6, 1e-6);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_attrib_worked_example),
+		cmocka_unit_test(test_attrib_linear_in_idle),
+		cmocka_unit_test(test_attrib_zero_utilization),
+		cmocka_unit_test(test_attrib_sm_over_100),
+		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
+		    pid_teardown),
+		cmocka_unit_test_setup_teardown(test_pid_growth, pid_setup, pid_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
