@@ -1,4 +1,4 @@
-# joulestat: one hand-written GNU Makefile (STYLE §10).
+# joulestat: one hand-written GNU Makefile.
 # Targets: all check check-asan check-valgrind bench demo install uninstall clean format
 #          fuzz fuzz-run
 
@@ -125,7 +125,7 @@ format:
 clean:
 	rm -rf build build-asan build-fuzz
 
-# libFuzzer targets (STYLE §9), one per parser: tests/fuzz/fuzz_*.c with
+# libFuzzer targets (HACKING.md "Tests"), one per parser: tests/fuzz/fuzz_*.c with
 # clang, ASan and UBSan, linked with the parsers (compiled by clang too,
 # with coverage) from an archive in build-fuzz/.  UBSan does not recover,
 # so that undefined behaviour is a crash libFuzzer reports.

@@ -1,8 +1,8 @@
 /*
  * struct config: everything a command-line option can set, and the parser
  * that fills it from argv with libpopt.  The parser validates values and
- * reports the first problem as a one-line cause; it never prints or exits,
- * so main.c stays the one place that decides the exit status (STYLE §6).
+ * reports the first problem as a one-line cause; it never prints or exits:
+ * the command decides the exit status (HACKING.md, "Exit status").
  */
 #ifndef JOULESTAT_CONFIG_H
 #define JOULESTAT_CONFIG_H

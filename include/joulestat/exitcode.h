@@ -1,7 +1,7 @@
 /*
- * The only list of joulestat's exit statuses (DESIGN §1).  The convention is
- * that of timeout(1) and env(1): the workload's own status passes through,
- * and the values 125-127 and 128+N are reserved.  main.c is the only user.
+ * The only list of joulestat's exit statuses (HACKING.md, "Exit status").
+ * The convention is that of timeout(1) and env(1): the workload's own
+ * status passes through, and the values 125-127 and 128+N are reserved.
  */
 #ifndef JOULESTAT_EXITCODE_H
 #define JOULESTAT_EXITCODE_H

@@ -1,5 +1,5 @@
 /*
- * Where a run happens on a cluster (DESIGN §6): the host, the rank the
+ * Where a run happens on a cluster (README "Clusters"): the host, the rank the
  * launcher gave this process (OMPI_COMM_WORLD_RANK, PMI_RANK or
  * SLURM_PROCID, in that order) and the job id (SLURM_JOB_ID).  Output paths take them as
  * %h, %r, %j and %p, and the summary CSV carries them on every row so

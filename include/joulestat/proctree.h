@@ -1,6 +1,7 @@
 /*
- * The workload's process tree, refreshed once per tick (DESIGN §4 "Process
- * tree").  The walk starts at the root pids and follows
+ * The workload's process tree (HACKING.md, "Measurement rules"), walked
+ * on the first and last readings and at most every READING_TREE_GAP_NS
+ * between them (src/run/reading.c).  The walk starts at the root pids and follows
  * /proc/PID/task/TID/children, so its cost grows with the tree and not
  * with the machine; when the kernel lacks those files it falls back to one
  * scan of /proc.  A process is identified by (pid, starttime): a pid that

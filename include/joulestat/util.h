@@ -46,7 +46,7 @@ void	util_on_fatal(void (*fn)(void));
 
 /*
  * Allocation that prints "joulestat: out of memory" and exits 125 when it
- * fails.  Only for use before the workload is started (STYLE §6 rule 3).
+ * fails.  Only for use before the workload is started.
  */
 void	*xmalloc(size_t size);
 void	*xcalloc(size_t nmemb, size_t size);

@@ -4,7 +4,7 @@
  * page's wording.  Parsing stops at the first non-option, so everything
  * after the command name reaches the workload untouched.  Values are
  * checked here and the first problem is returned as a one-line cause;
- * nothing is printed and nothing exits (main.c owns exit statuses).
+ * nothing is printed and nothing exits (the command decides the exit status).
  */
 #include "joulestat/config.h"
 
@@ -528,7 +528,7 @@ parse_gate_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 }
 
 /*
- * Output paths take %h, %r, %j and %p (DESIGN §6).  Each expanded path is
+ * Output paths take %h, %r, %j and %p (README "Clusters").  Each expanded path is
  * kept in the parser's list of owned strings.
  */
 static int

@@ -1,5 +1,5 @@
 /*
- * CSV in, through libcsv (STYLE §8: never hand-roll quoting).  libcsv
+ * CSV in, through libcsv (never hand-roll quoting).  libcsv
  * calls back once per field and once per row end; the callbacks build the
  * rows.  Used on files of joulestat's own making, so memory is simply the
  * file's size a few times over, capped by CSVIN_MAX_BYTES.

@@ -1,6 +1,6 @@
 /*
- * Lateness statistics of the sampler (DESIGN §2: "a late tick is recorded
- * as late, a skipped one as missed").  A log-linear histogram with 16
+ * Lateness statistics of the sampler: a late tick is recorded as late, a
+ * skipped one as missed (HACKING.md, "The pipeline").  A log-linear histogram with 16
  * buckets per octave of nanoseconds keeps quantiles within 6.25% (never
  * below the exact value) while its size stays fixed however long the run.
  */

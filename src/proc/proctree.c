@@ -1,5 +1,5 @@
 /*
- * The workload's process tree (DESIGN §4 "Process tree").  Each refresh
+ * The workload's process tree (HACKING.md "Measurement rules").  Each refresh
  * walks from the roots through /proc/PID/task/TID/children, so per-tick
  * work grows with the tree, not with the machine; only kernels without
  * CONFIG_PROC_CHILDREN get one scan of the whole proc root per tick.
@@ -8,7 +8,7 @@
  * files of live processes stay open and are re-read with pread, within a
  * budget of file descriptors; an open /proc file never reads a new process
  * that reused the pid (it fails with ESRCH instead).  Reads that race with an
- * exiting process are skipped and counted, never fatal (STYLE §6 rule 6).
+ * exiting process are skipped and counted, never fatal.
  */
 #include "joulestat/proctree.h"
 

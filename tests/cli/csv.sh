@@ -1,5 +1,5 @@
 #!/bin/bash
-# The CSV forms (STYLE §8, perf's stat+csv_output.sh): -x SEP writes the
+# The CSV forms (perf's stat+csv_output.sh): -x SEP writes the
 # report as CSV, --csv=FILE writes the summary.  Every check goes through
 # csvtool, a real CSV parser: the same field count on every row, the
 # required columns, C-locale numbers, and a command line with commas,

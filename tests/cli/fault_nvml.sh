@@ -1,5 +1,5 @@
 #!/bin/bash
-# NVML faults from the simulator (issue 7, STYLE §6 rule 6, tests/sim/README):
+# NVML faults from the simulator (tests/sim/README):
 # the GPU lost for good mid-run or from the start, every call NOT_SUPPORTED,
 # a call hanging for 3 s, repeated counter resets (one inside a lost
 # window), and the per-process lists growing to 3,000 pids.  Each run must

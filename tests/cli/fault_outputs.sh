@@ -1,5 +1,5 @@
 #!/bin/bash
-# Output failures (issue 7, STYLE §6 rules 1 and 3): the report (-o), --csv,
+# Output failures: the report (-o), --csv,
 # --json and --timeline each sent to /dev/full, into a directory that does
 # not exist, into a directory that cannot be written, and into a directory
 # that is removed while the workload runs.  In every case: one line on

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The process tree at scale (issue 7): 2,000 short-lived children forked as
+# The process tree at scale: 2,000 short-lived children forked as
 # fast as possible, and a tree of 1,000 concurrent processes.  Totals must
 # be right (CPU times against what the workload's own rusage says), no pid
 # may be confused or counted twice, nothing crashes, and a sampler that

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Signals and process faults (issue 7, STYLE §6 rules 3 and 5): storms of
+# Signals and process faults: storms of
 # SIGTERM, SIGINT and SIGHUP at joulestat, a workload that ignores SIGTERM,
 # a workload that execs another program, closed standard descriptors, too
 # few file descriptors, and a process-count limit.  In each case joulestat

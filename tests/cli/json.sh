@@ -1,5 +1,5 @@
 #!/bin/bash
-# The JSON report (--json=FILE, issue #4) end to end, on the simulated NVML
+# The JSON report (--json=FILE) end to end, on the simulated NVML
 # where devices are needed (--nvml-lib=$SIMLIB, NVSIM_SCENARIO).  Every
 # check reads the JSON through jsontool (jansson, duplicate keys rejected)
 # and the CSV through csvtool, never with grep or awk.  The JSON must be

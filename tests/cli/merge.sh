@@ -1,5 +1,5 @@
 #!/bin/bash
-# joulestat merge (DESIGN §6): ranks of one job run joulestat on the
+# joulestat merge (README "Clusters"): ranks of one job run joulestat on the
 # simulated NVML with SLURM_PROCID and SLURM_JOB_ID set and --csv 'r%r.csv'
 # (the path template), then merge adds their summaries up.  A GPU that two
 # ranks measured at the same time counts once, with the figures of the

@@ -1,5 +1,5 @@
 #!/bin/bash
-# joulestat under a real launcher (DESIGN §6): OpenMPI's mpirun starts two
+# joulestat under a real launcher (README "Clusters"): OpenMPI's mpirun starts two
 # ranks of joulestat on this host, each measuring the same simulated GPUs
 # and writing rank-%r.csv, where %r comes from OMPI_COMM_WORLD_RANK.  The
 # merge of the two must count each GPU once (the job's energy is one

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Multi-node output paths (DESIGN §6): %h host, %r rank, %j job, %p pid, %%
+# Multi-node output paths (README "Clusters"): %h host, %r rank, %j job, %p pid, %%
 # in -o, --csv, --json, --timeline; host, rank and job columns in the summary.
 . "$(dirname "$0")/lib.sh"
 

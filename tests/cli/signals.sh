@@ -1,5 +1,5 @@
 #!/bin/bash
-# Signals (STYLE §6 rule 5): SIGTERM and SIGHUP sent to joulestat alone are
+# Signals: SIGTERM and SIGHUP sent to joulestat alone are
 # forwarded to the workload; SIGINT and SIGQUIT sent to the whole process
 # group (the terminal's ^C and ^\) reach the workload while joulestat
 # survives; either way the report is written and the exit status mirrors

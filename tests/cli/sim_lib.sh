@@ -1,4 +1,4 @@
-# The simulated NVML itself (tests/sim, DESIGN §5): that it is as strict
+# The simulated NVML itself (tests/sim/README): that it is as strict
 # as the real library, that its energy counter and its ground truth are
 # the exact integral of the scenario's power, and that its faults (lost
 # GPU, slow calls, resets) happen when the scenario says.  It drives the

@@ -1,5 +1,5 @@
 /*
- * The analytic model of a simulated GPU (DESIGN §5): what the true power
+ * The analytic model of a simulated GPU (tests/sim/README): what the true power
  * is at any instant, its exact integral over any interval, and what the
  * driver would report from it (instantaneous, trailing 1 s mean, energy
  * counter with offset and resets, violation time, per-P-state split).

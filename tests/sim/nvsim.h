@@ -1,5 +1,5 @@
 /*
- * Internal interfaces of the simulated NVML (DESIGN §5): the parsed
+ * Internal interfaces of the simulated NVML (tests/sim/README): the parsed
  * scenario (devices, timed phases, processes, faults), the one global
  * simulation state, the analytic power model, the process lists and the
  * ground-truth writer.  Nothing here is exported from the library: every

@@ -2,13 +2,13 @@
  * The simulator's own transcription of the part of the NVML ABI it
  * implements (x86-64 Linux, LP64): return codes, enums, the structs that
  * cross the boundary, their version words, and the prototypes of every
- * exported symbol.  It is written from shared/reference/nvml-abi-facts.md
- * (NVIDIA's nvml.h, NVML 13.3) and deliberately shares nothing with the
- * tool's src/sources/nvml_abi.h: a layout mistake must show up as a
- * disagreement between the two, not as the same error on both sides
- * (STYLE §2).  Each size and offset below is checked against the numbers
- * written out in the reference, not against a compiler's idea of them.
- * Nothing here has behaviour; DESIGN §5 describes what the simulator does.
+ * exported symbol.  It is written from NVIDIA's nvml.h (NVML 13.3) and
+ * the NVML API Reference, and deliberately shares nothing with the tool's
+ * src/sources/nvml_abi.h: a layout mistake must show up as a disagreement
+ * between the two, not as the same error on both sides.  Each size and
+ * offset below is checked against the numbers those documents give, not
+ * against a compiler's idea of them.  Nothing here has behaviour;
+ * tests/sim/README describes what the simulator does.
  */
 #ifndef NVSIM_ABI_H
 #define NVSIM_ABI_H

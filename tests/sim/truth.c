@@ -1,5 +1,5 @@
 /*
- * The ground-truth writer (DESIGN §5).  For each device it reports the
+ * The ground-truth writer (tests/sim/README).  For each device it reports the
  * window from the first to the last successful reading call, the exact
  * energy of the true power over that window, and the exact time and
  * energy per P-state inside it, all from model.c's closed-form integrals.

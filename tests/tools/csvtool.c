@@ -1,7 +1,7 @@
 /*
  * csvtool: reads joulestat's CSV output with a real CSV parser (libcsv) so
  * that the command-line tests never split CSV with cut or awk, which would
- * pass on broken quoting (STYLE §8: perf's CSV linter test).  It checks
+ * pass on broken quoting (perf's CSV linter test).  It checks
  * that every row has the same number of fields and looks values up by
  * column name.  It does no arithmetic on the values.
  *

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the command-line parser in src/config.c (STYLE §9):
+ * Unit tests of the command-line parser in src/cli/config.c (HACKING.md "Tests"):
  * defaults, the interval's range and strictness, parsing that stops at
  * the first non-option or after "--" so the workload's own options reach
  * it untouched, the separator, -p lists, the conflicts between a command
@@ -234,7 +234,7 @@ test_separator(void **state)
 }
 
 /*
- * STYLE §6: causes are one line, for err(3)-form messages.  A rejected
+ * Causes are one line, for err(3)-form messages.  A rejected
  * value that holds a newline must not break the message into two lines.
  */
 static void

@@ -1,5 +1,5 @@
 /*
- * Unit tests of reading CSV back in src/csvin.c (--baseline, joulestat
+ * Unit tests of reading CSV back in src/lib/csvin.c (--baseline, joulestat
  * merge): libcsv in strict mode, so quoted fields may hold commas, doubled
  * quotes and newlines, while a stray quote is an error that names its
  * line; every row knows the line it starts on, however many lines the

@@ -1,5 +1,5 @@
 /*
- * Unit tests of device selection (src/devsel.c): parsing of -d lists,
+ * Unit tests of device selection (src/sources/devsel.c): parsing of -d lists,
  * matching by index, by id without regard to case and by PCI bus id in
  * NVML's, sysfs's and lspci's spellings, and the report of entries that
  * matched no device.

@@ -1,5 +1,5 @@
 /*
- * Unit tests of src/jobinfo.c (DESIGN §6): which launcher variable gives
+ * Unit tests of src/lib/jobinfo.c (README "Clusters"): which launcher variable gives
  * the rank (OMPI_COMM_WORLD_RANK, then PMI_RANK, then SLURM_PROCID: the
  * innermost launcher first; an empty one does not count), SLURM_JOB_ID, the checks that keep them
  * fit for a path, the host name made safe, and the expansion of %h, %r,

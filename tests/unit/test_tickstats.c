@@ -1,5 +1,5 @@
 /*
- * Unit tests of the sampler's lateness statistics in src/tickstats.c:
+ * Unit tests of the sampler's lateness statistics in src/measure/tickstats.c:
  * counts, the exact maximum, an empty histogram, and quantiles of known
  * distributions against the exact nearest-rank quantile computed here
  * from the same values.  tickstats.h promises quantiles within 6.25%, never below.

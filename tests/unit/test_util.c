@@ -1,6 +1,6 @@
 /*
  * Unit tests of the strict number parsers and the error buffer in
- * src/util.c (STYLE §6 rules 2 and 7): every number joulestat reads goes
+ * src/lib/util.c: every number joulestat reads goes
  * through parse_u64 and friends, so signs, white space, trailing garbage
  * and overflow must be refused here, and *out must stay untouched on
  * failure.  errbuf_prefix must keep the context when the cause is long.

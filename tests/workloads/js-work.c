@@ -1,6 +1,6 @@
 /*
  * js-work: the one helper binary that the command-line tests run under
- * joulestat (STYLE §2, like perf's -w workloads and libuv's spawn helpers).
+ * joulestat (like perf's -w workloads and libuv's spawn helpers).
  * Each subcommand is a small, predictable workload: spin on the CPU, sleep,
  * build a process tree, exit or die of a signal, double-fork a daemon, reuse
  * a pid, echo its arguments byte for byte.  It measures nothing itself.
