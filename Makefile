@@ -1,5 +1,5 @@
 # joulestat: one hand-written GNU Makefile.
-# Targets: all check check-asan check-valgrind bench demo install uninstall clean format
+# Targets: all check check-asan check-valgrind bench demo install uninstall clean
 #          fuzz fuzz-run
 
 CC	?= cc
@@ -44,7 +44,7 @@ TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
 
-.PHONY: all check check-asan check-valgrind bench demo install uninstall clean format
+.PHONY: all check check-asan check-valgrind bench demo install uninstall clean
 
 all: $(BIN) $(PLOT) $(SIMLIB) $(WORK)
 
@@ -118,9 +118,6 @@ install: $(BIN)
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(BINDIR)/joulestat-plot \
 	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
-
-format:
-	clang-format -i $(SRC) $(wildcard include/joulestat/*.h src/sources/*.h)
 
 clean:
 	rm -rf build build-asan build-fuzz
