@@ -19,19 +19,12 @@
 #include "joulestat/account.h"
 #include "joulestat/util.h"
 
+#include "near.h"
+
 #define MS(x)	((int64_t)(x) * NSEC_PER_MSEC)
 #define SEC(x)	((int64_t)(x) * NSEC_PER_SEC)
 
 /* Doubles compared with a stated tolerance, printing both on failure. */
-#define assert_near(got, want, tol) do {					\
-	double got_ = (got), want_ = (want);					\
-	if (!(fabs(got_ - want_) <= (tol))) {					\
-		print_error("%s = %.9f, want %.9f (tolerance %g)\n", #got,	\
-		    got_, want_, (double)(tol));				\
-		fail();								\
-	}									\
-} while (0)
-
 /* A reading with power only. */
 static struct sample
 pw(int64_t t_ns, uint32_t mw)

@@ -16,18 +16,10 @@
 #include "joulestat/attrib.h"
 #include "joulestat/util.h"
 
+#include "near.h"
+
 #define SEC(x)	((int64_t)(x) * NSEC_PER_SEC)
 
-#define assert_near(got, want, tol) do {					\
-	double got_ = (got), want_ = (want);					\
-	if (!(fabs(got_ - want_) <= (tol))) {					\
-		print_error("%s = %.9f, want %.9f (tolerance %g)\n", #got,	\
-		    got_, want_, (double)(tol));				\
-		fail();								\
-	}									\
-} while (0)
-
-/* A reading with power only. */
 /* The pid tests own one table, freed even when a test fails. */
 static int
 pid_setup(void **state)
