@@ -34,6 +34,7 @@
 #include "joulestat/merge.h"
 #include "joulestat/proctree.h"
 #include "joulestat/report.h"
+#include "joulestat/text.h"
 #include "joulestat/run.h"
 #include "joulestat/source.h"
 #include "joulestat/timeline.h"
