@@ -1,29 +1,21 @@
 /*
- * joulestat merge (DESIGN §6): the summary CSVs that the ranks of one job
- * wrote with --csv are read back through csvin (libcsv) into one record
- * per rank, the device measurements are grouped so that a device that
- * several ranks on one host measured at the same time counts once, and
- * the job's totals are written as a text report, a CSV and a JSON
- * document.  Nothing here measures: every figure is one the ranks wrote,
- * averaged over a file's runs, summed or chosen.  Reading is pure (text
- * in, records or a one-line cause out) so that the unit tests and the
- * fuzz target can feed it anything.
+ * Reading one rank's summary CSV for joulestat merge: the file is parsed
+ * by csvin (libcsv), its columns are found by their schema.h names, and
+ * its numbered "run" rows and their "device" rows become one struct
+ * merge_rank, each figure the mean over the runs that have it.  Pure
+ * (text in, a record or a one-line cause out), so that the unit tests
+ * and the fuzz target can feed it anything.
  */
 #include "joulestat/merge.h"
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
-#include <popt.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "joulestat/csvin.h"
-#include "joulestat/exitcode.h"
+#include "joulestat/schema.h"
 #include "joulestat/util.h"
-
-static const char MERGE_USAGE[] =
-    "usage: joulestat merge [-q] [-o FILE] [--csv FILE] [--json FILE] FILE...";
 
 /* Times of day and durations past the year 33658 do not come from a clock. */
 #define MERGE_MAX_S	1e12
@@ -31,13 +23,7 @@ static const char MERGE_USAGE[] =
 #define MERGE_MAX_J	1e15
 #define MERGE_MAX_INDEX	INT32_MAX
 
-/* The "run" column of the -r summary rows; they are recomputed, not read. */
-static const char RUN_MEAN[] = "mean";
-static const char RUN_STDDEV[] = "stddev";
-static const char SCOPE_RUN[] = "run";
-static const char SCOPE_DEVICE[] = "device";
-
-/* The summary columns read, by csvout.c's names. */
+/* The summary columns read. */
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
@@ -45,25 +31,25 @@ struct cols {
 
 /* The first four make a file a summary; without the others a figure is unknown. */
 static const struct {
-	const char	*name;
+	enum summary_col col;
 	size_t		 off;
 	bool		 is_required;
 } col_table[] = {
-	{ "scope", offsetof(struct cols, scope), true },
-	{ "run", offsetof(struct cols, run), true },
-	{ "device_id", offsetof(struct cols, id), true },
-	{ "energy_j", offsetof(struct cols, energy), true },
-	{ "host", offsetof(struct cols, host), false },
-	{ "rank", offsetof(struct cols, rank), false },
-	{ "job", offsetof(struct cols, job), false },
-	{ "start_unix_s", offsetof(struct cols, start), false },
-	{ "wall_s", offsetof(struct cols, wall), false },
-	{ "device", offsetof(struct cols, index), false },
-	{ "device_name", offsetof(struct cols, name), false },
-	{ "backend", offsetof(struct cols, backend), false },
-	{ "time_s", offsetof(struct cols, time), false },
-	{ "energy_above_idle_j", offsetof(struct cols, above_idle), false },
-	{ "workload_energy_j", offsetof(struct cols, workload), false },
+	{ COL_SCOPE, offsetof(struct cols, scope), true },
+	{ COL_RUN, offsetof(struct cols, run), true },
+	{ COL_DEVID, offsetof(struct cols, id), true },
+	{ COL_ENERGY, offsetof(struct cols, energy), true },
+	{ COL_HOST, offsetof(struct cols, host), false },
+	{ COL_RANK, offsetof(struct cols, rank), false },
+	{ COL_JOB, offsetof(struct cols, job), false },
+	{ COL_START, offsetof(struct cols, start), false },
+	{ COL_WALL, offsetof(struct cols, wall), false },
+	{ COL_DEVICE, offsetof(struct cols, index), false },
+	{ COL_DEVNAME, offsetof(struct cols, name), false },
+	{ COL_BACKEND, offsetof(struct cols, backend), false },
+	{ COL_TIME, offsetof(struct cols, time), false },
+	{ COL_ABOVEIDLE, offsetof(struct cols, above_idle), false },
+	{ COL_WORKLOAD, offsetof(struct cols, workload), false },
 };
 
 /* A numbered "run" row. */
@@ -108,10 +94,10 @@ find_cols(struct reader *rd)
 
 	for (i = 0; i < ARRAY_SIZE(col_table); i++) {
 		slot = (int *)(void *)((char *)&rd->c + col_table[i].off);
-		*slot = csvin_col(rd->t, col_table[i].name);
+		*slot = csvin_col(rd->t, schema_column(col_table[i].col));
 		if (*slot < 0 && col_table[i].is_required) {
 			errbuf_set(rd->err, "not a joulestat summary (no %s column)",
-			    col_table[i].name);
+			    schema_column(col_table[i].col));
 			return -1;
 		}
 	}
@@ -171,7 +157,9 @@ row_run(const struct reader *rd, size_t row, uint64_t *run)
 	const char	*s = csvin_get(rd->t, row, rd->c.run);
 
 	*run = 0;
-	if (strcmp(s, RUN_MEAN) == 0 || strcmp(s, RUN_STDDEV) == 0)
+	/* The -r summary rows are recomputed, not read. */
+	if (strcmp(s, schema_series_row(ROW_MEAN)) == 0 ||
+	    strcmp(s, schema_series_row(ROW_STDDEV)) == 0)
 		return 0;
 	if (parse_u64_range(s, 1, UINT32_MAX, run) != 0) {
 		errbuf_set(rd->err, "line %zu: run '%s' is not a run number", row_line(rd, row),
@@ -312,15 +300,6 @@ find_dev(struct reader *rd, size_t row, const char *id, int64_t index)
 	return d;
 }
 
-void
-merge_add_figure(double *sum, size_t *n, double v, bool has)
-{
-	if (has) {
-		*sum += v;
-		(*n)++;
-	}
-}
-
 /* The device measured from the run's start for time_s: widen its window. */
 static void
 widen_window(struct merge_dev *d, const struct run_info *ri, double time_s, bool has_time)
@@ -421,7 +400,7 @@ is_blank(const struct csvin *t, size_t row)
 static int
 read_scope(struct reader *rd, bool is_run)
 {
-	const char	*scope = is_run ? SCOPE_RUN : SCOPE_DEVICE;
+	const char	*scope = schema_scope(is_run ? SCOPE_RUN : SCOPE_DEVICE);
 	uint64_t	 run;
 	size_t		 row;
 
@@ -555,496 +534,4 @@ merge_rank_free(struct merge_rank *r)
 	free(r->rank);
 	free(r->job);
 	memset(r, 0, sizeof *r);
-}
-
-const char *
-merge_job_words(const char *job, char *buf, size_t size)
-{
-	char	shown[64];
-
-	if (job[0] == '\0')
-		snprintf(buf, size, "no job id");
-	else
-		snprintf(buf, size, "job %s", visible(job, shown, sizeof shown));
-	return buf;
-}
-
-int
-merge_job_add(struct merge_job *job, struct merge_rank *r, struct errbuf *err)
-{
-	const struct merge_rank	*first = job->nranks > 0 ? &job->ranks[0] : NULL;
-	char			 a[80], b[80];
-
-	if (first != NULL && strcmp(first->job, r->job) != 0) {
-		errbuf_set(err, "%s: %s, but %s has %s: merge one job at a time", VIS(r->file),
-		    merge_job_words(r->job, a, sizeof a), VIS(first->file),
-		    merge_job_words(first->job, b, sizeof b));
-		return -1;
-	}
-	if (job->nranks == job->cap) {
-		job->cap = job->cap == 0 ? 8 : job->cap * 2;
-		job->ranks = xreallocarray(job->ranks, job->cap, sizeof *job->ranks);
-	}
-	job->ranks[job->nranks++] = *r;
-	memset(r, 0, sizeof *r);
-	return 0;
-}
-
-static int
-cmp_double(double a, double b)
-{
-	return (a > b) - (a < b);
-}
-
-/* Ranks in number order, those without a number last; then host, then file. */
-static int
-cmp_rank(const void *a, const void *b)
-{
-	const struct merge_rank	*x = a, *y = b;
-	int			 c;
-
-	if (x->rank_num != y->rank_num) {
-		if (x->rank_num < 0 || y->rank_num < 0)
-			return x->rank_num < 0 ? 1 : -1;
-		return x->rank_num < y->rank_num ? -1 : 1;
-	}
-	if ((c = strcmp(x->host, y->host)) != 0)
-		return c;
-	return strcmp(x->file, y->file);
-}
-
-/* After cmp_rank, a (host, rank) given twice is two neighbours. */
-static int
-check_twice(const struct merge_job *job, struct errbuf *err)
-{
-	const struct merge_rank	*x, *y;
-	size_t			 i;
-
-	for (i = 1; i < job->nranks; i++) {
-		x = &job->ranks[i - 1];
-		y = &job->ranks[i];
-		if (x->rank_num != y->rank_num || strcmp(x->host, y->host) != 0)
-			continue;
-		if (strcmp(x->file, y->file) == 0)
-			errbuf_set(err, "%s: given twice", VIS(y->file));
-		else
-			errbuf_set(err, "%s: host %s rank %s is also in %s", VIS(y->file),
-			    VIS(y->host[0] != '\0' ? y->host : "(none)"),
-			    VIS(y->rank[0] != '\0' ? y->rank : "(none)"), VIS(x->file));
-		return -1;
-	}
-	return 0;
-}
-
-/* One rank's measurement of one device, while grouping. */
-struct meas {
-	const struct merge_rank	*r;
-	const struct merge_dev	*d;
-	size_t			 ri, di;
-};
-
-/* Same host and device together; unknown windows first, then by start. */
-static int
-cmp_meas(const void *a, const void *b)
-{
-	const struct meas	*x = a, *y = b;
-	int			 c;
-
-	if ((c = strcmp(x->r->host, y->r->host)) != 0 || (c = strcmp(x->d->id, y->d->id)) != 0)
-		return c;
-	if (x->d->has_window != y->d->has_window)
-		return x->d->has_window ? 1 : -1;
-	if ((c = cmp_double(x->d->start_s, y->d->start_s)) != 0)
-		return c;
-	return x->ri < y->ri ? -1 : x->ri > y->ri;
-}
-
-static bool
-same_device(const struct meas *a, const struct meas *b)
-{
-	return strcmp(a->r->host, b->r->host) == 0 && strcmp(a->d->id, b->d->id) == 0;
-}
-
-/* How long a measurement lasted: its window, or its time per run without one. */
-static double
-meas_length(const struct meas *m)
-{
-	if (m->d->has_window)
-		return m->d->end_s - m->d->start_s;
-	return m->d->n_time > 0 ? m->d->time_s : 0;
-}
-
-/* The figures to keep: known energy first, then the longest window, then the lower rank. */
-static bool
-is_better(const struct meas *a, const struct meas *b)
-{
-	if ((a->d->n_energy > 0) != (b->d->n_energy > 0))
-		return a->d->n_energy > 0;
-	if (meas_length(a) != meas_length(b))
-		return meas_length(a) > meas_length(b);
-	return a->ri < b->ri;
-}
-
-static int
-cmp_size(const void *a, const void *b)
-{
-	const size_t	*x = a, *y = b;
-
-	return *x < *y ? -1 : *x > *y;
-}
-
-/* m[0..n) measured one device at one time: one group. */
-static void
-add_group(struct merge_job *job, const struct meas *m, size_t n)
-{
-	struct merge_group	*g = &job->groups[job->ngroups++];
-	size_t			 i, best = 0;
-
-	memset(g, 0, sizeof *g);
-	g->members = xcalloc(n, sizeof *g->members);
-	g->nmembers = n;
-	for (i = 0; i < n; i++) {
-		g->members[i] = m[i].ri;
-		if (is_better(&m[i], &m[best]))
-			best = i;
-		if (m[i].d->n_workload > 0) {
-			g->workload_j += m[i].d->workload_j;
-			g->has_workload = true;
-		}
-		if (!m[i].d->has_window)
-			continue;
-		if (!g->has_window || m[i].d->start_s < g->start_s)
-			g->start_s = m[i].d->start_s;
-		if (!g->has_window || m[i].d->end_s > g->end_s)
-			g->end_s = m[i].d->end_s;
-		g->has_window = true;
-	}
-	qsort(g->members, n, sizeof *g->members, cmp_size);
-	g->kept_rank = m[best].ri;
-	g->kept_dev = m[best].di;
-}
-
-/*
- * The measurements m[from..to) of one device, sorted by start: each run
- * of windows that overlap one another (touching is not overlapping) is
- * one group.  Without a window there is no telling, and the ranks of a
- * job on one host run at the same time: all of them are one group.
- */
-static void
-group_device(struct merge_job *job, const struct meas *m, size_t from, size_t to)
-{
-	double	end;
-	size_t	i, k;
-
-	if (!m[from].d->has_window) {
-		add_group(job, m + from, to - from);
-		return;
-	}
-	for (i = from; i < to; i = k) {
-		end = m[i].d->end_s;
-		for (k = i + 1; k < to && m[k].d->start_s < end; k++) {
-			if (m[k].d->end_s > end)
-				end = m[k].d->end_s;
-		}
-		add_group(job, m + i, k - i);
-	}
-}
-
-/* Groups by host, then device index (unknown last), then id and start. */
-static int
-cmp_group(const void *a, const void *b, void *arg)
-{
-	const struct merge_job		*job = arg;
-	const struct merge_group	*x = a, *y = b;
-	const struct merge_rank		*rx = &job->ranks[x->kept_rank];
-	const struct merge_rank		*ry = &job->ranks[y->kept_rank];
-	const struct merge_dev		*dx = &rx->devs[x->kept_dev];
-	const struct merge_dev		*dy = &ry->devs[y->kept_dev];
-	int				 c;
-
-	if ((c = strcmp(rx->host, ry->host)) != 0)
-		return c;
-	if (dx->index != dy->index) {
-		if (dx->index < 0 || dy->index < 0)
-			return dx->index < 0 ? 1 : -1;
-		return dx->index < dy->index ? -1 : 1;
-	}
-	if ((c = strcmp(dx->id, dy->id)) != 0)
-		return c;
-	return cmp_double(x->start_s, y->start_s);
-}
-
-static void
-group_devices(struct merge_job *job)
-{
-	struct meas	*m;
-	size_t		 n = 0, i, k, end;
-
-	for (i = 0; i < job->nranks; i++)
-		n += job->ranks[i].ndev;
-	m = xcalloc(n > 0 ? n : 1, sizeof *m);
-	job->groups = xcalloc(n > 0 ? n : 1, sizeof *job->groups);
-	n = 0;
-	for (i = 0; i < job->nranks; i++) {
-		for (k = 0; k < job->ranks[i].ndev; k++)
-			m[n++] = (struct meas){ &job->ranks[i], &job->ranks[i].devs[k], i, k };
-	}
-	qsort(m, n, sizeof *m, cmp_meas);
-	for (i = 0; i < n; i = end) {
-		for (end = i + 1; end < n && same_device(&m[i], &m[end]); end++)
-			;
-		group_device(job, m, i, end);
-	}
-	free(m);
-	qsort_r(job->groups, job->ngroups, sizeof *job->groups, cmp_group, job);
-}
-
-static size_t
-count_hosts(const struct merge_job *job)
-{
-	const char	**hosts;
-	size_t		  i, n = 0;
-
-	if (job->nranks == 0)
-		return 0;
-	hosts = xcalloc(job->nranks, sizeof *hosts);
-	for (i = 0; i < job->nranks; i++)
-		hosts[i] = job->ranks[i].host;
-	qsort(hosts, job->nranks, sizeof *hosts, cmp_strp);
-	for (i = 0; i < job->nranks; i++)
-		n += i == 0 || strcmp(hosts[i], hosts[i - 1]) != 0;
-	free(hosts);
-	return n;
-}
-
-static void
-add_totals(struct merge_job *job)
-{
-	const struct merge_rank	*r;
-	const struct merge_dev	*d;
-	size_t			 i, k;
-
-	for (i = 0; i < job->ngroups; i++) {
-		d = &job->ranks[job->groups[i].kept_rank].devs[job->groups[i].kept_dev];
-		merge_add_figure(&job->energy_j, &job->n_energy, d->energy_j, d->n_energy > 0);
-		merge_add_figure(&job->above_idle_j, &job->n_above_idle, d->above_idle_j,
-		    d->n_above_idle > 0);
-	}
-	for (i = 0; i < job->nranks; i++) {
-		r = &job->ranks[i];
-		for (k = 0; k < r->ndev; k++)
-			merge_add_figure(&job->workload_j, &job->n_workload, r->devs[k].workload_j,
-			    r->devs[k].n_workload > 0);
-		if (!r->has_time)
-			continue;
-		if (!job->has_time || r->start_s < job->start_s)
-			job->start_s = r->start_s;
-		if (!job->has_time || r->end_s > job->end_s)
-			job->end_s = r->end_s;
-		job->has_time = true;
-	}
-	job->nhosts = count_hosts(job);
-}
-
-int
-merge_job_total(struct merge_job *job, struct errbuf *err)
-{
-	if (job->nranks > 1)
-		qsort(job->ranks, job->nranks, sizeof *job->ranks, cmp_rank);
-	if (check_twice(job, err) != 0)
-		return -1;
-	group_devices(job);
-	add_totals(job);
-	return 0;
-}
-
-void
-merge_job_free(struct merge_job *job)
-{
-	size_t	i;
-
-	for (i = 0; i < job->nranks; i++)
-		merge_rank_free(&job->ranks[i]);
-	for (i = 0; i < job->ngroups; i++)
-		free(job->groups[i].members);
-	free(job->ranks);
-	free(job->groups);
-	memset(job, 0, sizeof *job);
-}
-
-/* The subcommand: options, then the files, then the outputs. */
-
-enum merge_opt {
-	OPT_CSV = 1,
-	OPT_HELP,
-	OPT_JSON,
-	OPT_OUTPUT,
-	OPT_QUIET,
-};
-
-static const struct poptOption merge_options[] = {
-	{ "csv", '\0', POPT_ARG_STRING, NULL, OPT_CSV,
-	    "write the merged CSV to FILE (- for standard output)", "FILE" },
-	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
-	{ "json", '\0', POPT_ARG_STRING, NULL, OPT_JSON,
-	    "write the merged JSON to FILE (- for standard output)", "FILE" },
-	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
-	    "write the report to FILE instead of standard output", "FILE" },
-	{ "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET, "print no report", NULL },
-	POPT_TABLEEND
-};
-
-struct merge_opts {
-	char	*output;
-	char	*csv;
-	char	*json;
-	bool	 is_quiet;
-};
-
-static int
-usage_error(const char *msg)
-{
-	warnmsg("merge: %s", msg);
-	fprintf(stderr, "%s\n", MERGE_USAGE);
-	return EXIT_TOOL;
-}
-
-static int
-print_help(poptContext ctx)
-{
-	printf("%s\n\nAdd up the summary CSVs (joulestat --csv) of the ranks of one job: a device\n"
-	    "that ranks on one host measured at the same time is counted once.\n\n", MERGE_USAGE);
-	poptPrintHelp(ctx, stdout, 0);
-	printf("\nExit status: 0; 125 if a file is missing or malformed, or the files are\n"
-	    "not the ranks of one job.  See joulestat(1).\n");
-	return fflush(stdout) == 0 ? 0 : EXIT_TOOL;
-}
-
-/* A repeated option's last value wins; popt hands over a copy. */
-static void
-take_arg(char **dst, poptContext ctx)
-{
-	free(*dst);
-	*dst = poptGetOptArg(ctx);
-}
-
-/* Returns -1 to go on, or the exit status (help, usage error). */
-static int
-parse_options(struct merge_opts *o, poptContext ctx)
-{
-	const char	**files;
-	char		  msg[200];
-	int		  rc;
-
-	while ((rc = poptGetNextOpt(ctx)) > 0) {
-		switch (rc) {
-		case OPT_CSV: take_arg(&o->csv, ctx); break;
-		case OPT_HELP: return print_help(ctx);
-		case OPT_JSON: take_arg(&o->json, ctx); break;
-		case OPT_OUTPUT: take_arg(&o->output, ctx); break;
-		case OPT_QUIET: o->is_quiet = true; break;
-		}
-	}
-	if (rc < -1) {
-		snprintf(msg, sizeof msg, "%s: %s",
-		    VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)), poptStrerror(rc));
-		return usage_error(msg);
-	}
-	files = poptGetArgs(ctx);
-	if (files == NULL || files[0] == NULL)
-		return usage_error("no files given");
-	return -1;
-}
-
-/* Write one output to path ("-": standard output); 0, or -1 after a message. */
-static int
-write_output(const char *path, int (*emit)(FILE *, const struct merge_job *),
-    const struct merge_job *job)
-{
-	FILE	*f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-	int	 rc;
-
-	if (f == NULL) {
-		warnmsg("merge: %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = emit(f, job);
-	if (f != stdout && fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc != 0) {
-		warnmsg("merge: %s: %s", f == stdout ? "standard output" : path, strerror(-rc));
-		return -1;
-	}
-	return 0;
-}
-
-static int
-write_outputs(const struct merge_opts *o, const struct merge_job *job)
-{
-	const struct {
-		const char	*path;
-		int		(*emit)(FILE *, const struct merge_job *);
-	} outs[] = {
-		{ o->is_quiet ? NULL : o->output != NULL ? o->output : "-", merge_write_report },
-		{ o->csv, merge_write_csv },
-		{ o->json, merge_write_json },
-	};
-	size_t	i;
-	int	rc = 0;
-
-	for (i = 0; i < ARRAY_SIZE(outs); i++) {
-		if (outs[i].path != NULL && write_output(outs[i].path, outs[i].emit, job) != 0)
-			rc = -1;
-	}
-	return rc;
-}
-
-/* Read every file into one job; the outputs are opened only when all of them read. */
-static int
-merge_files(const struct merge_opts *o, const char **files)
-{
-	struct merge_job	job = { 0 };
-	struct merge_rank	r;
-	struct errbuf		err = { "" };
-	size_t			i;
-	int			status = EXIT_TOOL;
-
-	for (i = 0; files[i] != NULL; i++) {
-		if (merge_load_file(&r, files[i], &err) != 0 ||
-		    merge_job_add(&job, &r, &err) != 0) {
-			merge_rank_free(&r);
-			break;
-		}
-	}
-	if (files[i] == NULL && merge_job_total(&job, &err) == 0)
-		status = write_outputs(o, &job) == 0 ? 0 : EXIT_TOOL;
-	if (err.msg[0] != '\0')
-		warnmsg("merge: %s", err.msg);
-	merge_job_free(&job);
-	return status;
-}
-
-int
-merge_main(int argc, char **argv)
-{
-	struct merge_opts	  o = { 0 };
-	poptContext		  ctx;
-	const char		**args;
-	int			  status;
-
-	/* popt's help names argv[0]: "joulestat merge", not "merge". */
-	args = xcalloc((size_t)argc + 1, sizeof *args);
-	memcpy(args, argv, (size_t)argc * sizeof *args);
-	args[0] = PROGNAME " merge";
-	/* Options may follow the files, as in "merge r*.csv --csv m.csv". */
-	ctx = poptGetContext(PROGNAME " merge", argc, args, merge_options, 0);
-	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
-	if ((status = parse_options(&o, ctx)) < 0)
-		status = merge_files(&o, poptGetArgs(ctx));
-	free(o.output);
-	free(o.csv);
-	free(o.json);
-	poptFreeContext(ctx);
-	free(args);
-	return status;
 }
