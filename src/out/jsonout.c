@@ -105,6 +105,13 @@ put_figures(json_t *o, const void *base, const struct figure_table *t)
 	return rc;
 }
 
+/* Set the key named as the summary column col in o to v; 0 or -1, as fmt_json_put. */
+static int
+put_col(json_t *o, enum summary_col col, json_t *v)
+{
+	return fmt_json_put(o, schema_column(col), v);
+}
+
 /* Give back o, or NULL (and drop o) when building it failed anywhere. */
 static json_t *
 done(json_t *o, int rc)
@@ -144,17 +151,17 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = fmt_json_put(o, "pid", json_integer(p->pid));
-	rc |= fmt_json_put(o, "process", fmt_json_text(p->comm));
-	rc |= fmt_json_put(o, "sm_pct", p->has_util ? real(p->sm_pct) : json_null());
-	rc |= fmt_json_put(o, "mem_pct", p->has_util ? real(p->mem_pct) : json_null());
+	rc = put_col(o, COL_PID, json_integer(p->pid));
+	rc |= put_col(o, COL_PROCESS, fmt_json_text(p->comm));
+	rc |= put_col(o, COL_SMPCT, p->has_util ? real(p->sm_pct) : json_null());
+	rc |= put_col(o, COL_MEMPCT, p->has_util ? real(p->mem_pct) : json_null());
 	rc |= fmt_json_put(o, "between_ticks", json_boolean(p->is_between_ticks));
-	rc |= fmt_json_put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
+	rc |= put_col(o, COL_GPUMEM, p->max_gpu_mem_kib > 0 ?
 	    uinteger(p->max_gpu_mem_kib) : json_null());
-	rc |= fmt_json_put(o, "energy_j", d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
-	rc |= fmt_json_put(o, "energy_method", d->has_attrib ? word(schema_word_estimate()) :
+	rc |= put_col(o, COL_ENERGY, d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
+	rc |= put_col(o, COL_METHOD, d->has_attrib ? word(schema_word_estimate()) :
 	    json_null());
-	rc |= fmt_json_put(o, "energy_share", energy_share(d, p->energy_mj));
+	rc |= put_col(o, COL_SHARE_E, energy_share(d, p->energy_mj));
 	return done(o, rc);
 }
 
@@ -217,8 +224,8 @@ put_outcome(json_t *o, const struct report *rep)
 	bool	is_exec = rep->outcome == OUTCOME_NOT_FOUND || rep->outcome == OUTCOME_CANNOT_EXEC;
 	int	rc;
 
-	rc = fmt_json_put(o, "outcome", word(schema_word_outcome(rep->outcome)));
-	rc |= fmt_json_put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
+	rc = put_col(o, COL_OUTCOME, word(schema_word_outcome(rep->outcome)));
+	rc |= put_col(o, COL_EXIT, is_attach ? json_null() : json_integer(rep->exit_status));
 	rc |= fmt_json_put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
 	rc |= fmt_json_put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
 	return rc;
@@ -258,13 +265,13 @@ run_object(const struct report *rep)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = fmt_json_put(o, "run", uinteger(rep->index));
-	rc |= fmt_json_put(o, "host", fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
-	rc |= fmt_json_put(o, "rank", fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
-	rc |= fmt_json_put(o, "job", fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
-	rc |= fmt_json_put(o, "start_unix_s", rep->start_unix_ns > 0 ?
+	rc = put_col(o, COL_RUN, uinteger(rep->index));
+	rc |= put_col(o, COL_HOST, fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
+	rc |= put_col(o, COL_RANK, fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
+	rc |= put_col(o, COL_JOB, fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
+	rc |= put_col(o, COL_START, rep->start_unix_ns > 0 ?
 	    real((double)rep->start_unix_ns / 1e9) : json_null());
-	rc |= fmt_json_put(o, "command", fmt_json_text(rep->command));
+	rc |= put_col(o, COL_COMMAND, fmt_json_text(rep->command));
 	rc |= put_outcome(o, rep);
 	rc |= put_figures(o, rep, &figures_run);
 	rc |= fmt_json_put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
