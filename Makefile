@@ -25,7 +25,8 @@ OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
 PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.c \
 	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
 	   tests/sim/scenario.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
-	   src/lib/jobinfo.c src/merge/merge.c src/merge/mergeout.c src/lib/fmt.c
+	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c \
+	   src/merge/mergeout.c src/lib/fmt.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.
@@ -122,7 +123,7 @@ uninstall:
 clean:
 	rm -rf build build-asan build-fuzz
 
-# libFuzzer targets (HACKING.md "Tests"), one per parser: tests/fuzz/fuzz_*.c with
+# libFuzzer targets (HACKING.md, "Tests"), one per parser: tests/fuzz/fuzz_*.c with
 # clang, ASan and UBSan, linked with the parsers (compiled by clang too,
 # with coverage) from an archive in build-fuzz/.  UBSan does not recover,
 # so that undefined behaviour is a crash libFuzzer reports.

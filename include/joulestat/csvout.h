@@ -1,6 +1,6 @@
 /*
- * CSV forms of the report, written only through libcsv's quoting (STYLE
- * §8): a header row, a stable documented column order, the same field
+ * The summary CSV (--csv), written only through libcsv's quoting: a
+ * header row, the documented column order of schema.h, the same field
  * count on every row, C-locale numbers, and an empty field for unknown.
  */
 #ifndef JOULESTAT_CSVOUT_H
@@ -10,8 +10,6 @@
 
 #include "joulestat/gate.h"
 #include "joulestat/report.h"
-
-#define CSVOUT_SCHEMA_VERSION	2
 
 /*
  * The summary: for each run one "run" row, then per device one "device"

@@ -1,5 +1,6 @@
 /*
- * Formatting shared by the output forms (report.c, jsonout.c, mergeout.c).
+ * Formatting shared by the output forms: the text, CSV and JSON emitters
+ * in src/out/ and joulestat merge's in src/merge/mergeout.c.
  */
 #ifndef JOULESTAT_FMT_H
 #define JOULESTAT_FMT_H

@@ -1,5 +1,5 @@
 /*
- * CI gates (DESIGN §3, gate.c): thresholds on a run's figures and a
+ * CI gates (joulestat(1), GATES): thresholds on a run's figures and a
  * comparison with a baseline summary, each turned into a verdict that the
  * report prints and main.c maps to the gate exit status.  Parsing the
  * option values and judging are pure; only baseline_load reads a file.

@@ -1,5 +1,5 @@
 /*
- * The JSON form of the report, built with jansson (STYLE §8): one object
+ * The JSON form of the report (--json), built with jansson: one object
  * per run with every figure of struct report, null wherever the figure is
  * unknown (never 0), and a schema_version.  No measurement logic here.
  */

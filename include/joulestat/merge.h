@@ -1,16 +1,18 @@
 /*
  * joulestat merge FILE...: combine the summary CSVs of the ranks of one
- * job (DESIGN §6) into one job total.  A device that several ranks on one
- * host measured over overlapping windows (same host and device id) is one
- * device and is counted once; the workload's attributed energies, one
- * per rank's own processes, add up.
+ * job (joulestat(1), CLUSTERS) into one job total.  A device that several
+ * ranks on one host measured over overlapping windows (same host and
+ * device id) is one device and is counted once; the workload's attributed
+ * energies, one per rank's own processes, add up.
  *
  * The work is split so that all of it but the files is pure: a summary's
- * text becomes a struct merge_rank (merge_parse_text), ranks are added to
- * a struct merge_job (merge_job_add), merge_job_total finds the distinct
- * device measurements and the totals, and three emitters write the text
- * report, the CSV and the JSON.  Figures are in joules and seconds, times
- * of day in CLOCK_REALTIME seconds since the epoch, as in the summaries.
+ * text becomes a struct merge_rank (merge_parse_text, src/merge/read.c),
+ * ranks are added to a struct merge_job (merge_job_add, src/merge/merge.c),
+ * merge_job_total finds the distinct device measurements and the totals,
+ * and three emitters (src/merge/mergeout.c) write the text report, the
+ * CSV and the JSON.  The command itself, merge_main, is src/cli/merge.c.
+ * Figures are in joules and seconds, times of day in CLOCK_REALTIME
+ * seconds since the epoch, as in the summaries.
  */
 #ifndef JOULESTAT_MERGE_H
 #define JOULESTAT_MERGE_H
@@ -21,8 +23,6 @@
 #include <stdio.h>
 
 #include "joulestat/util.h"
-
-#define MERGE_SCHEMA_VERSION	1
 
 /*
  * One rank's measurement of one device.  With -r, every figure is the
@@ -137,7 +137,7 @@ void	merge_job_free(struct merge_job *job);
 
 /*
  * The emitters, after merge_job_total: the text report, the merged CSV
- * (columns documented in merge.c) and the JSON document.  f stays open
+ * (columns documented in mergeout.c) and the JSON document.  f stays open
  * and the caller's.  Each returns 0, or -errno when writing failed or
  * (JSON) memory ran out.
  */

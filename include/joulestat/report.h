@@ -1,7 +1,10 @@
 /*
  * struct report: every number of a run, computed once with its method and
- * validity (STYLE §8), then handed to independent emitters: the human text
- * (report.c) and CSV (csvout.c).  No emitter measures or derives anything.
+ * whether it is known (report_build), then handed to independent
+ * emitters that derive nothing: the human text (text.c), the summary CSV
+ * (csvout.c), the JSON (jsonout.c) and the gates (gate.c).  With -r,
+ * report_series summarizes the runs (stats.h).  See HACKING.md, "The
+ * pipeline".
  */
 #ifndef JOULESTAT_REPORT_H
 #define JOULESTAT_REPORT_H
@@ -10,23 +13,15 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/schema.h"
 #include "joulestat/source.h"
+#include "joulestat/stats.h"
 
 struct run;
-
-enum outcome {
-	OUTCOME_EXITED,		/* code = exit status */
-	OUTCOME_SIGNALED,	/* code = signal number */
-	OUTCOME_NOT_FOUND,	/* exec failed with ENOENT; code = errno */
-	OUTCOME_CANNOT_EXEC,	/* exec failed otherwise; code = errno */
-	OUTCOME_ATTACHED,	/* -p: the processes ended */
-	OUTCOME_INTERRUPTED,	/* -p: a signal ended the measurement; code = signal */
-};
 
 struct state_report {
 	int		 pstate;		/* 0..15, or PSTATE_UNKNOWN */
@@ -36,14 +31,6 @@ struct state_report {
 	bool		 has_energy;
 	double		 avg_sm_mhz;
 	bool		 has_sm;
-};
-
-/* Where a device's idle power came from. */
-enum idle_method {
-	IDLE_UNKNOWN,		/* no power readings: everything counts as dynamic */
-	IDLE_BASELINE,		/* --idle-baseline: measured before the run */
-	IDLE_GIVEN,		/* --idle-power */
-	IDLE_MIN_SEEN,		/* the lowest power reading of the run */
 };
 
 struct proc_report {
@@ -137,67 +124,15 @@ struct report {
 	size_t		 ndev;
 };
 
-/* A device's figures across the runs of a series. */
-struct dev_series {
-	struct series_stat	 energy_j;
-	struct series_stat	 above_idle_j;
-	struct series_stat	 avg_power_w;
-	struct series_stat	 workload_j;
-	bool			 has_energy;
-	bool			 has_above_idle;
-	bool			 has_workload;
-	struct series_stat	 state_s[ACCOUNT_NSTATES];	/* time per P-state slot */
-	bool			 has_state[ACCOUNT_NSTATES];
-};
-
-#define SERIES_MAX_WARNINGS	16
-#define SERIES_SPREAD_CV	0.10	/* warn above this coefficient of variation */
-#define SERIES_OUTLIER_MIN_N	3	/* fewer runs have no outliers */
-#define SERIES_OUTLIER_REL	0.05	/* nor does a run within 5% of the median */
-
-/* The summary of repeated runs (-r), like perf stat -r and hyperfine. */
-struct series {
-	size_t			 n;
-	struct series_stat	 wall_s;
-	struct series_stat	 user_s;
-	struct series_stat	 sys_s;
-	struct dev_series	*devs;
-	size_t			 ndev;
-	char			 warnings[SERIES_MAX_WARNINGS][192];
-	size_t			 nwarnings;
-};
-
-/* Summarize reps[0..n) (n >= 1, same devices in each).  Release with series_free. */
-void	report_series(struct series *s, const struct report *reps, size_t n);
-void	report_series_free(struct series *s);
-
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
 
-/* "killed by SIGTERM (signal 15)", "7", "not found": the outcome in words. */
-void	report_outcome_text(const struct report *rep, char *buf, size_t size);
-
 /*
- * The human report of one run, or with n > 1 the summary of a series
- * (series from report_series).  Returns 0, or -errno when writing failed.
+ * Summarize reps[0..n) (n >= 1, the same devices in each), with a warning
+ * for each outlier run and each figure that varies too much to trust its
+ * mean.  Release with report_series_free (stats.h).
  */
-int	report_write_text(FILE *f, const struct report *reps, size_t n,
-	    const struct series *series);
-
-/*
- * The words the machine-readable forms (CSV, JSON, timeline) use for
- * methods and kinds; "" for unknown or none.
- */
-const char *report_word_method(enum energy_method m);
-const char *report_word_kind(enum power_kind k);
-const char *report_word_idle(enum idle_method m);
-const char *report_word_outcome(enum outcome o);
-
-/*
- * The name of state pstate (0..15 or PSTATE_UNKNOWN) of dev, one word:
- * "P0", "DPM2", "deep-sleep", "awake", "RC6", "unknown".  Returns buf.
- */
-const char *report_state_name(const struct device *dev, int pstate, char *buf, size_t size);
+void	report_series(struct series *s, const struct report *reps, size_t n);
 
 #endif

@@ -1,9 +1,9 @@
 /*
  * --timeline: one CSV row per device per reading, streamed as the run goes
- * (DESIGN §2).  Rows are built whole in a reused buffer and written with
- * write(2) at least once a second, so a run killed at any moment leaves a
- * file whose every row parses; memory does not grow with the run.  Text is
- * quoted through libcsv.
+ * (joulestat(1), TIMELINE).  Rows are built whole in a reused buffer and
+ * written with write(2) at least once a second, so a run killed at any
+ * moment leaves a file whose every row parses; memory does not grow with
+ * the run.  Text is quoted through libcsv.
  */
 #ifndef JOULESTAT_TIMELINE_H
 #define JOULESTAT_TIMELINE_H

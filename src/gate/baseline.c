@@ -1,6 +1,6 @@
 /*
- * --baseline: an earlier summary CSV (csvout.c's columns, found by name
- * through csvin) reduced to what --max-regression compares: the wall time
+ * --baseline: an earlier summary CSV (the columns of schema.h, found by
+ * name through csvin) reduced to what --max-regression compares: the wall time
  * of each numbered run and the energies of its devices.
  */
 #include "joulestat/gate.h"
@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "joulestat/csvin.h"
+#include "joulestat/schema.h"
 #include "joulestat/util.h"
 
 /* A number field, or NaN when it is empty; -1 when it is not a number. */
@@ -32,14 +33,15 @@ struct bcols {
 static int
 find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
 {
-	static const char *const names[] = { "scope", "run", "wall_s", "device_id", "energy_j",
-	    "energy_above_idle_j" };
+	static const enum summary_col cols[] = { COL_SCOPE, COL_RUN, COL_WALL, COL_DEVID,
+	    COL_ENERGY, COL_ABOVEIDLE };
 	int	*const slots[] = { &c->scope, &c->run, &c->wall, &c->devid, &c->energy, &c->above };
 	size_t	 i;
 
-	for (i = 0; i < ARRAY_SIZE(names); i++) {
-		if ((*slots[i] = csvin_col(t, names[i])) < 0) {
-			errbuf_set(err, "no column '%s': not a joulestat --csv summary", names[i]);
+	for (i = 0; i < ARRAY_SIZE(cols); i++) {
+		if ((*slots[i] = csvin_col(t, schema_column(cols[i]))) < 0) {
+			errbuf_set(err, "no column '%s': not a joulestat --csv summary",
+			    schema_column(cols[i]));
 			return -1;
 		}
 	}
@@ -105,9 +107,10 @@ read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 		run = csvin_get(t, row, c.run);
 		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0)
 			continue;		/* mean, stddev, and rows of other kinds */
-		if (strcmp(scope, "run") == 0 && add_run(b, t, row, &c, err) != 0)
+		if (strcmp(scope, schema_scope(SCOPE_RUN)) == 0 && add_run(b, t, row, &c, err) != 0)
 			return -1;
-		if (strcmp(scope, "device") == 0 && add_dev(b, t, row, &c, err) != 0)
+		if (strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0 &&
+		    add_dev(b, t, row, &c, err) != 0)
 			return -1;
 	}
 	if (b->nruns == 0) {

@@ -1,6 +1,6 @@
 /*
  * CI gates: thresholds and the baseline comparison, turned into verdicts
- * (DESIGN §3).  A gate judges the figure of one run, or with -r the mean
+ * (HACKING.md, "Exit status").  A gate judges the figure of one run, or with -r the mean
  * of the runs, made stricter by --gate-sigma standard deviations.  A
  * figure that was not measured fails its gate: a CI job must not pass on
  * a number nobody saw.
@@ -45,7 +45,7 @@ state_share(const struct dev_report *d, const char *state)
 	size_t	k;
 
 	for (k = 0; k < d->nstates; k++) {
-		report_state_name(d->dev, d->states[k].pstate, name, sizeof name);
+		schema_state_name(d->dev, d->states[k].pstate, name, sizeof name);
 		if (strcasecmp(name, state) == 0)
 			share += d->states[k].share;
 	}

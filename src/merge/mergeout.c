@@ -1,7 +1,8 @@
 /*
  * The three forms of a merged job (joulestat merge): the text report, the
  * CSV (through libcsv's quoting) and the JSON document (jansson).  They
- * only print what merge.c read and totalled.
+ * only print what read.c read and merge.c totalled.  Column names, JSON
+ * keys and row kinds are schema.h's.
  */
 #include "joulestat/merge.h"
 
@@ -14,6 +15,7 @@
 #include <string.h>
 
 #include "joulestat/fmt.h"
+#include "joulestat/schema.h"
 #include "joulestat/util.h"
 
 /* What one rank measured on its own devices, shared ones included. */
@@ -64,7 +66,7 @@ member_list(const struct merge_job *job, const struct merge_group *g, const char
 	return s;
 }
 
-/* The text report, in the layout of report.c's. */
+/* The text report, in the layout of text.c's. */
 
 /* A table cell: the figure with three decimals, or "unknown". */
 static const char *
@@ -227,9 +229,10 @@ merge_write_report(FILE *f, const struct merge_job *job)
 /*
  * The merged CSV: a header, one "job" row, one "rank" row per rank and one
  * "device" row per distinct device measurement, every row with every
- * column (STYLE §8).  Unknown is an empty field.  The columns:
+ * column (schema.h, MERGE_COLUMNS).  Unknown is an empty field.  The
+ * columns:
  *
- *   schema_version       MERGE_SCHEMA_VERSION (1)
+ *   schema_version       SCHEMA_MERGE_VERSION (1)
  *   scope                job, rank or device
  *   job                  the job id (every row); empty outside a batch job
  *   host                 rank: its host; device: the host of the device
@@ -254,19 +257,6 @@ merge_write_report(FILE *f, const struct merge_job *job)
  *   devices              job: distinct device measurements; rank: devices in its file
  *   measured_by          device: the ranks that measured it, separated by spaces
  */
-enum merge_col {
-	MC_SCHEMA, MC_SCOPE, MC_JOB, MC_HOST, MC_RANK, MC_FILE, MC_RUNS, MC_START, MC_END, MC_WALL,
-	MC_DEVICE, MC_DEVID, MC_DEVNAME, MC_BACKEND, MC_TIME, MC_ENERGY, MC_ABOVE, MC_WORKLOAD,
-	MC_RANKS, MC_HOSTS, MC_DEVICES, MC_MEASURED_BY,
-	MC_NCOLS
-};
-
-static const char *const mcol_names[MC_NCOLS] = {
-	"schema_version", "scope", "job", "host", "rank", "file", "runs", "start_unix_s",
-	"end_unix_s", "wall_s", "device", "device_id", "device_name", "backend", "time_s",
-	"energy_j", "energy_above_idle_j", "workload_energy_j", "ranks", "hosts", "devices",
-	"measured_by",
-};
 
 /* A figure that may be unknown. */
 static void
@@ -281,7 +271,7 @@ write_cells(FILE *f, const struct fmt_cell *c)
 {
 	int	col;
 
-	for (col = 0; col < MC_NCOLS; col++) {
+	for (col = 0; col < MCOL_NCOLS; col++) {
 		if (col > 0)
 			fputc(',', f);
 		fmt_cell_write(f, &c[col]);
@@ -292,44 +282,44 @@ write_cells(FILE *f, const struct fmt_cell *c)
 static void
 csv_job(FILE *f, const struct merge_job *job, const char *jobid)
 {
-	struct fmt_cell	c[MC_NCOLS] = { 0 };
+	struct fmt_cell	c[MCOL_NCOLS] = { 0 };
 
-	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	fmt_cell_text(&c[MC_SCOPE], "job");
-	fmt_cell_text(&c[MC_JOB], jobid);
-	put_real(&c[MC_START], job->start_s, job->has_time);
-	put_real(&c[MC_END], job->end_s, job->has_time);
-	put_real(&c[MC_WALL], job->end_s - job->start_s, job->has_time);
-	put_real(&c[MC_ENERGY], job->energy_j, job->n_energy > 0);
-	put_real(&c[MC_ABOVE], job->above_idle_j, job->n_above_idle > 0);
-	put_real(&c[MC_WORKLOAD], job->workload_j, job->n_workload > 0);
-	fmt_cell_int(&c[MC_RANKS], (int64_t)job->nranks);
-	fmt_cell_int(&c[MC_HOSTS], (int64_t)job->nhosts);
-	fmt_cell_int(&c[MC_DEVICES], (int64_t)job->ngroups);
+	fmt_cell_int(&c[MCOL_SCHEMA], SCHEMA_MERGE_VERSION);
+	fmt_cell_text(&c[MCOL_SCOPE], schema_merge_scope(MSCOPE_JOB));
+	fmt_cell_text(&c[MCOL_JOB], jobid);
+	put_real(&c[MCOL_START], job->start_s, job->has_time);
+	put_real(&c[MCOL_END], job->end_s, job->has_time);
+	put_real(&c[MCOL_WALL], job->end_s - job->start_s, job->has_time);
+	put_real(&c[MCOL_ENERGY], job->energy_j, job->n_energy > 0);
+	put_real(&c[MCOL_ABOVE], job->above_idle_j, job->n_above_idle > 0);
+	put_real(&c[MCOL_WORKLOAD], job->workload_j, job->n_workload > 0);
+	fmt_cell_int(&c[MCOL_RANKS], (int64_t)job->nranks);
+	fmt_cell_int(&c[MCOL_HOSTS], (int64_t)job->nhosts);
+	fmt_cell_int(&c[MCOL_DEVICES], (int64_t)job->ngroups);
 	write_cells(f, c);
 }
 
 static void
 csv_rank(FILE *f, const struct merge_rank *r)
 {
-	struct fmt_cell		c[MC_NCOLS] = { 0 };
+	struct fmt_cell		c[MCOL_NCOLS] = { 0 };
 	struct rank_sums	s;
 
 	rank_sums(r, &s);
-	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	fmt_cell_text(&c[MC_SCOPE], "rank");
-	fmt_cell_text(&c[MC_JOB], r->job);
-	fmt_cell_text(&c[MC_HOST], r->host);
-	fmt_cell_text(&c[MC_RANK], r->rank);
-	fmt_cell_text(&c[MC_FILE], r->file);
-	fmt_cell_int(&c[MC_RUNS], (int64_t)r->nruns);
-	put_real(&c[MC_START], r->start_s, r->has_time);
-	put_real(&c[MC_END], r->end_s, r->has_time);
-	put_real(&c[MC_WALL], r->wall_s, r->has_wall);
-	put_real(&c[MC_ENERGY], s.energy_j, s.n_energy > 0);
-	put_real(&c[MC_ABOVE], s.above_idle_j, s.n_above_idle > 0);
-	put_real(&c[MC_WORKLOAD], s.workload_j, s.n_workload > 0);
-	fmt_cell_int(&c[MC_DEVICES], (int64_t)r->ndev);
+	fmt_cell_int(&c[MCOL_SCHEMA], SCHEMA_MERGE_VERSION);
+	fmt_cell_text(&c[MCOL_SCOPE], schema_merge_scope(MSCOPE_RANK));
+	fmt_cell_text(&c[MCOL_JOB], r->job);
+	fmt_cell_text(&c[MCOL_HOST], r->host);
+	fmt_cell_text(&c[MCOL_RANK], r->rank);
+	fmt_cell_text(&c[MCOL_FILE], r->file);
+	fmt_cell_int(&c[MCOL_RUNS], (int64_t)r->nruns);
+	put_real(&c[MCOL_START], r->start_s, r->has_time);
+	put_real(&c[MCOL_END], r->end_s, r->has_time);
+	put_real(&c[MCOL_WALL], r->wall_s, r->has_wall);
+	put_real(&c[MCOL_ENERGY], s.energy_j, s.n_energy > 0);
+	put_real(&c[MCOL_ABOVE], s.above_idle_j, s.n_above_idle > 0);
+	put_real(&c[MCOL_WORKLOAD], s.workload_j, s.n_workload > 0);
+	fmt_cell_int(&c[MCOL_DEVICES], (int64_t)r->ndev);
 	write_cells(f, c);
 }
 
@@ -338,26 +328,26 @@ csv_device(FILE *f, const struct merge_job *job, const struct merge_group *g)
 {
 	const struct merge_rank	*r = &job->ranks[g->kept_rank];
 	const struct merge_dev	*d = kept_dev(job, g);
-	struct fmt_cell		 c[MC_NCOLS] = { 0 };
+	struct fmt_cell		 c[MCOL_NCOLS] = { 0 };
 	char			*ranks = member_list(job, g, " ");
 
-	fmt_cell_int(&c[MC_SCHEMA], MERGE_SCHEMA_VERSION);
-	fmt_cell_text(&c[MC_SCOPE], "device");
-	fmt_cell_text(&c[MC_JOB], r->job);
-	fmt_cell_text(&c[MC_HOST], r->host);
-	fmt_cell_text(&c[MC_RANK], r->rank);
+	fmt_cell_int(&c[MCOL_SCHEMA], SCHEMA_MERGE_VERSION);
+	fmt_cell_text(&c[MCOL_SCOPE], schema_merge_scope(MSCOPE_DEVICE));
+	fmt_cell_text(&c[MCOL_JOB], r->job);
+	fmt_cell_text(&c[MCOL_HOST], r->host);
+	fmt_cell_text(&c[MCOL_RANK], r->rank);
 	if (d->index >= 0)
-		fmt_cell_int(&c[MC_DEVICE], d->index);
-	fmt_cell_text(&c[MC_DEVID], d->id);
-	fmt_cell_text(&c[MC_DEVNAME], d->name);
-	fmt_cell_text(&c[MC_BACKEND], d->backend);
-	put_real(&c[MC_START], g->start_s, g->has_window);
-	put_real(&c[MC_END], g->end_s, g->has_window);
-	put_real(&c[MC_TIME], d->time_s, d->n_time > 0);
-	put_real(&c[MC_ENERGY], d->energy_j, d->n_energy > 0);
-	put_real(&c[MC_ABOVE], d->above_idle_j, d->n_above_idle > 0);
-	put_real(&c[MC_WORKLOAD], g->workload_j, g->has_workload);
-	fmt_cell_text(&c[MC_MEASURED_BY], ranks);
+		fmt_cell_int(&c[MCOL_DEVICE], d->index);
+	fmt_cell_text(&c[MCOL_DEVID], d->id);
+	fmt_cell_text(&c[MCOL_DEVNAME], d->name);
+	fmt_cell_text(&c[MCOL_BACKEND], d->backend);
+	put_real(&c[MCOL_START], g->start_s, g->has_window);
+	put_real(&c[MCOL_END], g->end_s, g->has_window);
+	put_real(&c[MCOL_TIME], d->time_s, d->n_time > 0);
+	put_real(&c[MCOL_ENERGY], d->energy_j, d->n_energy > 0);
+	put_real(&c[MCOL_ABOVE], d->above_idle_j, d->n_above_idle > 0);
+	put_real(&c[MCOL_WORKLOAD], g->workload_j, g->has_workload);
+	fmt_cell_text(&c[MCOL_MEASURED_BY], ranks);
 	write_cells(f, c);
 	free(ranks);
 }
@@ -368,8 +358,8 @@ merge_write_csv(FILE *f, const struct merge_job *job)
 	size_t	i;
 	int	col;
 
-	for (col = 0; col < MC_NCOLS; col++)
-		fprintf(f, "%s%s", col > 0 ? "," : "", mcol_names[col]);
+	for (col = 0; col < MCOL_NCOLS; col++)
+		fprintf(f, "%s%s", col > 0 ? "," : "", schema_merge_column(col));
 	fputc('\n', f);
 	csv_job(f, job, job->nranks > 0 ? job->ranks[0].job : "");
 	for (i = 0; i < job->nranks; i++)
@@ -383,6 +373,14 @@ merge_write_csv(FILE *f, const struct merge_job *job)
  * The JSON form: {"schema_version", "job", "ranks": [...], "devices":
  * [...], "totals": {...}}, keys named as the CSV columns, unknown as null.
  */
+
+/* Set the key named as column col in o to v; 0 or -1, as fmt_json_put. */
+static int
+put(json_t *o, enum merge_col col, json_t *v)
+{
+	return fmt_json_put(o, schema_merge_column(col), v);
+}
+
 static json_t *
 jreal(double v, bool has)
 {
@@ -403,18 +401,18 @@ json_rank(const struct merge_rank *r)
 	int			 rc;
 
 	rank_sums(r, &s);
-	rc = fmt_json_put(o, "rank", jrank(r));
-	rc |= fmt_json_put(o, "host", fmt_json_text(r->host));
-	rc |= fmt_json_put(o, "job", fmt_json_text(r->job));
-	rc |= fmt_json_put(o, "file", fmt_json_text(r->file));
-	rc |= fmt_json_put(o, "runs", json_integer((json_int_t)r->nruns));
-	rc |= fmt_json_put(o, "start_unix_s", jreal(r->start_s, r->has_time));
-	rc |= fmt_json_put(o, "end_unix_s", jreal(r->end_s, r->has_time));
-	rc |= fmt_json_put(o, "wall_s", jreal(r->wall_s, r->has_wall));
-	rc |= fmt_json_put(o, "energy_j", jreal(s.energy_j, s.n_energy > 0));
-	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(s.above_idle_j, s.n_above_idle > 0));
-	rc |= fmt_json_put(o, "workload_energy_j", jreal(s.workload_j, s.n_workload > 0));
-	rc |= fmt_json_put(o, "devices", json_integer((json_int_t)r->ndev));
+	rc = put(o, MCOL_RANK, jrank(r));
+	rc |= put(o, MCOL_HOST, fmt_json_text(r->host));
+	rc |= put(o, MCOL_JOB, fmt_json_text(r->job));
+	rc |= put(o, MCOL_FILE, fmt_json_text(r->file));
+	rc |= put(o, MCOL_RUNS, json_integer((json_int_t)r->nruns));
+	rc |= put(o, MCOL_START, jreal(r->start_s, r->has_time));
+	rc |= put(o, MCOL_END, jreal(r->end_s, r->has_time));
+	rc |= put(o, MCOL_WALL, jreal(r->wall_s, r->has_wall));
+	rc |= put(o, MCOL_ENERGY, jreal(s.energy_j, s.n_energy > 0));
+	rc |= put(o, MCOL_ABOVE, jreal(s.above_idle_j, s.n_above_idle > 0));
+	rc |= put(o, MCOL_WORKLOAD, jreal(s.workload_j, s.n_workload > 0));
+	rc |= put(o, MCOL_DEVICES, json_integer((json_int_t)r->ndev));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -446,19 +444,19 @@ json_device(const struct merge_job *job, const struct merge_group *g)
 	json_t			*o = json_object();
 	int			 rc;
 
-	rc = fmt_json_put(o, "host", fmt_json_text(r->host));
-	rc |= fmt_json_put(o, "device", d->index >= 0 ? json_integer(d->index) : json_null());
-	rc |= fmt_json_put(o, "device_id", fmt_json_text(d->id));
-	rc |= fmt_json_put(o, "device_name", fmt_json_text(d->name));
-	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
-	rc |= fmt_json_put(o, "start_unix_s", jreal(g->start_s, g->has_window));
-	rc |= fmt_json_put(o, "end_unix_s", jreal(g->end_s, g->has_window));
-	rc |= fmt_json_put(o, "time_s", jreal(d->time_s, d->n_time > 0));
-	rc |= fmt_json_put(o, "energy_j", jreal(d->energy_j, d->n_energy > 0));
-	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(d->above_idle_j, d->n_above_idle > 0));
-	rc |= fmt_json_put(o, "workload_energy_j", jreal(g->workload_j, g->has_workload));
-	rc |= fmt_json_put(o, "rank", jrank(r));
-	rc |= fmt_json_put(o, "measured_by", json_members(job, g));
+	rc = put(o, MCOL_HOST, fmt_json_text(r->host));
+	rc |= put(o, MCOL_DEVICE, d->index >= 0 ? json_integer(d->index) : json_null());
+	rc |= put(o, MCOL_DEVID, fmt_json_text(d->id));
+	rc |= put(o, MCOL_DEVNAME, fmt_json_text(d->name));
+	rc |= put(o, MCOL_BACKEND, fmt_json_text(d->backend));
+	rc |= put(o, MCOL_START, jreal(g->start_s, g->has_window));
+	rc |= put(o, MCOL_END, jreal(g->end_s, g->has_window));
+	rc |= put(o, MCOL_TIME, jreal(d->time_s, d->n_time > 0));
+	rc |= put(o, MCOL_ENERGY, jreal(d->energy_j, d->n_energy > 0));
+	rc |= put(o, MCOL_ABOVE, jreal(d->above_idle_j, d->n_above_idle > 0));
+	rc |= put(o, MCOL_WORKLOAD, jreal(g->workload_j, g->has_workload));
+	rc |= put(o, MCOL_RANK, jrank(r));
+	rc |= put(o, MCOL_MEASURED_BY, json_members(job, g));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -472,15 +470,15 @@ json_totals(const struct merge_job *job)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = fmt_json_put(o, "ranks", json_integer((json_int_t)job->nranks));
-	rc |= fmt_json_put(o, "hosts", json_integer((json_int_t)job->nhosts));
-	rc |= fmt_json_put(o, "devices", json_integer((json_int_t)job->ngroups));
-	rc |= fmt_json_put(o, "start_unix_s", jreal(job->start_s, job->has_time));
-	rc |= fmt_json_put(o, "end_unix_s", jreal(job->end_s, job->has_time));
-	rc |= fmt_json_put(o, "wall_s", jreal(job->end_s - job->start_s, job->has_time));
-	rc |= fmt_json_put(o, "energy_j", jreal(job->energy_j, job->n_energy > 0));
-	rc |= fmt_json_put(o, "energy_above_idle_j", jreal(job->above_idle_j, job->n_above_idle > 0));
-	rc |= fmt_json_put(o, "workload_energy_j", jreal(job->workload_j, job->n_workload > 0));
+	rc = put(o, MCOL_RANKS, json_integer((json_int_t)job->nranks));
+	rc |= put(o, MCOL_HOSTS, json_integer((json_int_t)job->nhosts));
+	rc |= put(o, MCOL_DEVICES, json_integer((json_int_t)job->ngroups));
+	rc |= put(o, MCOL_START, jreal(job->start_s, job->has_time));
+	rc |= put(o, MCOL_END, jreal(job->end_s, job->has_time));
+	rc |= put(o, MCOL_WALL, jreal(job->end_s - job->start_s, job->has_time));
+	rc |= put(o, MCOL_ENERGY, jreal(job->energy_j, job->n_energy > 0));
+	rc |= put(o, MCOL_ABOVE, jreal(job->above_idle_j, job->n_above_idle > 0));
+	rc |= put(o, MCOL_WORKLOAD, jreal(job->workload_j, job->n_workload > 0));
 	rc |= fmt_json_put(o, "devices_without_energy",
 	    json_integer((json_int_t)(job->ngroups - job->n_energy)));
 	if (rc != 0) {
@@ -502,10 +500,10 @@ json_job(const struct merge_job *job)
 		rc = json_array_append_new(ranks, json_rank(&job->ranks[i]));
 	for (i = 0; rc == 0 && i < job->ngroups; i++)
 		rc = json_array_append_new(devs, json_device(job, &job->groups[i]));
-	rc |= fmt_json_put(o, "schema_version", json_integer(MERGE_SCHEMA_VERSION));
-	rc |= fmt_json_put(o, "job", fmt_json_text(job->nranks > 0 ? job->ranks[0].job : ""));
-	rc |= fmt_json_put(o, "ranks", ranks);
-	rc |= fmt_json_put(o, "devices", devs);
+	rc |= put(o, MCOL_SCHEMA, json_integer(SCHEMA_MERGE_VERSION));
+	rc |= put(o, MCOL_JOB, fmt_json_text(job->nranks > 0 ? job->ranks[0].job : ""));
+	rc |= put(o, MCOL_RANKS, ranks);
+	rc |= put(o, MCOL_DEVICES, devs);
 	rc |= fmt_json_put(o, "totals", json_totals(job));
 	if (rc != 0) {
 		json_decref(o);

@@ -12,6 +12,7 @@
 #include "joulestat/gate.h"
 #include "joulestat/jsonout.h"
 #include "joulestat/report.h"
+#include "joulestat/text.h"
 #include "joulestat/util.h"
 
 static FILE *

@@ -1,13 +1,14 @@
 /*
- * The JSON form of the report (STYLE §8, issue #4): one jansson tree built
- * from struct reports and dumped once.  Keys mirror the CSV column names
- * where the two overlap; figures nest as run, sampler, device, P-state and
- * process objects.  A figure that is unknown is null, never 0.  Scalar
- * figures come from field tables (offset, type, scale, validity flag)
- * walked by one loop.  Every string goes through fmt_json_text(), which makes it
+ * The JSON form of the report: one jansson tree built from struct reports
+ * and dumped once.  Keys are the CSV column names where the two overlap;
+ * figures nest as run, sampler, device, P-state and process objects.  A
+ * figure that is unknown is null, never 0.  The run's, the device's and
+ * the P-state's figures come from the tables of figures.c, which the CSV
+ * walks too.  Every string goes through fmt_json_text(), which makes it
  * valid UTF-8 (a JSON text must be; jansson refuses anything else): each
  * byte that is not part of a well-formed UTF-8 sequence becomes U+FFFD.
- * Nothing here measures or derives a figure beyond unit scaling.
+ * Nothing here measures or derives a figure beyond unit scaling.  See
+ * HACKING.md, "Outputs and the summary schema".
  */
 #include "joulestat/jsonout.h"
 
@@ -19,116 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joulestat/figures.h"
 #include "joulestat/fmt.h"
 #include "joulestat/util.h"
-
-static const char *const method_keys[] = {
-	[ENERGY_NONE] = NULL,
-	[ENERGY_COUNTER] = "counter",
-	[ENERGY_POINTS] = "driver_samples",
-	[ENERGY_TICKS] = "readings",
-};
-
-/* The C type of a figure in its struct, found by FTYPE so a table cannot get it wrong. */
-enum ftype {
-	F_BOOL,
-	F_INT,
-	F_USHORT,
-	F_UINT,
-	F_LONG,
-	F_ULONG,
-	F_LLONG,
-	F_ULLONG,
-	F_DBL,
-};
-
-#define FTYPE(x)	_Generic((x), bool: F_BOOL, int: F_INT, unsigned short: F_USHORT, \
-	    unsigned: F_UINT, long: F_LONG, unsigned long: F_ULONG, long long: F_LLONG, \
-	    unsigned long long: F_ULLONG, double: F_DBL)
-
-#define ALWAYS		SIZE_MAX
-
-/* One scalar figure of a struct, written as one key. */
-struct field {
-	const char	*key;
-	enum ftype	 type;
-	size_t		 off;		/* of the figure */
-	double		 scale;		/* write value / scale as a real; 0: as an integer */
-	size_t		 has;		/* offset of the bool that makes it known, or ALWAYS */
-};
-
-#define FIELD(st, key, m, scale, has) \
-	{ key, FTYPE(((const st *)0)->m), offsetof(st, m), scale, has }
-#define RF(key, m, scale)	FIELD(struct report, key, m, scale, ALWAYS)
-#define DF(key, m, scale)	FIELD(struct dev_report, key, m, scale, ALWAYS)
-#define DHAS(m)			offsetof(struct dev_report, m)
-
-static const struct field run_fields[] = {
-	RF("wall_s", wall_ns, 1e9),
-	RF("user_s", user_ns, 1e9),
-	RF("sys_s", sys_ns, 1e9),
-	RF("cpu_sampled", is_cpu_sampled, 0),
-	FIELD(struct report, "max_rss_kib", max_rss_kib, 0, offsetof(struct report, has_max_rss)),
-	RF("peak_tree_rss_kib", peak_tree_rss_kib, 0),
-	RF("processes", processes, 0),
-	RF("max_concurrent", max_concurrent, 0),
-	RF("attached_processes", nattached, 0),
-	RF("still_running", nleftover, 0),
-};
-
-static const struct field sampler_fields[] = {
-	RF("interval_ms", interval_ms, 0),
-	RF("ticks", ticks, 0),
-	RF("missed_ticks", missed, 0),
-	RF("late_max_ms", late_max_ns, 1e6),
-	RF("late_p50_ms", late_p50_ns, 1e6),
-	RF("late_p99_ms", late_p99_ns, 1e6),
-	RF("cpu_s", sampler_cpu_ns, 1e9),
-	RF("proc_races", races, 0),
-};
-
-static const struct field weight_fields[] = {
-	RF("sm", w_sm, 1),
-	RF("mem", w_mem, 1),
-};
-
-static const struct field dev_fields[] = {
-	DF("window_s", window_ns, 1e9),
-	FIELD(struct dev_report, "avg_power_w", avg_power_mw, 1e3, DHAS(has_avg_power)),
-	FIELD(struct dev_report, "peak_power_w", peak_power_mw, 1e3, DHAS(has_peak)),
-	DF("lost_readings", lost_samples, 0),
-	DF("lost_s", lost_ns, 1e9),
-	DF("counter_resets", counter_resets, 0),
-	/* Driver violation counters, over this run. */
-	FIELD(struct dev_report, "throttled_power_s", throttle_power_ns, 1e9, DHAS(has_throttle)),
-	FIELD(struct dev_report, "throttled_thermal_s", throttle_thermal_ns, 1e9,
-	    DHAS(has_throttle)),
-};
-
-static const struct field other_fields[] = {
-	DF("sm_pct", foreign_sm_pct, 1),
-	DF("mem_pct", foreign_mem_pct, 1),
-	DF("peak_sm_pct", foreign_sm_max, 0),
-};
-
-static const struct field attrib_fields[] = {
-	DF("workload_energy_j", workload_mj, 1e3),
-	FIELD(struct dev_report, "other_energy_j", other_mj, 1e3, DHAS(has_other)),
-	DF("unattributed_energy_j", unattributed_mj, 1e3),
-};
-
-static const struct field state_fields[] = {
-	FIELD(struct state_report, "time_s", time_ns, 1e9, ALWAYS),
-	FIELD(struct state_report, "share", share, 1, ALWAYS),
-	FIELD(struct state_report, "energy_j", energy_mj, 1e3,
-	    offsetof(struct state_report, has_energy)),
-};
-
-static const struct field proc_fields[] = {
-	FIELD(struct proc_report, "sm_pct", sm_pct, 1, offsetof(struct proc_report, has_util)),
-	FIELD(struct proc_report, "mem_pct", mem_pct, 1, offsetof(struct proc_report, has_util)),
-	FIELD(struct proc_report, "between_ticks", is_between_ticks, 0, ALWAYS),
-};
 
 /* A word of the machine-readable forms; null for "" (unknown). */
 static json_t *
@@ -151,19 +45,6 @@ uinteger(uint64_t v)
 	return v <= INT64_MAX ? json_integer((json_int_t)v) : json_real((double)v);
 }
 
-/* v as an integer (scale 0), or as the real v / scale. */
-static json_t *
-scaled(int64_t v, double scale)
-{
-	return scale == 0 ? json_integer(v) : real((double)v / scale);
-}
-
-static json_t *
-uscaled(uint64_t v, double scale)
-{
-	return scale == 0 ? uinteger(v) : real((double)v / scale);
-}
-
 /* Append v, which a takes over; -1 when either is NULL, so callers can OR the results. */
 static int
 append(json_t *a, json_t *v)
@@ -171,50 +52,64 @@ append(json_t *a, json_t *v)
 	return json_array_append_new(a, v) == 0 ? 0 : -1;
 }
 
-/* The value of one table field of the struct at base. */
+/* The value of figure f of the struct at base; null when it is unknown. */
 static json_t *
-field_value(const void *base, const struct field *f)
+figure_json(const struct figure *f, const void *base)
 {
-	const char	*p = (const char *)base + f->off;
+	struct figure_value	v;
 
-	if (f->has != ALWAYS && !*(const bool *)((const char *)base + f->has))
-		return json_null();
-	switch (f->type) {
-	case F_BOOL: return json_boolean(*(const bool *)p);
-	case F_INT: return scaled(*(const int *)p, f->scale);
-	case F_USHORT: return uscaled(*(const unsigned short *)p, f->scale);
-	case F_UINT: return uscaled(*(const unsigned *)p, f->scale);
-	case F_LONG: return scaled(*(const long *)p, f->scale);
-	case F_ULONG: return uscaled(*(const unsigned long *)p, f->scale);
-	case F_LLONG: return scaled(*(const long long *)p, f->scale);
-	case F_ULLONG: return uscaled(*(const unsigned long long *)p, f->scale);
-	case F_DBL: return real(*(const double *)p / (f->scale != 0 ? f->scale : 1));
+	figure_get(f, base, &v);
+	switch (v.kind) {
+	case FIGURE_UNKNOWN: return json_null();
+	case FIGURE_IS_BOOL: return json_boolean(v.b);
+	case FIGURE_IS_INT: return json_integer(v.i);
+	case FIGURE_IS_UINT: return uinteger(v.u);
+	case FIGURE_IS_REAL: return real(v.r);
+	case FIGURE_IS_WORD: return word(v.w);
 	}
 	return NULL;
 }
 
+/*
+ * Put the figures of table t of the struct at base into o, each under its
+ * key; the figures of a group go into one object of their own under the
+ * group's key, null when the group is unknown.
+ */
 static int
-put_fields(json_t *o, const void *base, const struct field *fields, size_t n)
+put_figures(json_t *o, const void *base, const struct figure_table *t)
 {
-	size_t	i;
-	int	rc = 0;
+	const struct figure	*f;
+	json_t			*group;
+	size_t			 i, k;
+	int			 rc = 0;
 
-	for (i = 0; i < n; i++)
-		rc |= fmt_json_put(o, fields[i].key, field_value(base, &fields[i]));
+	for (i = 0; i < t->n; i = k) {
+		f = &t->v[i];
+		if (f->group == NULL) {
+			rc |= fmt_json_put(o, figure_key(f), figure_json(f, base));
+			k = i + 1;
+			continue;
+		}
+		for (k = i; k < t->n && t->v[k].group != NULL &&
+		    strcmp(t->v[k].group, f->group) == 0; k++)
+			;
+		if (!figure_group_known(f, base)) {
+			rc |= fmt_json_put(o, f->group, json_null());
+			continue;
+		}
+		group = json_object();
+		rc |= fmt_json_put(o, f->group, group);
+		for (; i < k && group != NULL; i++)
+			rc |= fmt_json_put(group, figure_key(&t->v[i]), figure_json(&t->v[i], base));
+	}
 	return rc;
 }
 
-/* An object of table fields only. */
-static json_t *
-fields_object(const void *base, const struct field *fields, size_t n)
+/* Set the key named as the summary column col in o to v; 0 or -1, as fmt_json_put. */
+static int
+put_col(json_t *o, enum summary_col col, json_t *v)
 {
-	json_t	*o = json_object();
-
-	if (put_fields(o, base, fields, n) != 0) {
-		json_decref(o);
-		return NULL;
-	}
-	return o;
+	return fmt_json_put(o, schema_column(col), v);
 }
 
 /* Give back o, or NULL (and drop o) when building it failed anywhere. */
@@ -235,11 +130,9 @@ state_object(const struct device *dev, const struct state_report *s)
 	char	 name[16];
 	int	 rc;
 
-	rc = fmt_json_put(o, "pstate", fmt_json_text(report_state_name(dev, s->pstate, name, sizeof name)));
-	rc |= put_fields(o, s, state_fields, ARRAY_SIZE(state_fields));
-	rc |= fmt_json_put(o, "avg_power_w", s->has_energy && s->time_ns > 0 ?
-	    real(s->energy_mj / ((double)s->time_ns / 1e9) / 1e3) : json_null());
-	rc |= fmt_json_put(o, "avg_sm_mhz", s->has_sm ? real(s->avg_sm_mhz) : json_null());
+	rc = fmt_json_put(o, "pstate", fmt_json_text(schema_state_name(dev, s->pstate, name,
+	    sizeof name)));
+	rc |= put_figures(o, s, &figures_state);
 	return done(o, rc);
 }
 
@@ -258,70 +151,18 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = fmt_json_put(o, "pid", json_integer(p->pid));
-	rc |= fmt_json_put(o, "process", fmt_json_text(p->comm));
-	rc |= put_fields(o, p, proc_fields, ARRAY_SIZE(proc_fields));
-	rc |= fmt_json_put(o, "gpu_mem_kib", p->max_gpu_mem_kib > 0 ?
+	rc = put_col(o, COL_PID, json_integer(p->pid));
+	rc |= put_col(o, COL_PROCESS, fmt_json_text(p->comm));
+	rc |= put_col(o, COL_SMPCT, p->has_util ? real(p->sm_pct) : json_null());
+	rc |= put_col(o, COL_MEMPCT, p->has_util ? real(p->mem_pct) : json_null());
+	rc |= fmt_json_put(o, "between_ticks", json_boolean(p->is_between_ticks));
+	rc |= put_col(o, COL_GPUMEM, p->max_gpu_mem_kib > 0 ?
 	    uinteger(p->max_gpu_mem_kib) : json_null());
-	rc |= fmt_json_put(o, "energy_j", d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
-	rc |= fmt_json_put(o, "energy_method", d->has_attrib ? json_string("estimate") : json_null());
-	rc |= fmt_json_put(o, "energy_share", energy_share(d, p->energy_mj));
+	rc |= put_col(o, COL_ENERGY, d->has_attrib ? real(p->energy_mj / 1e3) : json_null());
+	rc |= put_col(o, COL_METHOD, d->has_attrib ? word(schema_word_estimate()) :
+	    json_null());
+	rc |= put_col(o, COL_SHARE_E, energy_share(d, p->energy_mj));
 	return done(o, rc);
-}
-
-static json_t *
-attrib_object(const struct dev_report *d)
-{
-	json_t	*o;
-	int	 rc;
-
-	if (!d->has_attrib)
-		return json_null();
-	o = json_object();
-	rc = fmt_json_put(o, "method", json_string("estimate"));
-	rc |= put_fields(o, d, attrib_fields, ARRAY_SIZE(attrib_fields));
-	rc |= fmt_json_put(o, "energy_share", energy_share(d, d->workload_mj));
-	return done(o, rc);
-}
-
-/* The energy by every method, null for those the device did not allow. */
-static json_t *
-energies_object(const struct dev_report *d)
-{
-	json_t	*o = json_object();
-	int	 rc = 0;
-	size_t	 m;
-
-	for (m = ENERGY_COUNTER; m < ARRAY_SIZE(d->alt_mj); m++)
-		rc |= fmt_json_put(o, method_keys[m], d->has_alt[m] ? real(d->alt_mj[m] / 1e3) : json_null());
-	return done(o, rc);
-}
-
-static int
-put_energy(json_t *o, const struct dev_report *d)
-{
-	bool	is_known = d->method != ENERGY_NONE;
-	int	rc;
-
-	rc = fmt_json_put(o, "energy_j", is_known ? real(d->energy_mj / 1e3) : json_null());
-	rc |= fmt_json_put(o, "energy_method", word(report_word_method(d->method)));
-	rc |= fmt_json_put(o, "energies_j", energies_object(d));
-	return rc;
-}
-
-static int
-put_idle(json_t *o, const struct dev_report *d)
-{
-	bool	is_known = d->idle_method != IDLE_UNKNOWN;
-	int	rc;
-
-	rc = fmt_json_put(o, "idle_power_w", is_known ? real(d->idle_mw / 1e3) : json_null());
-	rc |= fmt_json_put(o, "idle_method", word(report_word_idle(d->idle_method)));
-	rc |= fmt_json_put(o, "energy_above_idle_j", d->has_above_idle ?
-	    real(d->above_idle_mj / 1e3) : json_null());
-	rc |= fmt_json_put(o, "other_processes", d->has_foreign ?
-	    fields_object(d, other_fields, ARRAY_SIZE(other_fields)) : json_null());
-	return rc;
 }
 
 static int
@@ -336,12 +177,12 @@ put_identity(json_t *o, const struct dev_report *d, size_t index)
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
 	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
 	rc |= fmt_json_put(o, "backend_index", uinteger(dev->index));
-	rc |= fmt_json_put(o, "power_kind", word(report_word_kind(dev->power_kind)));
+	rc |= fmt_json_put(o, "power_kind", word(schema_word_kind(dev->power_kind)));
 	rc |= fmt_json_put(o, "gone", json_boolean(d->is_gone));
 	return rc;
 }
 
-/* The P-states, the processes and the notes of a device. */
+/* The P-states, the attribution, the processes and the notes of a device. */
 static int
 put_lists(json_t *o, const struct dev_report *d)
 {
@@ -356,7 +197,7 @@ put_lists(json_t *o, const struct dev_report *d)
 	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
 		rc |= append(notes, fmt_json_text(d->dev->notes[i]));
 	rc |= fmt_json_put(o, "pstates", states);
-	rc |= fmt_json_put(o, "attribution", attrib_object(d));
+	rc |= put_figures(o, d, &figures_attrib);
 	rc |= fmt_json_put(o, "processes", procs);
 	rc |= fmt_json_put(o, "notes", notes);
 	return rc;
@@ -369,9 +210,7 @@ device_object(const struct dev_report *d, size_t index)
 	int	 rc;
 
 	rc = put_identity(o, d, index);
-	rc |= put_energy(o, d);
-	rc |= put_fields(o, d, dev_fields, ARRAY_SIZE(dev_fields));
-	rc |= put_idle(o, d);
+	rc |= put_figures(o, d, &figures_device);
 	rc |= put_lists(o, d);
 	return done(o, rc);
 }
@@ -385,8 +224,8 @@ put_outcome(json_t *o, const struct report *rep)
 	bool	is_exec = rep->outcome == OUTCOME_NOT_FOUND || rep->outcome == OUTCOME_CANNOT_EXEC;
 	int	rc;
 
-	rc = fmt_json_put(o, "outcome", word(report_word_outcome(rep->outcome)));
-	rc |= fmt_json_put(o, "exit_status", is_attach ? json_null() : json_integer(rep->exit_status));
+	rc = put_col(o, COL_OUTCOME, word(schema_word_outcome(rep->outcome)));
+	rc |= put_col(o, COL_EXIT, is_attach ? json_null() : json_integer(rep->exit_status));
 	rc |= fmt_json_put(o, "signal", is_signal && rep->code > 0 ? json_integer(rep->code) : json_null());
 	rc |= fmt_json_put(o, "exec_errno", is_exec ? json_integer(rep->code) : json_null());
 	return rc;
@@ -426,18 +265,18 @@ run_object(const struct report *rep)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = fmt_json_put(o, "run", uinteger(rep->index));
-	rc |= fmt_json_put(o, "host", fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
-	rc |= fmt_json_put(o, "rank", fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
-	rc |= fmt_json_put(o, "job", fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
-	rc |= fmt_json_put(o, "start_unix_s", rep->start_unix_ns > 0 ?
+	rc = put_col(o, COL_RUN, uinteger(rep->index));
+	rc |= put_col(o, COL_HOST, fmt_json_text(rep->where != NULL ? rep->where->host : NULL));
+	rc |= put_col(o, COL_RANK, fmt_json_text(rep->where != NULL ? rep->where->rank : NULL));
+	rc |= put_col(o, COL_JOB, fmt_json_text(rep->where != NULL ? rep->where->job : NULL));
+	rc |= put_col(o, COL_START, rep->start_unix_ns > 0 ?
 	    real((double)rep->start_unix_ns / 1e9) : json_null());
-	rc |= fmt_json_put(o, "command", fmt_json_text(rep->command));
+	rc |= put_col(o, COL_COMMAND, fmt_json_text(rep->command));
 	rc |= put_outcome(o, rep);
-	rc |= put_fields(o, rep, run_fields, ARRAY_SIZE(run_fields));
+	rc |= put_figures(o, rep, &figures_run);
 	rc |= fmt_json_put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
-	rc |= fmt_json_put(o, "attrib_weights", fields_object(rep, weight_fields, ARRAY_SIZE(weight_fields)));
-	rc |= fmt_json_put(o, "sampler", fields_object(rep, sampler_fields, ARRAY_SIZE(sampler_fields)));
+	rc |= put_figures(o, rep, &figures_weights);
+	rc |= put_figures(o, rep, &figures_sampler);
 	rc |= put_run_lists(o, rep);
 	return done(o, rc);
 }
@@ -461,6 +300,21 @@ stat_object(const struct series_stat *st)
 	return done(o, rc);
 }
 
+/* Each statistic of table t of the struct at base, under its column's name. */
+static int
+put_stats(json_t *o, const void *base, const struct stat_table *t)
+{
+	const struct series_stat	*st;
+	size_t				 i;
+	int				 rc = 0;
+
+	for (i = 0; i < t->n; i++) {
+		st = (const struct series_stat *)(const void *)((const char *)base + t->v[i].off);
+		rc |= fmt_json_put(o, schema_column(t->v[i].col), stat_object(st));
+	}
+	return rc;
+}
+
 static json_t *
 series_device(const struct device *dev, const struct dev_series *ds, size_t d)
 {
@@ -469,15 +323,11 @@ series_device(const struct device *dev, const struct dev_series *ds, size_t d)
 	int	 rc, k;
 
 	rc = fmt_json_put(o, "index", uinteger(d));
-	rc |= fmt_json_put(o, "energy_j", stat_object(&ds->energy_j));
-	rc |= fmt_json_put(o, "energy_above_idle_j", stat_object(&ds->above_idle_j));
-	rc |= fmt_json_put(o, "avg_power_w", stat_object(&ds->avg_power_w));
-	rc |= fmt_json_put(o, "workload_energy_j", stat_object(&ds->workload_j));
+	rc |= put_stats(o, ds, &figures_series_device);
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
-		report_state_name(dev, k == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : k, name,
-		    sizeof name);
+		schema_slot_name(dev, k, name, sizeof name);
 		rc |= fmt_json_put(states, name, stat_object(&ds->state_s[k]));
 	}
 	rc |= fmt_json_put(o, "pstate_time_s", states);
@@ -498,9 +348,7 @@ series_object(const struct report *reps, const struct series *s)
 	devs = json_array();
 	warn = json_array();
 	rc = fmt_json_put(o, "runs", uinteger(s->n));
-	rc |= fmt_json_put(o, "wall_s", stat_object(&s->wall_s));
-	rc |= fmt_json_put(o, "user_s", stat_object(&s->user_s));
-	rc |= fmt_json_put(o, "sys_s", stat_object(&s->sys_s));
+	rc |= put_stats(o, s, &figures_series_run);
 	for (i = 0; i < s->ndev; i++)
 		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i], i));
 	rc |= fmt_json_put(o, "devices", devs);

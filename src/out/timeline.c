@@ -1,6 +1,6 @@
 /*
- * The streamed timeline (DESIGN §2, issue "timeline"): one CSV row per
- * device per reading.  Each row is formatted whole into a reused buffer
+ * The streamed timeline (--timeline; joulestat(1), TIMELINE): one CSV row
+ * per device per reading.  Each row is formatted whole into a reused buffer
  * and the buffer goes out with write(2) once a second and at the end, so
  * the file only ever holds whole rows.  Unknown values are empty fields;
  * the one text field that could need quoting goes through libcsv.
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "joulestat/report.h"
+#include "joulestat/schema.h"
 
 static const char HEADER[] =
     "schema_version,run,t_s,device,device_id,status,power_w,energy_j,energy_method,pstate,"
@@ -116,7 +116,7 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 	else
 		put(tl, ",");
 	if (m != ENERGY_NONE)
-		put(tl, ",%.6f,%s", e / 1e3, report_word_method(m));
+		put(tl, ",%.6f,%s", e / 1e3, schema_word_method(m));
 	else
 		put(tl, ",,");
 	if ((s->valid & M_PSTATE) && s->pstate != PSTATE_UNKNOWN)

@@ -1,0 +1,205 @@
+/*
+ * The summary schema: every word the machine-readable forms share, in one
+ * place.  The columns of the summary CSV (--csv) and of the merged CSV
+ * (joulestat merge --csv), the row kinds of their "scope" and "run"
+ * columns, and the words for energy methods, power kinds, idle methods,
+ * outcomes, gate verdicts and P-states.  The writers (csvout.c,
+ * jsonout.c, mergeout.c, timeline.c) and the readers of a summary
+ * (baseline.c, merge's read.c) all take them from here, so a reader
+ * cannot drift from the writer.  The man page documents them; see
+ * HACKING.md, "Outputs and the summary schema".
+ */
+#ifndef JOULESTAT_SCHEMA_H
+#define JOULESTAT_SCHEMA_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "joulestat/account.h"
+#include "joulestat/source.h"
+
+#define SCHEMA_SUMMARY_VERSION	2	/* the summary CSV's schema_version */
+#define SCHEMA_MERGE_VERSION	1	/* the merged CSV's and JSON's */
+
+/*
+ * The summary CSV's columns in their documented order: each is its enum
+ * name and its header word.  Every row has every column.
+ */
+#define SUMMARY_COLUMNS(C)						\
+	C(COL_SCHEMA, "schema_version")					\
+	C(COL_SCOPE, "scope")						\
+	C(COL_RUN, "run")						\
+	C(COL_HOST, "host")						\
+	C(COL_RANK, "rank")						\
+	C(COL_JOB, "job")						\
+	C(COL_START, "start_unix_s")					\
+	C(COL_COMMAND, "command")					\
+	C(COL_EXIT, "exit_status")					\
+	C(COL_OUTCOME, "outcome")					\
+	C(COL_WALL, "wall_s")						\
+	C(COL_USER, "user_s")						\
+	C(COL_SYS, "sys_s")						\
+	C(COL_MAXRSS, "max_rss_kib")					\
+	C(COL_TREERSS, "peak_tree_rss_kib")				\
+	C(COL_PROCS, "processes")					\
+	C(COL_MAXCONC, "max_concurrent")				\
+	C(COL_LEFTOVER, "still_running")				\
+	C(COL_INTERVAL, "interval_ms")					\
+	C(COL_TICKS, "ticks")						\
+	C(COL_MISSED, "missed_ticks")					\
+	C(COL_LATEMAX, "late_max_ms")					\
+	C(COL_LATEP50, "late_p50_ms")					\
+	C(COL_LATEP99, "late_p99_ms")					\
+	C(COL_SAMPLERCPU, "sampler_cpu_s")				\
+	C(COL_DEVICE, "device")						\
+	C(COL_DEVID, "device_id")					\
+	C(COL_DEVNAME, "device_name")					\
+	C(COL_BACKEND, "backend")					\
+	C(COL_POWERKIND, "power_kind")					\
+	C(COL_PSTATE, "pstate")						\
+	C(COL_TIME, "time_s")						\
+	C(COL_SHARE, "time_share")					\
+	C(COL_ENERGY, "energy_j")					\
+	C(COL_METHOD, "energy_method")					\
+	C(COL_E_COUNTER, "energy_counter_j")				\
+	C(COL_E_POINTS, "energy_driver_samples_j")			\
+	C(COL_E_TICKS, "energy_readings_j")				\
+	C(COL_AVGPOWER, "avg_power_w")					\
+	C(COL_PEAKPOWER, "peak_power_w")				\
+	C(COL_AVGSM, "avg_sm_mhz")					\
+	C(COL_LOST, "lost_readings")					\
+	C(COL_LOSTS, "lost_s")						\
+	C(COL_THR_POWER, "throttled_power_s")				\
+	C(COL_THR_THERMAL, "throttled_thermal_s")			\
+	C(COL_IDLE, "idle_power_w")					\
+	C(COL_IDLEMETHOD, "idle_method")				\
+	C(COL_ABOVEIDLE, "energy_above_idle_j")				\
+	C(COL_WORKLOAD, "workload_energy_j")				\
+	C(COL_OTHER, "other_energy_j")					\
+	C(COL_UNATTR, "unattributed_energy_j")				\
+	C(COL_SHARE_E, "energy_share")					\
+	C(COL_PID, "pid")						\
+	C(COL_PROCESS, "process")					\
+	C(COL_SMPCT, "sm_pct")						\
+	C(COL_MEMPCT, "mem_pct")					\
+	C(COL_GPUMEM, "gpu_mem_kib")					\
+	C(COL_GATE, "gate")						\
+	C(COL_GATEWHAT, "gate_figure")					\
+	C(COL_GATELIMIT, "gate_limit")					\
+	C(COL_GATEMEAS, "gate_measured")				\
+	C(COL_GATEVERDICT, "gate_verdict")
+
+#define SCHEMA_ENUM(e, name)	e,
+enum summary_col {
+	SUMMARY_COLUMNS(SCHEMA_ENUM)
+	COL_NCOLS,
+	COL_NONE = COL_NCOLS		/* a figure without a column (JSON only) */
+};
+
+/*
+ * The merged CSV's columns (joulestat merge --csv), in order; its JSON
+ * uses the same words as keys.  mergeout.c documents what each holds.
+ */
+#define MERGE_COLUMNS(C)						\
+	C(MCOL_SCHEMA, "schema_version")				\
+	C(MCOL_SCOPE, "scope")						\
+	C(MCOL_JOB, "job")						\
+	C(MCOL_HOST, "host")						\
+	C(MCOL_RANK, "rank")						\
+	C(MCOL_FILE, "file")						\
+	C(MCOL_RUNS, "runs")						\
+	C(MCOL_START, "start_unix_s")					\
+	C(MCOL_END, "end_unix_s")					\
+	C(MCOL_WALL, "wall_s")						\
+	C(MCOL_DEVICE, "device")					\
+	C(MCOL_DEVID, "device_id")					\
+	C(MCOL_DEVNAME, "device_name")					\
+	C(MCOL_BACKEND, "backend")					\
+	C(MCOL_TIME, "time_s")						\
+	C(MCOL_ENERGY, "energy_j")					\
+	C(MCOL_ABOVE, "energy_above_idle_j")				\
+	C(MCOL_WORKLOAD, "workload_energy_j")				\
+	C(MCOL_RANKS, "ranks")						\
+	C(MCOL_HOSTS, "hosts")						\
+	C(MCOL_DEVICES, "devices")					\
+	C(MCOL_MEASURED_BY, "measured_by")
+
+enum merge_col {
+	MERGE_COLUMNS(SCHEMA_ENUM)
+	MCOL_NCOLS
+};
+#undef SCHEMA_ENUM
+
+/* The header word of a column. */
+const char *schema_column(enum summary_col col);
+const char *schema_merge_column(enum merge_col col);
+
+/* The row kinds of the summary's "scope" column. */
+enum summary_scope {
+	SCOPE_RUN,
+	SCOPE_DEVICE,
+	SCOPE_PSTATE,
+	SCOPE_PROCESS,
+	SCOPE_GATE,
+};
+
+/* The row kinds of the merged CSV's "scope" column. */
+enum merge_scope {
+	MSCOPE_JOB,
+	MSCOPE_RANK,
+	MSCOPE_DEVICE,
+};
+
+/* The rows of -r that summarize the numbered runs: their "run" column. */
+enum series_row {
+	ROW_MEAN,
+	ROW_STDDEV,
+};
+
+const char *schema_scope(enum summary_scope scope);
+const char *schema_merge_scope(enum merge_scope scope);
+const char *schema_series_row(enum series_row row);
+
+/* How the run ended. */
+enum outcome {
+	OUTCOME_EXITED,		/* code = exit status */
+	OUTCOME_SIGNALED,	/* code = signal number */
+	OUTCOME_NOT_FOUND,	/* exec failed with ENOENT; code = errno */
+	OUTCOME_CANNOT_EXEC,	/* exec failed otherwise; code = errno */
+	OUTCOME_ATTACHED,	/* -p: the processes ended */
+	OUTCOME_INTERRUPTED,	/* -p: a signal ended the measurement; code = signal */
+};
+
+/* Where a device's idle power came from. */
+enum idle_method {
+	IDLE_UNKNOWN,		/* no power readings: everything counts as dynamic */
+	IDLE_BASELINE,		/* --idle-baseline: measured before the run */
+	IDLE_GIVEN,		/* --idle-power */
+	IDLE_MIN_SEEN,		/* the lowest power reading of the run */
+};
+
+/*
+ * The words of methods, kinds and outcomes in the machine-readable forms
+ * (CSV, JSON, timeline); "" for unknown or none.
+ */
+const char *schema_word_method(enum energy_method m);
+const char *schema_word_kind(enum power_kind k);
+const char *schema_word_idle(enum idle_method m);
+const char *schema_word_outcome(enum outcome o);
+
+/* The method of a per-process energy, an attribution estimate. */
+const char *schema_word_estimate(void);
+
+/* A gate's verdict in the CSV: "pass" or "fail". */
+const char *schema_word_verdict(bool is_pass);
+
+/*
+ * The name of state pstate (0..15 or PSTATE_UNKNOWN) of dev, one word:
+ * "P0", "DPM2", "deep-sleep", "awake", "RC6", "unknown".  Returns buf.
+ */
+const char *schema_state_name(const struct device *dev, int pstate, char *buf, size_t size);
+
+/* The same for an accounting slot (0..ACCOUNT_NSTATES-1, ACCOUNT_STATE_UNKNOWN last). */
+const char *schema_slot_name(const struct device *dev, int slot, char *buf, size_t size);
+
+#endif

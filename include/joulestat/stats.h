@@ -1,0 +1,62 @@
+/*
+ * The statistics of a series of runs (-r, like perf stat -r and
+ * hyperfine): each figure's mean, standard deviation, median and
+ * extremes over the runs that have it, and the warnings that say when a
+ * mean should not be trusted (an outlier run, a large spread).  Plain
+ * arithmetic on numbers; report_series (report.h) feeds it the figures
+ * of the runs.
+ */
+#ifndef JOULESTAT_STATS_H
+#define JOULESTAT_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "joulestat/account.h"
+
+/* A device's figures across the runs of a series. */
+struct dev_series {
+	struct series_stat	 energy_j;
+	struct series_stat	 above_idle_j;
+	struct series_stat	 avg_power_w;
+	struct series_stat	 workload_j;
+	bool			 has_energy;
+	bool			 has_above_idle;
+	bool			 has_workload;
+	struct series_stat	 state_s[ACCOUNT_NSTATES];	/* time per P-state slot */
+	bool			 has_state[ACCOUNT_NSTATES];
+};
+
+#define SERIES_MAX_WARNINGS	16
+#define SERIES_SPREAD_CV	0.10	/* warn above this coefficient of variation */
+#define SERIES_OUTLIER_MIN_N	3	/* fewer runs have no outliers */
+#define SERIES_OUTLIER_REL	0.05	/* nor does a run within 5% of the median */
+
+/* The summary of repeated runs. */
+struct series {
+	size_t			 n;
+	struct series_stat	 wall_s;
+	struct series_stat	 user_s;
+	struct series_stat	 sys_s;
+	struct dev_series	*devs;
+	size_t			 ndev;
+	char			 warnings[SERIES_MAX_WARNINGS][192];
+	size_t			 nwarnings;
+};
+
+/* Summarize v[0..n), one value per run; NaN where a run did not have the figure. */
+void	series_figure(const double *v, size_t n, struct series_stat *out);
+
+/*
+ * Add to s's warnings the runs whose value in v[0..s->n) is an outlier
+ * against st (by modified z-score; runs[i] is the number of the run of
+ * v[i]), and a spread too large to trust the mean.  what names the
+ * figure in the warning ("wall time").
+ */
+void	series_check(struct series *s, const double *v, const unsigned *runs, const char *what,
+	    const struct series_stat *st);
+
+/* Release what report_series allocated in s. */
+void	report_series_free(struct series *s);
+
+#endif

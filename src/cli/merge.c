@@ -1,0 +1,193 @@
+/*
+ * The merge command: joulestat merge [-q] [-o FILE] [--csv FILE] [--json
+ * FILE] FILE...  Its options, its help, reading every file into one job
+ * (src/merge/) and writing the report, the CSV and the JSON
+ * (mergeout.c).  The outputs are opened only when every file read.
+ */
+#include "joulestat/merge.h"
+
+#include <errno.h>
+#include <popt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/exitcode.h"
+#include "joulestat/util.h"
+
+static const char MERGE_USAGE[] =
+    "usage: joulestat merge [-q] [-o FILE] [--csv FILE] [--json FILE] FILE...";
+
+enum merge_opt {
+	OPT_CSV = 1,
+	OPT_HELP,
+	OPT_JSON,
+	OPT_OUTPUT,
+	OPT_QUIET,
+};
+
+static const struct poptOption merge_options[] = {
+	{ "csv", '\0', POPT_ARG_STRING, NULL, OPT_CSV,
+	    "write the merged CSV to FILE (- for standard output)", "FILE" },
+	{ "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
+	{ "json", '\0', POPT_ARG_STRING, NULL, OPT_JSON,
+	    "write the merged JSON to FILE (- for standard output)", "FILE" },
+	{ "output", 'o', POPT_ARG_STRING, NULL, OPT_OUTPUT,
+	    "write the report to FILE instead of standard output", "FILE" },
+	{ "quiet", 'q', POPT_ARG_NONE, NULL, OPT_QUIET, "print no report", NULL },
+	POPT_TABLEEND
+};
+
+struct merge_opts {
+	char	*output;
+	char	*csv;
+	char	*json;
+	bool	 is_quiet;
+};
+
+static int
+usage_error(const char *msg)
+{
+	warnmsg("merge: %s", msg);
+	fprintf(stderr, "%s\n", MERGE_USAGE);
+	return EXIT_TOOL;
+}
+
+static int
+print_help(poptContext ctx)
+{
+	printf("%s\n\nAdd up the summary CSVs (joulestat --csv) of the ranks of one job: a device\n"
+	    "that ranks on one host measured at the same time is counted once.\n\n", MERGE_USAGE);
+	poptPrintHelp(ctx, stdout, 0);
+	printf("\nExit status: 0; 125 if a file is missing or malformed, or the files are\n"
+	    "not the ranks of one job.  See joulestat(1).\n");
+	return fflush(stdout) == 0 ? 0 : EXIT_TOOL;
+}
+
+/* A repeated option's last value wins; popt hands over a copy. */
+static void
+take_arg(char **dst, poptContext ctx)
+{
+	free(*dst);
+	*dst = poptGetOptArg(ctx);
+}
+
+/* Returns -1 to go on, or the exit status (help, usage error). */
+static int
+parse_options(struct merge_opts *o, poptContext ctx)
+{
+	const char	**files;
+	char		  msg[200];
+	int		  rc;
+
+	while ((rc = poptGetNextOpt(ctx)) > 0) {
+		switch (rc) {
+		case OPT_CSV: take_arg(&o->csv, ctx); break;
+		case OPT_HELP: return print_help(ctx);
+		case OPT_JSON: take_arg(&o->json, ctx); break;
+		case OPT_OUTPUT: take_arg(&o->output, ctx); break;
+		case OPT_QUIET: o->is_quiet = true; break;
+		}
+	}
+	if (rc < -1) {
+		snprintf(msg, sizeof msg, "%s: %s",
+		    VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)), poptStrerror(rc));
+		return usage_error(msg);
+	}
+	files = poptGetArgs(ctx);
+	if (files == NULL || files[0] == NULL)
+		return usage_error("no files given");
+	return -1;
+}
+
+/* Write one output to path ("-": standard output); 0, or -1 after a message. */
+static int
+write_output(const char *path, int (*emit)(FILE *, const struct merge_job *),
+    const struct merge_job *job)
+{
+	FILE	*f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
+	int	 rc;
+
+	if (f == NULL) {
+		warnmsg("merge: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	rc = emit(f, job);
+	if (f != stdout && fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc != 0) {
+		warnmsg("merge: %s: %s", f == stdout ? "standard output" : path, strerror(-rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_outputs(const struct merge_opts *o, const struct merge_job *job)
+{
+	const struct {
+		const char	*path;
+		int		(*emit)(FILE *, const struct merge_job *);
+	} outs[] = {
+		{ o->is_quiet ? NULL : o->output != NULL ? o->output : "-", merge_write_report },
+		{ o->csv, merge_write_csv },
+		{ o->json, merge_write_json },
+	};
+	size_t	i;
+	int	rc = 0;
+
+	for (i = 0; i < ARRAY_SIZE(outs); i++) {
+		if (outs[i].path != NULL && write_output(outs[i].path, outs[i].emit, job) != 0)
+			rc = -1;
+	}
+	return rc;
+}
+
+/* Read every file into one job; the outputs are opened only when all of them read. */
+static int
+merge_files(const struct merge_opts *o, const char **files)
+{
+	struct merge_job	job = { 0 };
+	struct merge_rank	r;
+	struct errbuf		err = { "" };
+	size_t			i;
+	int			status = EXIT_TOOL;
+
+	for (i = 0; files[i] != NULL; i++) {
+		if (merge_load_file(&r, files[i], &err) != 0 ||
+		    merge_job_add(&job, &r, &err) != 0) {
+			merge_rank_free(&r);
+			break;
+		}
+	}
+	if (files[i] == NULL && merge_job_total(&job, &err) == 0)
+		status = write_outputs(o, &job) == 0 ? 0 : EXIT_TOOL;
+	if (err.msg[0] != '\0')
+		warnmsg("merge: %s", err.msg);
+	merge_job_free(&job);
+	return status;
+}
+
+int
+merge_main(int argc, char **argv)
+{
+	struct merge_opts	  o = { 0 };
+	poptContext		  ctx;
+	const char		**args;
+	int			  status;
+
+	/* popt's help names argv[0]: "joulestat merge", not "merge". */
+	args = xcalloc((size_t)argc + 1, sizeof *args);
+	memcpy(args, argv, (size_t)argc * sizeof *args);
+	args[0] = PROGNAME " merge";
+	/* Options may follow the files, as in "merge r*.csv --csv m.csv". */
+	ctx = poptGetContext(PROGNAME " merge", argc, args, merge_options, 0);
+	poptSetOtherOptionHelp(ctx, "[OPTION...] FILE...");
+	if ((status = parse_options(&o, ctx)) < 0)
+		status = merge_files(&o, poptGetArgs(ctx));
+	free(o.output);
+	free(o.csv);
+	free(o.json);
+	poptFreeContext(ctx);
+	free(args);
+	return status;
+}

@@ -1,0 +1,70 @@
+/*
+ * Series statistics (stats.h): a figure's summary over the runs that have
+ * it, and the warnings about outliers and spread that go with it.
+ */
+#include "joulestat/stats.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+void
+series_figure(const double *v, size_t n, struct series_stat *out)
+{
+	double	*known = xcalloc(n, sizeof *known);
+	size_t	 i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!isnan(v[i]))
+			known[k++] = v[i];
+	}
+	account_series(known, k, out);
+	free(known);
+}
+
+static void
+series_warn(struct series *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+series_warn(struct series *s, const char *fmt, ...)
+{
+	va_list	ap;
+
+	if (s->nwarnings == SERIES_MAX_WARNINGS)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(s->warnings[s->nwarnings++], sizeof s->warnings[0], fmt, ap);
+	va_end(ap);
+}
+
+/* Outliers by modified z-score, and a spread too large to trust the mean. */
+void
+series_check(struct series *s, const double *v, const unsigned *runs, const char *what,
+    const struct series_stat *st)
+{
+	size_t	i;
+	double	z, x;
+
+	for (i = 0; i < s->n && st->n >= SERIES_OUTLIER_MIN_N; i++) {
+		x = v[i];
+		if (isnan(x) || fabs(x - st->median) <= SERIES_OUTLIER_REL * fabs(st->median))
+			continue;
+		if (fabs(z = account_mzscore(st, x)) > ACCOUNT_OUTLIER_Z)
+			series_warn(s, "run %u is an outlier in %s: %.3f against a median of %.3f "
+			    "(modified z-score %.1f)", runs[i], what, x, st->median, z);
+	}
+	if (st->n > 1 && st->mean > 0 && st->sd / st->mean > SERIES_SPREAD_CV)
+		series_warn(s, "%s varies by %.1f%% across runs (standard deviation / mean): "
+		    "consider --cooldown, --warmup or more runs", what, 100 * st->sd / st->mean);
+}
+
+void
+report_series_free(struct series *s)
+{
+	free(s->devs);
+	memset(s, 0, sizeof *s);
+}

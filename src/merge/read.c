@@ -1,0 +1,537 @@
+/*
+ * Reading one rank's summary CSV for joulestat merge: the file is parsed
+ * by csvin (libcsv), its columns are found by their schema.h names, and
+ * its numbered "run" rows and their "device" rows become one struct
+ * merge_rank, each figure the mean over the runs that have it.  Pure
+ * (text in, a record or a one-line cause out), so that the unit tests
+ * and the fuzz target can feed it anything.
+ */
+#include "joulestat/merge.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/csvin.h"
+#include "joulestat/schema.h"
+#include "joulestat/util.h"
+
+/* Times of day and durations past the year 33658 do not come from a clock. */
+#define MERGE_MAX_S	1e12
+/* A petajoule is 80,000 years of a 400 W GPU: more is not a measurement. */
+#define MERGE_MAX_J	1e15
+#define MERGE_MAX_INDEX	INT32_MAX
+
+/* The summary columns read. */
+struct cols {
+	int	scope, run, id, energy;
+	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
+};
+
+/* The first four make a file a summary; without the others a figure is unknown. */
+static const struct {
+	enum summary_col col;
+	size_t		 off;
+	bool		 is_required;
+} col_table[] = {
+	{ COL_SCOPE, offsetof(struct cols, scope), true },
+	{ COL_RUN, offsetof(struct cols, run), true },
+	{ COL_DEVID, offsetof(struct cols, id), true },
+	{ COL_ENERGY, offsetof(struct cols, energy), true },
+	{ COL_HOST, offsetof(struct cols, host), false },
+	{ COL_RANK, offsetof(struct cols, rank), false },
+	{ COL_JOB, offsetof(struct cols, job), false },
+	{ COL_START, offsetof(struct cols, start), false },
+	{ COL_WALL, offsetof(struct cols, wall), false },
+	{ COL_DEVICE, offsetof(struct cols, index), false },
+	{ COL_DEVNAME, offsetof(struct cols, name), false },
+	{ COL_BACKEND, offsetof(struct cols, backend), false },
+	{ COL_TIME, offsetof(struct cols, time), false },
+	{ COL_ABOVEIDLE, offsetof(struct cols, above_idle), false },
+	{ COL_WORKLOAD, offsetof(struct cols, workload), false },
+};
+
+/* A numbered "run" row. */
+struct run_info {
+	uint64_t	 run;
+	size_t		 line;
+	double		 start_s, wall_s;
+	bool		 has_start, has_wall;
+};
+
+/* A device row: which device, which run; two of one pair is an error. */
+struct seen {
+	size_t		 dev;
+	uint64_t	 run;
+	size_t		 line;
+};
+
+/* The state of turning one parsed file into a struct merge_rank. */
+struct reader {
+	const struct csvin	*t;
+	struct cols		 c;
+	struct merge_rank	*r;
+	struct run_info		*runs;
+	size_t			 nruns;
+	struct seen		*seen;
+	size_t			 nseen;
+	size_t			 id_line;	/* line that gave host, rank and job; 0 none */
+	struct errbuf		*err;
+};
+
+static size_t
+row_line(const struct reader *rd, size_t row)
+{
+	return rd->t->rows[row].line;
+}
+
+static int
+find_cols(struct reader *rd)
+{
+	size_t	 i;
+	int	*slot;
+
+	for (i = 0; i < ARRAY_SIZE(col_table); i++) {
+		slot = (int *)(void *)((char *)&rd->c + col_table[i].off);
+		*slot = csvin_col(rd->t, schema_column(col_table[i].col));
+		if (*slot < 0 && col_table[i].is_required) {
+			errbuf_set(rd->err, "not a joulestat summary (no %s column)",
+			    schema_column(col_table[i].col));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The number in column col of row: 0 with *has false when the field is
+ * empty (unknown), 0 with *out in [min, max], or -1 with a cause.
+ */
+static int
+row_num(const struct reader *rd, size_t row, int col, double min, double max, double *out,
+    bool *has)
+{
+	const char	*s = csvin_get(rd->t, row, col);
+	double		 v = 0;
+	int		 rc;
+
+	*has = false;
+	if (s[0] == '\0')
+		return 0;
+	if ((rc = parse_double(s, &v)) == 0 && (v < min || v > max))
+		rc = -ERANGE;
+	if (rc != 0) {
+		errbuf_set(rd->err, "line %zu: %s '%s' is %s", row_line(rd, row),
+		    rd->t->rows[0].f[col], VIS(s), rc == -ERANGE ? "out of range" : "not a number");
+		return -1;
+	}
+	*out = v;
+	*has = true;
+	return 0;
+}
+
+/* The device column: a whole number, or -1 when empty. */
+static int
+row_index(const struct reader *rd, size_t row, int64_t *out)
+{
+	const char	*s = csvin_get(rd->t, row, rd->c.index);
+	uint64_t	 v;
+
+	*out = -1;
+	if (s[0] == '\0')
+		return 0;
+	if (parse_u64_range(s, 0, MERGE_MAX_INDEX, &v) != 0) {
+		errbuf_set(rd->err, "line %zu: device '%s' is not a device index",
+		    row_line(rd, row), VIS(s));
+		return -1;
+	}
+	*out = (int64_t)v;
+	return 0;
+}
+
+/* The run of a row: 1..N, or 0 for the "mean" and "stddev" rows of -r. */
+static int
+row_run(const struct reader *rd, size_t row, uint64_t *run)
+{
+	const char	*s = csvin_get(rd->t, row, rd->c.run);
+
+	*run = 0;
+	/* The -r summary rows are recomputed, not read. */
+	if (strcmp(s, schema_series_row(ROW_MEAN)) == 0 ||
+	    strcmp(s, schema_series_row(ROW_STDDEV)) == 0)
+		return 0;
+	if (parse_u64_range(s, 1, UINT32_MAX, run) != 0) {
+		errbuf_set(rd->err, "line %zu: run '%s' is not a run number", row_line(rd, row),
+		    VIS(s));
+		return -1;
+	}
+	return 0;
+}
+
+/* The first row names the rank; rank is a decimal number or empty. */
+static int
+take_identity(struct reader *rd, size_t row)
+{
+	struct merge_rank	*r = rd->r;
+	const char		*rank = csvin_get(rd->t, row, rd->c.rank);
+	uint64_t		 v;
+
+	if (rank[0] != '\0' && parse_u64_range(rank, 0, INT32_MAX, &v) != 0) {
+		errbuf_set(rd->err, "line %zu: rank '%s' is not a rank number", row_line(rd, row),
+		    VIS(rank));
+		return -1;
+	}
+	r->rank_num = rank[0] != '\0' ? (int64_t)v : -1;
+	free(r->host);
+	free(r->rank);
+	free(r->job);
+	r->host = xstrdup(csvin_get(rd->t, row, rd->c.host));
+	r->rank = xstrdup(rank);
+	r->job = xstrdup(csvin_get(rd->t, row, rd->c.job));
+	rd->id_line = row_line(rd, row);
+	return 0;
+}
+
+/* Every row carries host, rank and job; one file is one rank, so they agree. */
+static int
+check_identity(struct reader *rd, size_t row)
+{
+	const char *const	 what[] = { "host", "rank", "job" };
+	const int		 cols[] = { rd->c.host, rd->c.rank, rd->c.job };
+	const char		*have[] = { rd->r->host, rd->r->rank, rd->r->job };
+	const char		*s;
+	size_t			 i;
+
+	if (rd->id_line == 0)
+		return take_identity(rd, row);
+	for (i = 0; i < ARRAY_SIZE(what); i++) {
+		s = csvin_get(rd->t, row, cols[i]);
+		if (strcmp(s, have[i]) != 0) {
+			errbuf_set(rd->err, "line %zu: %s '%s' differs from '%s' on line %zu "
+			    "(one file is one rank's summary)", row_line(rd, row), what[i], VIS(s),
+			    VIS(have[i]), rd->id_line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+read_run(struct reader *rd, size_t row, uint64_t run)
+{
+	struct run_info	ri = { .run = run, .line = row_line(rd, row) };
+
+	if (row_num(rd, row, rd->c.start, 0, MERGE_MAX_S, &ri.start_s, &ri.has_start) != 0 ||
+	    row_num(rd, row, rd->c.wall, 0, MERGE_MAX_S, &ri.wall_s, &ri.has_wall) != 0)
+		return -1;
+	rd->runs = xreallocarray(rd->runs, rd->nruns + 1, sizeof *rd->runs);
+	rd->runs[rd->nruns++] = ri;
+	return 0;
+}
+
+static int
+cmp_run(const void *a, const void *b)
+{
+	const struct run_info	*x = a, *y = b;
+
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* Sort the runs for bsearch; a run number given twice is an error. */
+static int
+sort_runs(struct reader *rd)
+{
+	size_t	i;
+
+	if (rd->nruns == 0) {
+		errbuf_set(rd->err, "no numbered run rows (not a joulestat summary)");
+		return -1;
+	}
+	qsort(rd->runs, rd->nruns, sizeof *rd->runs, cmp_run);
+	for (i = 1; i < rd->nruns; i++) {
+		if (rd->runs[i].run == rd->runs[i - 1].run) {
+			errbuf_set(rd->err, "line %zu: run %" PRIu64 " appears twice (also line %zu)",
+			    rd->runs[i].line, rd->runs[i].run, rd->runs[i - 1].line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Run numbers only: after sort_runs they are unique, so bsearch finds the one. */
+static int
+cmp_run_number(const void *a, const void *b)
+{
+	const struct run_info	*x = a, *y = b;
+
+	return x->run < y->run ? -1 : x->run > y->run;
+}
+
+static const struct run_info *
+find_run(const struct reader *rd, uint64_t run)
+{
+	const struct run_info	key = { .run = run };
+
+	return bsearch(&key, rd->runs, rd->nruns, sizeof *rd->runs, cmp_run_number);
+}
+
+/* The rank's record of device id, added on first sight. */
+static struct merge_dev *
+find_dev(struct reader *rd, size_t row, const char *id, int64_t index)
+{
+	struct merge_rank	*r = rd->r;
+	struct merge_dev	*d;
+	size_t			 i;
+
+	for (i = 0; i < r->ndev; i++) {
+		if (strcmp(r->devs[i].id, id) == 0)
+			return &r->devs[i];
+	}
+	r->devs = xreallocarray(r->devs, r->ndev + 1, sizeof *r->devs);
+	d = &r->devs[r->ndev++];
+	memset(d, 0, sizeof *d);
+	d->id = xstrdup(id);
+	d->name = xstrdup(csvin_get(rd->t, row, rd->c.name));
+	d->backend = xstrdup(csvin_get(rd->t, row, rd->c.backend));
+	d->index = index;
+	return d;
+}
+
+/* The device measured from the run's start for time_s: widen its window. */
+static void
+widen_window(struct merge_dev *d, const struct run_info *ri, double time_s, bool has_time)
+{
+	double	start, end;
+
+	if (!ri->has_start || !has_time)
+		return;
+	start = ri->start_s;
+	end = start + time_s;
+	if (!d->has_window || start < d->start_s)
+		d->start_s = start;
+	if (!d->has_window || end > d->end_s)
+		d->end_s = end;
+	d->has_window = true;
+}
+
+static int
+read_device(struct reader *rd, size_t row, uint64_t run)
+{
+	const char		*id = csvin_get(rd->t, row, rd->c.id);
+	const struct run_info	*ri;
+	struct merge_dev	*d;
+	double			 v[4] = { 0 };
+	bool			 has[4];
+	int64_t			 index;
+
+	if (id[0] == '\0') {
+		errbuf_set(rd->err, "line %zu: device row without a device_id", row_line(rd, row));
+		return -1;
+	}
+	if ((ri = find_run(rd, run)) == NULL) {
+		errbuf_set(rd->err, "line %zu: device row of run %" PRIu64 ", which has no run row",
+		    row_line(rd, row), run);
+		return -1;
+	}
+	if (row_index(rd, row, &index) != 0 ||
+	    row_num(rd, row, rd->c.time, 0, MERGE_MAX_S, &v[0], &has[0]) != 0 ||
+	    row_num(rd, row, rd->c.energy, -MERGE_MAX_J, MERGE_MAX_J, &v[1], &has[1]) != 0 ||
+	    row_num(rd, row, rd->c.above_idle, -MERGE_MAX_J, MERGE_MAX_J, &v[2], &has[2]) != 0 ||
+	    row_num(rd, row, rd->c.workload, -MERGE_MAX_J, MERGE_MAX_J, &v[3], &has[3]) != 0)
+		return -1;
+	d = find_dev(rd, row, id, index);
+	merge_add_figure(&d->time_s, &d->n_time, v[0], has[0]);
+	merge_add_figure(&d->energy_j, &d->n_energy, v[1], has[1]);
+	merge_add_figure(&d->above_idle_j, &d->n_above_idle, v[2], has[2]);
+	merge_add_figure(&d->workload_j, &d->n_workload, v[3], has[3]);
+	widen_window(d, ri, v[0], has[0]);
+	rd->seen = xreallocarray(rd->seen, rd->nseen + 1, sizeof *rd->seen);
+	rd->seen[rd->nseen++] = (struct seen){ (size_t)(d - rd->r->devs), run, row_line(rd, row) };
+	return 0;
+}
+
+static int
+cmp_seen(const void *a, const void *b)
+{
+	const struct seen	*x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->run != y->run)
+		return x->run < y->run ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+/* One device row per device and run: a second one would be averaged in. */
+static int
+check_seen(struct reader *rd)
+{
+	const struct seen	*s;
+	size_t			 i;
+
+	if (rd->nseen > 1)
+		qsort(rd->seen, rd->nseen, sizeof *rd->seen, cmp_seen);
+	for (i = 1; i < rd->nseen; i++) {
+		s = &rd->seen[i];
+		if (s->dev == s[-1].dev && s->run == s[-1].run) {
+			errbuf_set(rd->err, "line %zu: device_id '%s' appears twice in run %" PRIu64
+			    " (also line %zu)", s->line, VIS(rd->r->devs[s->dev].id), s->run,
+			    s[-1].line);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static bool
+is_blank(const struct csvin *t, size_t row)
+{
+	return t->rows[row].n == 0 || (t->rows[row].n == 1 && t->rows[row].f[0][0] == '\0');
+}
+
+/*
+ * The "run" rows (is_run; every row's identity is checked on the way) or
+ * the "device" rows, in order.  The other scopes (pstate, process) are
+ * not merged.
+ */
+static int
+read_scope(struct reader *rd, bool is_run)
+{
+	const char	*scope = schema_scope(is_run ? SCOPE_RUN : SCOPE_DEVICE);
+	uint64_t	 run;
+	size_t		 row;
+
+	for (row = 1; row < rd->t->nrows; row++) {
+		if (is_blank(rd->t, row))
+			continue;
+		if (is_run && check_identity(rd, row) != 0)
+			return -1;
+		if (strcmp(csvin_get(rd->t, row, rd->c.scope), scope) != 0)
+			continue;
+		if (row_run(rd, row, &run) != 0)
+			return -1;
+		if (run == 0)
+			continue;
+		if ((is_run ? read_run(rd, row, run) : read_device(rd, row, run)) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* Sums to means, and the rank's span from its first start to its last end. */
+static void
+finish_rank(struct reader *rd)
+{
+	struct merge_rank	*r = rd->r;
+	struct merge_dev	*d;
+	const struct run_info	*ri;
+	size_t			 i, n = 0;
+
+	r->nruns = rd->nruns;
+	for (i = 0; i < rd->nruns; i++) {
+		ri = &rd->runs[i];
+		merge_add_figure(&r->wall_s, &n, ri->wall_s, ri->has_wall);
+		if (!ri->has_start || !ri->has_wall)
+			continue;
+		if (!r->has_time || ri->start_s < r->start_s)
+			r->start_s = ri->start_s;
+		if (!r->has_time || ri->start_s + ri->wall_s > r->end_s)
+			r->end_s = ri->start_s + ri->wall_s;
+		r->has_time = true;
+	}
+	r->has_wall = n > 0;
+	if (n > 0)
+		r->wall_s /= (double)n;
+	for (i = 0; i < r->ndev; i++) {
+		d = &r->devs[i];
+		d->time_s = d->n_time > 0 ? d->time_s / (double)d->n_time : 0;
+		d->energy_j = d->n_energy > 0 ? d->energy_j / (double)d->n_energy : 0;
+		d->above_idle_j = d->n_above_idle > 0 ? d->above_idle_j / (double)d->n_above_idle : 0;
+		d->workload_j = d->n_workload > 0 ? d->workload_j / (double)d->n_workload : 0;
+	}
+}
+
+static int
+rank_from_table(struct merge_rank *r, const struct csvin *t, struct errbuf *err)
+{
+	struct reader	rd = { .t = t, .r = r, .err = err };
+	int		rc = -1;
+
+	if (find_cols(&rd) == 0 && read_scope(&rd, true) == 0 && sort_runs(&rd) == 0 &&
+	    read_scope(&rd, false) == 0 && check_seen(&rd) == 0) {
+		finish_rank(&rd);
+		rc = 0;
+	}
+	free(rd.runs);
+	free(rd.seen);
+	return rc;
+}
+
+/* An empty record that merge_rank_free can always release. */
+static void
+rank_init(struct merge_rank *r, const char *file)
+{
+	memset(r, 0, sizeof *r);
+	r->file = xstrdup(file);
+	r->host = xstrdup("");
+	r->rank = xstrdup("");
+	r->job = xstrdup("");
+	r->rank_num = -1;
+}
+
+int
+merge_parse_text(struct merge_rank *r, const char *file, const char *text, size_t len,
+    struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	rank_init(r, file);
+	rc = csvin_parse(&t, text, len, err);
+	if (rc == 0)
+		rc = rank_from_table(r, &t, err);
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "%s", VIS(file));
+	return rc;
+}
+
+int
+merge_load_file(struct merge_rank *r, const char *path, struct errbuf *err)
+{
+	struct csvin	t;
+	int		rc;
+
+	rank_init(r, path);
+	/* csvin_load names the file in its own causes. */
+	if (csvin_load(&t, path, err) != 0) {
+		csvin_free(&t);
+		return -1;
+	}
+	rc = rank_from_table(r, &t, err);
+	csvin_free(&t);
+	if (rc != 0)
+		errbuf_prefix(err, "%s", VIS(path));
+	return rc;
+}
+
+void
+merge_rank_free(struct merge_rank *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->ndev; i++) {
+		free(r->devs[i].id);
+		free(r->devs[i].name);
+		free(r->devs[i].backend);
+	}
+	free(r->devs);
+	free(r->file);
+	free(r->host);
+	free(r->rank);
+	free(r->job);
+	memset(r, 0, sizeof *r);
+}

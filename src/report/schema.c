@@ -1,0 +1,166 @@
+/*
+ * The words of the summary schema (schema.h): column names, row kinds,
+ * methods, kinds, outcomes, verdicts and P-state names.  Tables indexed
+ * by the enums they name, so a word cannot be paired with the wrong one.
+ */
+#include "joulestat/schema.h"
+
+#include <stdio.h>
+
+#include "joulestat/util.h"
+
+#define SCHEMA_NAME(e, name)	[e] = name,
+
+static const char *const summary_columns[COL_NCOLS] = {
+	SUMMARY_COLUMNS(SCHEMA_NAME)
+};
+
+static const char *const merge_columns[MCOL_NCOLS] = {
+	MERGE_COLUMNS(SCHEMA_NAME)
+};
+
+/* Look a word up in a table indexed by an enum; "" past its end. */
+static const char *
+word_of(const char *const *words, size_t nwords, size_t i)
+{
+	return i < nwords && words[i] != NULL ? words[i] : "";
+}
+
+const char *
+schema_column(enum summary_col col)
+{
+	return word_of(summary_columns, ARRAY_SIZE(summary_columns), col);
+}
+
+const char *
+schema_merge_column(enum merge_col col)
+{
+	return word_of(merge_columns, ARRAY_SIZE(merge_columns), col);
+}
+
+const char *
+schema_scope(enum summary_scope scope)
+{
+	static const char *const words[] = {
+		[SCOPE_RUN] = "run",
+		[SCOPE_DEVICE] = "device",
+		[SCOPE_PSTATE] = "pstate",
+		[SCOPE_PROCESS] = "process",
+		[SCOPE_GATE] = "gate",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), scope);
+}
+
+const char *
+schema_merge_scope(enum merge_scope scope)
+{
+	static const char *const words[] = {
+		[MSCOPE_JOB] = "job",
+		[MSCOPE_RANK] = "rank",
+		[MSCOPE_DEVICE] = "device",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), scope);
+}
+
+const char *
+schema_series_row(enum series_row row)
+{
+	static const char *const words[] = {
+		[ROW_MEAN] = "mean",
+		[ROW_STDDEV] = "stddev",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), row);
+}
+
+const char *
+schema_word_method(enum energy_method m)
+{
+	static const char *const words[] = {
+		[ENERGY_COUNTER] = "counter",
+		[ENERGY_POINTS] = "driver-samples",
+		[ENERGY_TICKS] = "readings",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), m);
+}
+
+const char *
+schema_word_kind(enum power_kind k)
+{
+	static const char *const words[] = {
+		[POWER_KIND_INSTANT] = "instant",
+		[POWER_KIND_AVERAGE_1S] = "average-1s",
+		[POWER_KIND_AVERAGE_FW] = "average-firmware",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), k);
+}
+
+const char *
+schema_word_idle(enum idle_method m)
+{
+	static const char *const words[] = {
+		[IDLE_BASELINE] = "baseline",
+		[IDLE_GIVEN] = "given",
+		[IDLE_MIN_SEEN] = "minimum-seen",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), m);
+}
+
+const char *
+schema_word_outcome(enum outcome o)
+{
+	static const char *const words[] = {
+		[OUTCOME_EXITED] = "exited",
+		[OUTCOME_SIGNALED] = "signaled",
+		[OUTCOME_NOT_FOUND] = "not-found",
+		[OUTCOME_CANNOT_EXEC] = "cannot-execute",
+		[OUTCOME_ATTACHED] = "attached",
+		[OUTCOME_INTERRUPTED] = "interrupted",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), o);
+}
+
+const char *
+schema_word_estimate(void)
+{
+	return "estimate";
+}
+
+const char *
+schema_word_verdict(bool is_pass)
+{
+	return is_pass ? "pass" : "fail";
+}
+
+const char *
+schema_state_name(const struct device *dev, int pstate, char *buf, size_t size)
+{
+	enum pstate_names	names = dev != NULL ? dev->pstate_names : PSTATE_NAMES_P;
+
+	if (pstate == PSTATE_UNKNOWN)
+		snprintf(buf, size, "unknown");
+	else if (names == PSTATE_NAMES_DPM && pstate == PSTATE_MAX)
+		snprintf(buf, size, "deep-sleep");
+	else if (names == PSTATE_NAMES_DPM)
+		snprintf(buf, size, "DPM%d", pstate);
+	else if (names == PSTATE_NAMES_RC6 && pstate == PSTATE_MAX)
+		snprintf(buf, size, "RC6");
+	else if (names == PSTATE_NAMES_RC6 && pstate == 0)
+		snprintf(buf, size, "awake");
+	else
+		snprintf(buf, size, "P%d", pstate);
+	return buf;
+}
+
+const char *
+schema_slot_name(const struct device *dev, int slot, char *buf, size_t size)
+{
+	return schema_state_name(dev, slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot, buf,
+	    size);
+}

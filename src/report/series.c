@@ -1,0 +1,147 @@
+/*
+ * report_series: the figures of the runs of -r, taken from their reports
+ * and summarized by stats.c.  A figure a run did not measure is left out
+ * of that figure's summary, never counted as 0; a P-state a run never
+ * entered is 0 s in it.
+ */
+#include "joulestat/report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "joulestat/util.h"
+
+static double
+get_wall(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->wall_ns / 1e9;
+}
+
+static double
+get_user(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->user_ns / 1e9;
+}
+
+static double
+get_sys(const struct report *r, size_t d, int s)
+{
+	(void)d, (void)s;
+	return (double)r->sys_ns / 1e9;
+}
+
+static double
+get_energy(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].method != ENERGY_NONE ? r->devs[d].energy_mj / 1e3 : NAN;
+}
+
+static double
+get_above_idle(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_above_idle ? r->devs[d].above_idle_mj / 1e3 : NAN;
+}
+
+static double
+get_avg_power(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_avg_power ? r->devs[d].avg_power_mw / 1e3 : NAN;
+}
+
+static double
+get_workload(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].has_attrib ? r->devs[d].workload_mj / 1e3 : NAN;
+}
+
+/* Time in a P-state slot; a state a run never entered counts as 0 s. */
+static double
+get_state(const struct report *r, size_t d, int slot)
+{
+	const struct dev_report	*dr = &r->devs[d];
+	size_t			 i;
+	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+
+	for (i = 0; i < dr->nstates; i++) {
+		if (dr->states[i].pstate == want)
+			return (double)dr->states[i].time_ns / 1e9;
+	}
+	return 0;
+}
+
+/* What summarizing one series needs: its runs, and room for one figure of each. */
+struct series_input {
+	const struct report	*reps;
+	double			*v;		/* one figure of each run */
+	unsigned		*runs;		/* the runs' numbers */
+};
+
+/*
+ * Summarize get (one run's figure of the run, or of device dev and P-state
+ * slot; NaN when unknown) over the runs into out; in->v keeps the values.
+ */
+static void
+series_of(const struct series_input *in, size_t n, size_t dev, int slot,
+    double (*get)(const struct report *, size_t, int), struct series_stat *out)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		in->v[i] = get(&in->reps[i], dev, slot);
+	series_figure(in->v, n, out);
+}
+
+static void
+series_device(struct series *s, const struct series_input *in, size_t d)
+{
+	struct dev_series	*ds = &s->devs[d];
+	char			 what[48];
+	int			 k;
+
+	series_of(in, s->n, d, 0, get_energy, &ds->energy_j);
+	ds->has_energy = ds->energy_j.n > 0;
+	snprintf(what, sizeof what, "the energy of device %zu", d);
+	if (ds->has_energy)
+		series_check(s, in->v, in->runs, what, &ds->energy_j);
+	series_of(in, s->n, d, 0, get_above_idle, &ds->above_idle_j);
+	series_of(in, s->n, d, 0, get_avg_power, &ds->avg_power_w);
+	series_of(in, s->n, d, 0, get_workload, &ds->workload_j);
+	ds->has_above_idle = ds->above_idle_j.n > 0;
+	ds->has_workload = ds->workload_j.n > 0;
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		series_of(in, s->n, d, k, get_state, &ds->state_s[k]);
+		ds->has_state[k] = ds->state_s[k].max > 0;
+	}
+}
+
+void
+report_series(struct series *s, const struct report *reps, size_t n)
+{
+	struct series_input	in = { .reps = reps };
+	size_t			i, d;
+
+	memset(s, 0, sizeof *s);
+	s->n = n;
+	in.v = xcalloc(n, sizeof *in.v);
+	in.runs = xcalloc(n, sizeof *in.runs);
+	for (i = 0; i < n; i++)
+		in.runs[i] = reps[i].index;
+	series_of(&in, n, 0, 0, get_user, &s->user_s);
+	series_of(&in, n, 0, 0, get_sys, &s->sys_s);
+	series_of(&in, n, 0, 0, get_wall, &s->wall_s);
+	series_check(s, in.v, in.runs, "wall time", &s->wall_s);
+	s->ndev = reps[0].ndev;
+	s->devs = xcalloc(s->ndev, sizeof *s->devs);
+	for (d = 0; d < s->ndev; d++)
+		series_device(s, &in, d);
+	free(in.v);
+	free(in.runs);
+}
