@@ -7,13 +7,16 @@
 
 struct config;
 
-/* joulestat [options] [--] COMMAND, or -p PID: measure (src/cli/run.c). */
+/* joulestat [options] [--] COMMAND, or -p PID: measure (src/cli/cmd_run.c). */
 int	cmd_run(const struct config *cfg);
 
-/* joulestat --list-devices (src/cli/list.c). */
+/* joulestat --list-devices (src/cli/cmd_list.c). */
 int	cmd_list_devices(const struct config *cfg);
 
-/* joulestat merge [options] FILE...: argv[0] is "merge". */
+/*
+ * joulestat merge [options] FILE... (src/cli/cmd_merge.c): argv[0] is
+ * "merge".  Returns 0, or EXIT_TOOL (125) for bad input.
+ */
 int	merge_main(int argc, char **argv);
 
 #endif

@@ -27,16 +27,9 @@
 #define CONFIG_MAX_REPEAT		10000
 #define CONFIG_MAX_COOLDOWN_S		3600
 #define CONFIG_BASELINE_MAX_S		3600
-#define IDLE_ALL_DEVICES		(-1)
 #define CONFIG_MAX_CLOCK_MHZ		100000
 #define CONFIG_MAX_WAIT_S		86400
 #define CONFIG_WAIT_FOREVER		(-1.0)
-
-/* --idle-power: watts for one device (by report index) or for all. */
-struct idle_power {
-	int	device;		/* IDLE_ALL_DEVICES or a device index */
-	double	watts;
-};
 
 enum config_action {
 	ACTION_RUN,		/* launch argv, or attach to pids */

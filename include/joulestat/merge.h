@@ -10,7 +10,7 @@
  * ranks are added to a struct merge_job (merge_job_add, src/merge/merge.c),
  * merge_job_total finds the distinct device measurements and the totals,
  * and three emitters (src/merge/mergeout.c) write the text report, the
- * CSV and the JSON.  The command itself, merge_main, is src/cli/merge.c.
+ * CSV and the JSON.  The command itself, merge_main, is src/cli/cmd_merge.c.
  * Figures are in joules and seconds, times of day in CLOCK_REALTIME
  * seconds since the epoch, as in the summaries.
  */
@@ -144,11 +144,5 @@ void	merge_job_free(struct merge_job *job);
 int	merge_write_report(FILE *f, const struct merge_job *job);
 int	merge_write_csv(FILE *f, const struct merge_job *job);
 int	merge_write_json(FILE *f, const struct merge_job *job);
-
-/*
- * The whole subcommand: argv[0] is "merge", then options and files.
- * Returns the exit status: 0, or EXIT_TOOL (125) for bad input.
- */
-int	merge_main(int argc, char **argv);
 
 #endif

@@ -13,12 +13,12 @@
 
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
+#include "joulestat/jobinfo.h"
 #include "joulestat/launch.h"
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/tickstats.h"
 
-struct config;
 struct run;
 
 /* What to do with descendants still running when the main workload ends. */
@@ -26,6 +26,26 @@ enum descendants {
 	DESCENDANTS_LEAVE,	/* report them and exit; they keep running */
 	DESCENDANTS_WAIT,	/* keep measuring until the whole tree is gone */
 	DESCENDANTS_KILL,	/* SIGTERM, then SIGKILL after a grace period */
+};
+
+#define IDLE_ALL_DEVICES	(-1)
+
+/* --idle-power: watts for one device (by report index) or for all. */
+struct idle_power {
+	int	device;		/* IDLE_ALL_DEVICES or a device index */
+	double	watts;
+};
+
+/* What the command line asked of a run that the report needs to say. */
+struct run_params {
+	char *const		*argv;		/* launch mode: the workload, argc words */
+	int			 argc;
+	const pid_t		*pids;		/* attach mode: the -p pids */
+	size_t			 npids;
+	const struct idle_power	*idle;		/* --idle-power */
+	size_t			 nidle;
+	bool			 is_exclusive;	/* --exclusive */
+	const struct jobinfo	*job;		/* host, rank, job */
 };
 
 #define PIDFD_ENDED	(-1)	/* the attached process has ended */
@@ -47,13 +67,12 @@ struct backend {
 };
 
 struct run {
-	const struct config	*cfg;
+	struct run_params	 params;
 	unsigned		 interval_ms;	/* -i, or shorter when a counter needs it */
 	bool			 is_attach;
 	enum descendants	 descendants;	/* what the end of the workload means */
 	struct child		 child;		/* launch mode */
-	const pid_t		*attached;	/* attach mode: the -p pids */
-	int			*pidfds;	/* ... one per pid, or PIDFD_* */
+	int			*pidfds;	/* attach mode: one per -p pid, or PIDFD_* */
 	size_t			 npidfds;
 	struct proctree		 tree;
 	struct backend		*backends;

@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "joulestat/account.h"
+#include "joulestat/exitcode.h"
 #include "joulestat/source.h"
 
 #define SCHEMA_SUMMARY_VERSION	2	/* the summary CSV's schema_version */
@@ -161,15 +162,6 @@ const char *schema_merge_scope(enum merge_scope scope);
 const char *schema_series_row(enum series_row row);
 
 /* How the run ended. */
-enum outcome {
-	OUTCOME_EXITED,		/* code = exit status */
-	OUTCOME_SIGNALED,	/* code = signal number */
-	OUTCOME_NOT_FOUND,	/* exec failed with ENOENT; code = errno */
-	OUTCOME_CANNOT_EXEC,	/* exec failed otherwise; code = errno */
-	OUTCOME_ATTACHED,	/* -p: the processes ended */
-	OUTCOME_INTERRUPTED,	/* -p: a signal ended the measurement; code = signal */
-};
-
 /* Where a device's idle power came from. */
 enum idle_method {
 	IDLE_UNKNOWN,		/* no power readings: everything counts as dynamic */

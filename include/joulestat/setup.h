@@ -58,12 +58,11 @@ void	setup_unlock_clocks(struct run *run);
  */
 int	setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sigfd);
 
-/* Attach mode (-p): watch each pid's end and start the tree from them. */
-int	setup_attach(struct run *run, const pid_t *pids, size_t npids, struct errbuf *err);
+/* Attach mode (-p): watch each of params.pids end and start the tree from them. */
+int	setup_attach(struct run *run, struct errbuf *err);
 
-/* Launch mode: become a subreaper and fork the corked workload argv. */
-int	setup_launch(struct run *run, char *const argv[], const struct sigstate *ss,
-	    struct errbuf *err);
+/* Launch mode: become a subreaper and fork the corked workload params.argv. */
+int	setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err);
 
 /* Forget everything of the previous run but the devices and the outputs. */
 void	setup_reset(struct run *run);

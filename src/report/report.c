@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "joulestat/config.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/run.h"
 #include "joulestat/util.h"
@@ -55,7 +54,7 @@ append_word(FILE *f, const char *s, bool is_quoted)
 static char *
 join_command(const struct run *run, bool is_quoted)
 {
-	const struct config	*cfg = run->cfg;
+	const struct run_params	*rp = &run->params;
 	char			*text = NULL;
 	size_t			 len = 0, i;
 	FILE			*f;
@@ -64,13 +63,13 @@ join_command(const struct run *run, bool is_quoted)
 		return xstrdup("");
 	if (run->is_attach) {
 		fputs("pid", f);
-		for (i = 0; i < cfg->npids; i++)
-			fprintf(f, "%s%d", i == 0 ? " " : ",", (int)cfg->pids[i]);
+		for (i = 0; i < rp->npids; i++)
+			fprintf(f, "%s%d", i == 0 ? " " : ",", (int)rp->pids[i]);
 	}
-	for (i = 0; i < (size_t)cfg->argc; i++) {
+	for (i = 0; i < (size_t)rp->argc; i++) {
 		if (i > 0)
 			fputc(' ', f);
-		append_word(f, cfg->argv[i], is_quoted);
+		append_word(f, rp->argv[i], is_quoted);
 	}
 	fclose(f);
 	return text;
@@ -84,20 +83,17 @@ build_outcome(struct report *rep, const struct run *run)
 	if (run->is_attach) {
 		rep->outcome = run->has_interrupt ? OUTCOME_INTERRUPTED : OUTCOME_ATTACHED;
 		rep->code = run->last_signal;
-		rep->exit_status = 0;
 	} else if (c->exec_errno != 0) {
 		rep->outcome = c->exec_errno == ENOENT ? OUTCOME_NOT_FOUND : OUTCOME_CANNOT_EXEC;
 		rep->code = c->exec_errno;
-		rep->exit_status = c->exec_errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXEC;
 	} else if (WIFSIGNALED(c->wstatus)) {
 		rep->outcome = OUTCOME_SIGNALED;
 		rep->code = WTERMSIG(c->wstatus);
-		rep->exit_status = EXIT_SIGNAL_BASE + rep->code;
 	} else {
 		rep->outcome = OUTCOME_EXITED;
 		rep->code = WEXITSTATUS(c->wstatus);
-		rep->exit_status = rep->code;
 	}
+	rep->exit_status = exitcode_of_run(rep->outcome, rep->code);
 }
 
 static int64_t
@@ -133,8 +129,8 @@ build_times(struct report *rep, const struct run *run)
 
 	rep->wall_ns = run->t_end_ns - run->t0_ns;
 	rep->start_unix_ns = run->t0_unix_ns;
-	rep->is_exclusive = run->cfg->is_exclusive;
-	rep->where = &run->cfg->job;
+	rep->is_exclusive = run->params.is_exclusive;
+	rep->where = run->params.job;
 	if (run->is_attach) {
 		proctree_cpu_ns(&run->tree, &rep->user_ns, &rep->sys_ns);
 		rep->is_cpu_sampled = true;
@@ -211,16 +207,16 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 }
 
 static const struct idle_power *
-idle_given(const struct config *cfg, size_t gdev)
+idle_given(const struct run_params *rp, size_t gdev)
 {
 	const struct idle_power	*all = NULL;
 	size_t			 i;
 
-	for (i = 0; i < cfg->nidle; i++) {
-		if (cfg->idle[i].device == (int)gdev)
-			return &cfg->idle[i];
-		if (cfg->idle[i].device == IDLE_ALL_DEVICES)
-			all = &cfg->idle[i];
+	for (i = 0; i < rp->nidle; i++) {
+		if (rp->idle[i].device == (int)gdev)
+			return &rp->idle[i];
+		if (rp->idle[i].device == IDLE_ALL_DEVICES)
+			all = &rp->idle[i];
 	}
 	return all;
 }
@@ -228,9 +224,9 @@ idle_given(const struct config *cfg, size_t gdev)
 /* Idle power by the first source that has it: measured, given, or the lowest reading. */
 static void
 build_idle(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
-    const struct config *cfg)
+    const struct run_params *rp)
 {
-	const struct idle_power	*given = idle_given(cfg, gdev);
+	const struct idle_power	*given = idle_given(rp, gdev);
 	const struct dev_acct	*a = &b->acct[i];
 
 	if (!isnan(b->baseline_mw[i])) {
@@ -303,7 +299,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	}
 	if (d->dev->measures & M_PSTATE)
 		build_states(d, a);
-	build_idle(d, b, i, gdev, run->cfg);
+	build_idle(d, b, i, gdev, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);
 }
@@ -330,7 +326,7 @@ report_build(struct report *rep, const struct run *run)
 	memset(rep, 0, sizeof *rep);
 	rep->command = join_command(run, false);
 	rep->command_quoted = join_command(run, true);
-	rep->nattached = run->cfg->npids;
+	rep->nattached = run->params.npids;
 	build_outcome(rep, run);
 	build_times(rep, run);
 	rep->peak_tree_rss_kib = run->tree.peak_rss_kib;
@@ -343,8 +339,8 @@ report_build(struct report *rep, const struct run *run)
 		memcpy(rep->leftover, run->leftover, run->nleftover * sizeof *rep->leftover);
 	rep->nleftover = run->nleftover;
 	rep->interval_ms = run->interval_ms;
-	rep->w_sm = run->cfg->w_sm;
-	rep->w_mem = run->cfg->w_mem;
+	rep->w_sm = run->attrib.weights.w_sm;
+	rep->w_mem = run->attrib.weights.w_mem;
 	rep->ticks = run->ticks.ticks;
 	rep->missed = run->ticks.missed;
 	rep->late_max_ns = run->ticks.late_max_ns;

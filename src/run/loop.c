@@ -260,7 +260,7 @@ check_polled(struct loop *lp)
 	size_t		 i;
 
 	for (i = 0; i < run->npidfds && lp->phase != PHASE_DONE; i++) {
-		if (run->pidfds[i] == PIDFD_POLLED && kill(run->attached[i], 0) == -1 &&
+		if (run->pidfds[i] == PIDFD_POLLED && kill(run->params.pids[i], 0) == -1 &&
 		    errno == ESRCH)
 			on_pid_end(lp, i);
 	}

@@ -122,12 +122,12 @@ watch_pid(pid_t pid, struct errbuf *err)
 }
 
 int
-setup_attach(struct run *run, const pid_t *pids, size_t npids, struct errbuf *err)
+setup_attach(struct run *run, struct errbuf *err)
 {
-	size_t	i;
+	const pid_t	*pids = run->params.pids;
+	size_t		 i, npids = run->params.npids;
 
 	run->is_attach = true;
-	run->attached = pids;
 	run->pidfds = xcalloc(npids, sizeof *run->pidfds);
 	run->npidfds = npids;
 	for (i = 0; i < npids; i++) {
@@ -138,7 +138,7 @@ setup_attach(struct run *run, const pid_t *pids, size_t npids, struct errbuf *er
 }
 
 int
-setup_launch(struct run *run, char *const argv[], const struct sigstate *ss, struct errbuf *err)
+setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 {
 	pid_t	self = getpid();
 
@@ -147,7 +147,7 @@ setup_launch(struct run *run, char *const argv[], const struct sigstate *ss, str
 		warnmsg("cannot become a child subreaper: daemons may escape the tree");
 	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
 		return -1;
-	return launch_prepare(&run->child, argv, &ss->old_mask, &ss->old_pipe, err);
+	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
 }
 
 void

@@ -28,34 +28,6 @@
 #include "joulestat/timeline.h"
 #include "joulestat/util.h"
 
-/* How the command ended, for exit_status(). */
-struct ending {
-	int	setup;		/* EXIT_TOOL, or 128 + a signal, when set-up ended it */
-	int	workload;	/* the series' status: the last run's, as its report says */
-	bool	is_output_failed;
-	bool	is_gate_failed;
-	int	gate_code;	/* --gate-exit-code */
-};
-
-/*
- * The only place that turns an ending into joulestat's exit status, with
- * the values of exitcode.h.  Set-up that failed wins, since nothing ran.
- * Then the workload's status always wins; joulestat's own failure (125) is
- * only reported when the workload itself succeeded, and a failed gate only
- * when neither the workload nor joulestat failed.
- */
-static int
-exit_status(const struct ending *e)
-{
-	if (e->setup != 0)
-		return e->setup;
-	if (e->workload != 0)
-		return e->workload;
-	if (e->is_output_failed)
-		return EXIT_TOOL;
-	return e->is_gate_failed ? e->gate_code : 0;
-}
-
 /* What the runs hold from before the first to after the last. */
 struct prep {
 	struct baseline		base;		/* --baseline */
@@ -79,11 +51,11 @@ write_timeline(void *arg, const struct run *run, const struct backend *b, size_t
 }
 
 static void
-exec_failed(const struct run *run, char *const argv[])
+exec_failed(const struct run *run)
 {
 	char	name[128];
 
-	warnmsg("cannot run '%s': %s", visible(argv[0], name, sizeof name),
+	warnmsg("cannot run '%s': %s", visible(run->params.argv[0], name, sizeof name),
 	    strerror(run->child.exec_errno));
 }
 
@@ -93,14 +65,13 @@ exec_failed(const struct run *run, char *const argv[])
  * workload could not even be forked.
  */
 static int
-run_once(struct run *run, const struct config *cfg, struct sigstate *ss, struct report *rep,
-    bool *is_failed)
+run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_failed)
 {
 	struct errbuf	err = { "" };
 
 	getrusage(RUSAGE_CHILDREN, &run->children_ru0);
 	getrusage(RUSAGE_SELF, &run->self_ru0);
-	if (!run->is_attach && setup_launch(run, cfg->argv, ss, &err) != 0) {
+	if (!run->is_attach && setup_launch(run, ss, &err) != 0) {
 		warnmsg("%s", err.msg);
 		return -1;
 	}
@@ -108,7 +79,7 @@ run_once(struct run *run, const struct config *cfg, struct sigstate *ss, struct 
 	run->t0_unix_ns = realtime_ns();
 	reading_take(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
-		exec_failed(run, cfg->argv);
+		exec_failed(run);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
 		warnmsg("%s", err.msg);
 		*is_failed = true;
@@ -140,7 +111,7 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
 			setup_reset(run);
 		}
 		run->index = k >= cfg->warmup ? k - cfg->warmup + 1 : 0;
-		if (run_once(run, cfg, ss, &rep, is_failed) != 0)
+		if (run_once(run, ss, &rep, is_failed) != 0)
 			return -1;
 		status = rep.exit_status;
 		if (run->index > 0)
@@ -157,7 +128,8 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
 /*
  * Everything before the first run: the baseline, outputs, devices and
  * their selection, the device locks, clock locks, the idle baseline.
- * Returns 0, or the exit status to end with.
+ * Returns 0, -1 when set-up failed (after saying why), or the number of
+ * a signal that ended it.
  */
 static int
 prepare(struct run *run, const struct config *cfg, struct outputs *o, struct prep *p,
@@ -169,20 +141,20 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	if (cfg->gate.baseline_path != NULL) {
 		if (baseline_load(&p->base, cfg->gate.baseline_path, &err) != 0) {
 			warnmsg("%s", err.msg);
-			return EXIT_TOOL;
+			return -1;
 		}
 		p->has_base = true;
 	}
 	setup_probe(run, &cfg->sources);
 	if (devsel_check(cfg->sources.sel, &err) != 0) {
 		warnmsg("--devices: %s", err.msg);
-		return EXIT_TOOL;
+		return -1;
 	}
 	setup_fit_interval(run, cfg->interval_ms);
 	/* Before the outputs are opened: giving up on a lock must not empty them. */
 	if (cfg->is_exclusive &&
 	    (rc = setup_take_devices(run, &p->ex, cfg->exclusive_wait_s, sigfd)) != 0)
-		return rc < 0 ? EXIT_TOOL : EXIT_SIGNAL_BASE + rc;
+		return rc;
 	outputs_open(o);
 	if (o->has_timeline) {
 		run->on_reading = write_timeline;
@@ -190,15 +162,15 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	}
 	if (cfg->lock.kind != CLOCK_LOCK_NONE &&
 	    setup_lock_clocks(run, &cfg->lock, cfg->is_lock_required) != 0)
-		return EXIT_TOOL;
-	if (cfg->npids > 0 && setup_attach(run, cfg->pids, cfg->npids, &err) != 0) {
+		return -1;
+	if (cfg->npids > 0 && setup_attach(run, &err) != 0) {
 		warnmsg("%s", err.msg);
-		return EXIT_TOOL;
+		return -1;
 	}
 	if (cfg->idle_baseline_s > 0 &&
 	    (rc = reading_idle_baseline(run, cfg->idle_baseline_s, sigfd)) != 0) {
 		warnmsg("signal %d during --idle-baseline: the command was not run", rc);
-		return EXIT_SIGNAL_BASE + rc;
+		return rc;
 	}
 	return 0;
 }
@@ -217,37 +189,43 @@ prep_release(struct run *run, struct prep *p)
 int
 cmd_run(const struct config *cfg)
 {
-	struct run	 run = { .cfg = cfg, .interval_ms = cfg->interval_ms,
-			     .descendants = cfg->descendants,
-			     .attrib = { .weights = { cfg->w_sm, cfg->w_mem } } };
+	struct run	 run = {
+		.params = { cfg->argv, cfg->argc, cfg->pids, cfg->npids, cfg->idle, cfg->nidle,
+		    cfg->is_exclusive, &cfg->job },
+		.interval_ms = cfg->interval_ms,
+		.descendants = cfg->descendants,
+		.attrib = { .weights = { cfg->w_sm, cfg->w_mem } },
+	};
 	struct report	*reps;
 	struct sigstate	 ss;
 	struct outputs	 o;
 	struct prep	 p = { .has_base = false };
 	struct gate_set	 gates = { NULL, 0, 0 };
-	struct ending	 end = { .setup = 0 };
+	struct ending	 end = { .is_setup_failed = false };
 	struct errbuf	 err = { "" };
 	size_t		 nreps = 0, i;
 	int		 rc;
 
 	if (signals_take(&ss, &err) != 0) {
 		warnmsg("%s", err.msg);
-		end.setup = EXIT_TOOL;
-		return exit_status(&end);
+		end.is_setup_failed = true;
+		return exitcode_of(&end);
 	}
 	outputs_init(&o, &cfg->out);
-	if ((end.setup = prepare(&run, cfg, &o, &p, ss.sigfd)) != 0) {
+	if ((rc = prepare(&run, cfg, &o, &p, ss.sigfd)) != 0) {
+		end.is_setup_failed = rc < 0;
+		end.setup_signal = rc > 0 ? rc : 0;
 		prep_release(&run, &p);
 		outputs_abandon(&o);
 		setup_close(&run);
 		close(ss.sigfd);
-		return exit_status(&end);
+		return exitcode_of(&end);
 	}
 	o.child_mask = ss.old_mask;
 	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
 	if ((rc = run_series(&run, cfg, &ss, reps, &nreps, &o.is_failed)) < 0)
-		end.setup = EXIT_TOOL;
+		end.is_setup_failed = true;
 	else
 		end.workload = rc;
 	if (nreps > 0)
@@ -267,5 +245,5 @@ cmd_run(const struct config *cfg)
 	free(reps);
 	setup_close(&run);
 	close(ss.sigfd);
-	return exit_status(&end);
+	return exitcode_of(&end);
 }

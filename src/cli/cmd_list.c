@@ -27,7 +27,7 @@ list_one(const struct device *d, size_t i, const char *backend)
 int
 cmd_list_devices(const struct config *cfg)
 {
-	struct run	run = { .cfg = cfg };
+	struct run	run = { .interval_ms = cfg->interval_ms };
 	size_t		i, k, n = 0;
 
 	setup_probe(&run, &cfg->sources);

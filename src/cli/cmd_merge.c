@@ -4,7 +4,7 @@
  * (src/merge/) and writing the report, the CSV and the JSON
  * (mergeout.c).  The outputs are opened only when every file read.
  */
-#include "joulestat/merge.h"
+#include "joulestat/commands.h"
 
 #include <errno.h>
 #include <popt.h>
@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "joulestat/exitcode.h"
+#include "joulestat/merge.h"
 #include "joulestat/util.h"
 
 static const char MERGE_USAGE[] =
