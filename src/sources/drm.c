@@ -46,12 +46,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/backend.h"
 #include "joulestat/devsel.h"
 #include "joulestat/proctree.h"
 #include "joulestat/util.h"
@@ -224,9 +224,7 @@ struct drm_pidfds {
 	int64_t			 checked_ns;		/* when the list was started */
 	bool			 is_due;		/* this scan lists every fd again */
 	int64_t			 nopen;			/* open fds at the last listing */
-	int			*fds;			/* sorted */
-	size_t			 nfds;
-	size_t			 capfds;
+	struct backend_intset	 fds;
 };
 
 /* What one process used of one device in one scan. */
@@ -294,59 +292,6 @@ const struct source_ops drm_ops = {
 };
 
 /* ---- small helpers ---------------------------------------------------- */
-
-/* Room for want elements in *p (capacity *cap); -1 without memory. */
-static int
-drm_grow(void *pp, size_t *cap, size_t want, size_t size)
-{
-	void	**p = pp, *q;
-	size_t	  n;
-
-	if (want <= *cap)
-		return 0;
-	n = *cap == 0 ? 8 : *cap * 2;
-	if (n < want)
-		n = want;
-	if ((q = reallocarray(*p, n, size)) == NULL)
-		return -1;
-	*p = q;
-	*cap = n;
-	return 0;
-}
-
-static void
-drm_dev_note(struct device *dev, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
-
-static void
-drm_dev_note(struct device *dev, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (dev->nnotes == DEVICE_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(dev->notes[dev->nnotes++], DEVICE_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
-
-/* Append " word=what" to dev->how, whole or not at all. */
-static void
-drm_how(struct device *dev, const char *word, const char *what)
-{
-	size_t	len = strlen(dev->how);
-
-	if (len + 1 + strlen(word) + 1 + strlen(what) >= sizeof dev->how)
-		return;
-	snprintf(dev->how + len, sizeof dev->how - len, "%s%s=%s", len == 0 ? "" : " ", word,
-	    what);
-}
-
-static int
-drm_open_dir(int dirfd, const char *path)
-{
-	return openat(dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-}
 
 /* ---- per-tick device readings ----------------------------------------- */
 
@@ -588,7 +533,7 @@ drm_denied_add(struct drm_ctx *ctx, const struct proc *p)
 		    ctx->denied[i].starttime_ticks == p->starttime_ticks)
 			return;
 	}
-	if (drm_grow(&ctx->denied, &ctx->capdenied, ctx->ndenied + 1, sizeof *ctx->denied) != 0)
+	if (backend_grow(&ctx->denied, &ctx->capdenied, ctx->ndenied + 1, sizeof *ctx->denied) != 0)
 		return;
 	dn = &ctx->denied[ctx->ndenied++];
 	dn->pid = p->pid;
@@ -635,7 +580,7 @@ drm_pidfds_get(struct drm_ctx *ctx, const struct proc *p, int64_t t_ns)
 			pf = &ctx->pfs[i];
 	}
 	if (pf == NULL) {
-		if (drm_grow(&ctx->pfs, &ctx->cappfs, ctx->npfs + 1, sizeof *ctx->pfs) != 0)
+		if (backend_grow(&ctx->pfs, &ctx->cappfs, ctx->npfs + 1, sizeof *ctx->pfs) != 0)
 			return NULL;
 		pf = &ctx->pfs[ctx->npfs++];
 		memset(pf, 0, sizeof *pf);
@@ -648,49 +593,12 @@ drm_pidfds_get(struct drm_ctx *ctx, const struct proc *p, int64_t t_ns)
 	    t_ns - pf->checked_ns >= DRM_RECHECK_NS;
 	if (pf->is_due) {
 		pf->starttime_ticks = p->starttime_ticks;
-		pf->nfds = 0;
+		pf->fds.n = 0;
 		pf->nopen = 0;
 		pf->checked_ns = t_ns;
 	}
 	pf->round = ctx->round;
 	return pf;
-}
-
-/* Where fd is, or would go, in the sorted list. */
-static size_t
-drm_pidfds_pos(const struct drm_pidfds *pf, int fd)
-{
-	size_t	lo = 0, hi = pf->nfds, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pf->fds[mid] < fd)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-static bool
-drm_pidfds_has(const struct drm_pidfds *pf, int fd)
-{
-	size_t	i = drm_pidfds_pos(pf, fd);
-
-	return i < pf->nfds && pf->fds[i] == fd;
-}
-
-static void
-drm_pidfds_add(struct drm_pidfds *pf, int fd)
-{
-	size_t	i = drm_pidfds_pos(pf, fd);
-
-	if ((i < pf->nfds && pf->fds[i] == fd) ||
-	    drm_grow(&pf->fds, &pf->capfds, pf->nfds + 1, sizeof *pf->fds) != 0)
-		return;
-	memmove(&pf->fds[i + 1], &pf->fds[i], (pf->nfds - i) * sizeof *pf->fds);
-	pf->fds[i] = fd;
-	pf->nfds++;
 }
 
 /* Stop following ref: its fd is gone or is not a DRM fd. */
@@ -714,10 +622,10 @@ drm_ref_get(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf, in
 
 	if ((ref = drm_ref_find(ctx, p->pid, fd)) != NULL)
 		return ref;
-	if (drm_pidfds_has(pf, fd))
+	if (backend_intset_has(&pf->fds, fd))
 		return NULL;
 	if (drm_is_drm_fd(ctx, p->pid, fd) == 0) {
-		drm_pidfds_add(pf, fd);
+		backend_intset_add(&pf->fds, fd);
 		return NULL;
 	}
 	if ((h = openat(dfd, name, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -725,7 +633,7 @@ drm_ref_get(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf, in
 			drm_denied_add(ctx, p);
 		return NULL;
 	}
-	if (drm_grow(&ctx->refs, &ctx->caprefs, ctx->nrefs + 1, sizeof *ctx->refs) != 0) {
+	if (backend_grow(&ctx->refs, &ctx->caprefs, ctx->nrefs + 1, sizeof *ctx->refs) != 0) {
 		close(h);
 		return NULL;
 	}
@@ -749,7 +657,7 @@ drm_client_get(struct drm_ctx *ctx, size_t dev, uint64_t id, bool *is_new)
 		if (ctx->clients[i].dev == dev && ctx->clients[i].id == id)
 			return &ctx->clients[i];
 	}
-	if (drm_grow(&ctx->clients, &ctx->capclients, ctx->nclients + 1,
+	if (backend_grow(&ctx->clients, &ctx->capclients, ctx->nclients + 1,
 	    sizeof *ctx->clients) != 0)
 		return NULL;
 	c = &ctx->clients[ctx->nclients++];
@@ -789,7 +697,7 @@ drm_use_get(struct drm_ctx *ctx, size_t dev, pid_t pid)
 		if (ctx->uses[i].dev == dev && ctx->uses[i].pid == pid)
 			return &ctx->uses[i];
 	}
-	if (drm_grow(&ctx->uses, &ctx->capuses, ctx->nuses + 1, sizeof *ctx->uses) != 0)
+	if (backend_grow(&ctx->uses, &ctx->capuses, ctx->nuses + 1, sizeof *ctx->uses) != 0)
 		return NULL;
 	u = &ctx->uses[ctx->nuses++];
 	memset(u, 0, sizeof *u);
@@ -906,7 +814,7 @@ drm_ref_read(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf,
 	}
 	/* No drm-driver key: not a DRM fd (or no longer one). */
 	drm_ref_drop(ctx, ref);
-	drm_pidfds_add(pf, fd);
+	backend_intset_add(&pf->fds, fd);
 }
 
 /* One fd of process p: follow it if it is a DRM fd. */
@@ -978,7 +886,7 @@ drm_scan_pid(struct drm_ctx *ctx, const struct proc *p, int64_t t_ns, int64_t sp
 	    drm_scan_known(ctx, p, pf, span_ns, is_launch))
 		return;
 	snprintf(ctx->path, sizeof ctx->path, "%d/fdinfo", (int)p->pid);
-	if ((dfd = drm_open_dir(ctx->proc_dirfd, ctx->path)) == -1) {
+	if ((dfd = backend_open_dir(ctx->proc_dirfd, ctx->path)) == -1) {
 		/* ENOENT or ESRCH: it just ended. */
 		if (errno == EACCES || errno == EPERM)
 			drm_denied_add(ctx, p);
@@ -1017,7 +925,7 @@ drm_scan_forget(struct drm_ctx *ctx)
 			i++;
 			continue;
 		}
-		free(ctx->pfs[i].fds);
+		backend_intset_free(&ctx->pfs[i].fds);
 		ctx->pfs[i] = ctx->pfs[--ctx->npfs];
 	}
 }
@@ -1136,7 +1044,7 @@ drm_probe_sensor(struct drm_dev *d, struct device *dev, const int base[3],
 		d->paths[f->sensor] = f->path;
 		snprintf(what, sizeof what, "%s%s%s", f->base == DRM_AT_HWMON ? hwmon : "",
 		    f->base == DRM_AT_HWMON ? "/" : "", f->path);
-		drm_how(dev, f->word, what);
+		backend_how(dev, f->word, what);
 	}
 }
 
@@ -1150,7 +1058,7 @@ drm_probe_hwmon(int devdir, const char *driver, char *name, size_t size)
 	int		 fd, best = -1;
 	bool		 is_named = false;
 
-	if ((fd = drm_open_dir(devdir, drm_f_hwmon)) == -1)
+	if ((fd = backend_open_dir(devdir, drm_f_hwmon)) == -1)
 		return -1;
 	if ((dir = fdopendir(fd)) == NULL) {
 		close(fd);
@@ -1166,7 +1074,7 @@ drm_probe_hwmon(int devdir, const char *driver, char *name, size_t size)
 			continue;
 		if (best != -1)
 			close(best);
-		best = drm_open_dir(dirfd(dir), de->d_name);
+		best = backend_open_dir(dirfd(dir), de->d_name);
 		snprintf(name, size, "%.*s", (int)size - 1, de->d_name);
 	}
 	closedir(dir);
@@ -1178,25 +1086,25 @@ static void
 drm_probe_notes(struct drm_dev *d, struct device *dev)
 {
 	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
-		drm_dev_note(dev, "power is hwmon power1_average, a firmware average over an "
+		backend_note(dev, "power is hwmon power1_average, a firmware average over an "
 		    "unspecified window with about 1 W resolution: short phases are smeared");
 	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
 		dev->power_kind = POWER_KIND_AVERAGE_FW;
 	if (d->fds[DRM_S_SCLK] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_DPM;
-		drm_dev_note(dev, "states are the DPM levels of pp_dpm_sclk, DPM0 the lowest "
+		backend_note(dev, "states are the DPM levels of pp_dpm_sclk, DPM0 the lowest "
 		    "clock, and deep sleep (S)");
 	}
 	if (d->fds[DRM_S_IDLE] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_RC6;
-		drm_dev_note(dev, "states are awake and RC6 (asleep), from the residency "
+		backend_note(dev, "states are awake and RC6 (asleep), from the residency "
 		    "counter; RC6 time is within about one interval of it");
 	}
 	if (d->fds[DRM_S_ENERGY] >= 0 && strcmp(d->paths[DRM_S_ENERGY], drm_f_energy_pkg) == 0)
-		drm_dev_note(dev, "energy is the package counter (energy2_input): the card "
+		backend_note(dev, "energy is the package counter (energy2_input): the card "
 		    "counter is not available");
 	if (d->fds[DRM_S_ENERGY] >= 0 && d->fds[DRM_S_POWER] < 0)
-		drm_dev_note(dev, "no power readings: energy comes from the counter alone, "
+		backend_note(dev, "no power readings: energy comes from the counter alone, "
 		    "so peak power is unknown");
 }
 
@@ -1277,9 +1185,9 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 	size_t			k;
 
 	snprintf(name, sizeof name, "card%u", card);
-	if ((base[DRM_AT_CARD] = drm_open_dir(classfd, name)) == -1)
+	if ((base[DRM_AT_CARD] = backend_open_dir(classfd, name)) == -1)
 		return false;
-	base[DRM_AT_DEVICE] = drm_open_dir(base[DRM_AT_CARD], drm_f_device);
+	base[DRM_AT_DEVICE] = backend_open_dir(base[DRM_AT_CARD], drm_f_device);
 	driver = base[DRM_AT_DEVICE] == -1 ? DRM_NDRIVERS : drm_probe_driver(base[DRM_AT_DEVICE], &ue);
 	memset(dev, 0, sizeof *dev);
 	memset(d, 0, sizeof *d);
@@ -1306,37 +1214,16 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 	return dev->priv != NULL;
 }
 
-static int
-drm_card_cmp(const void *a, const void *b)
+/* Keep a "cardN" entry (connectors such as card0-DP-1 are not) as its N. */
+static bool
+drm_card_entry(const char *name, void *elem)
 {
-	unsigned	x = *(const unsigned *)a, y = *(const unsigned *)b;
+	uint64_t	n;
 
-	return (x > y) - (x < y);
-}
-
-/* The N of every "cardN" (connectors such as card0-DP-1 are skipped), sorted. */
-static size_t
-drm_list_cards(int classfd, unsigned *cards, size_t max)
-{
-	struct dirent	*de;
-	DIR		*dir;
-	uint64_t	 n;
-	size_t		 ncards = 0;
-	int		 fd;
-
-	if ((fd = dup(classfd)) == -1 || (dir = fdopendir(fd)) == NULL) {
-		if (fd != -1)
-			close(fd);
-		return 0;
-	}
-	while ((de = readdir(dir)) != NULL && ncards < max) {
-		if (strncmp(de->d_name, "card", 4) == 0 &&
-		    parse_u64_range(de->d_name + 4, 0, UINT32_MAX, &n) == 0)
-			cards[ncards++] = (unsigned)n;
-	}
-	closedir(dir);
-	qsort(cards, ncards, sizeof *cards, drm_card_cmp);
-	return ncards;
+	if (strncmp(name, "card", 4) != 0 || parse_u64_range(name + 4, 0, UINT32_MAX, &n) != 0)
+		return false;
+	*(unsigned *)elem = (unsigned)n;
+	return true;
 }
 
 /* Per-process readings need the proc root; say so when it is missing. */
@@ -1345,16 +1232,16 @@ drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, 
 {
 	size_t	i;
 
-	ctx->proc_dirfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ctx->proc_dirfd = backend_open_dir(AT_FDCWD, proc_root);
 	for (i = 0; i < ndev; i++) {
 		if (ctx->proc_dirfd < 0) {
-			drm_dev_note(&devs[i], "per-process utilization is not available: the "
+			backend_note(&devs[i], "per-process utilization is not available: the "
 			    "proc root cannot be opened");
 			continue;
 		}
 		devs[i].measures |= M_PID_UTIL;
-		drm_how(&devs[i], "pid-util", "fdinfo");
-		drm_dev_note(&devs[i], "only the workload's processes are read (fdinfo): other "
+		backend_how(&devs[i], "pid-util", "fdinfo");
+		backend_note(&devs[i], "only the workload's processes are read (fdinfo): other "
 		    "processes' use of this device is unknown and counted as none");
 	}
 }
@@ -1379,7 +1266,7 @@ drm_free(struct drm_ctx *ctx)
 	free(ctx->refs);
 	free(ctx->uses);
 	for (i = 0; i < ctx->npfs; i++)
-		free(ctx->pfs[i].fds);
+		backend_intset_free(&ctx->pfs[i].fds);
 	free(ctx->pfs);
 	free(ctx->denied);
 	free(ctx);
@@ -1393,7 +1280,8 @@ drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct devic
 	unsigned	cards[DRM_CARDS_MAX];
 	size_t		ncards, i;
 
-	ncards = drm_list_cards(classfd, cards, ARRAY_SIZE(cards));
+	ncards = backend_list_dir(classfd, cards, ARRAY_SIZE(cards), sizeof *cards,
+	    drm_card_entry, backend_cmp_uint);
 	*devs = xcalloc(ncards > 0 ? ncards : 1, sizeof **devs);
 	ctx->devs = xcalloc(ncards > 0 ? ncards : 1, sizeof *ctx->devs);
 	for (i = 0; i < ncards; i++) {
@@ -1416,8 +1304,8 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	*devs = NULL;
 	*ndev = 0;
 	/* No sysfs, or no DRM class: nothing here, and nothing to say. */
-	root = open(sc->sysfs_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	classfd = root == -1 ? -1 : drm_open_dir(root, "class/drm");
+	root = backend_open_dir(AT_FDCWD, sc->sysfs_root);
+	classfd = root == -1 ? -1 : backend_open_dir(root, "class/drm");
 	if (root != -1)
 		close(root);
 	if (classfd == -1)
@@ -1460,7 +1348,7 @@ drm_finish_denied(const struct drm_ctx *ctx, struct device *dev)
 		}
 		len += (size_t)w;
 	}
-	drm_dev_note(dev, "%s", text);
+	backend_note(dev, "%s", text);
 }
 
 static void
@@ -1477,7 +1365,7 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 		drm_finish_denied(d->ctx, &devs[i]);
 		for (k = 0; k < DRM_NSENSORS; k++) {
 			if (d->held[k] > 0)
-				drm_dev_note(&devs[i], "%" PRIu64 " reading%s of %s failed; the "
+				backend_note(&devs[i], "%" PRIu64 " reading%s of %s failed; the "
 				    "counter was held, and the next reading caught up", d->held[k],
 				    d->held[k] == 1 ? "" : "s", d->paths[k]);
 		}

@@ -30,6 +30,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/backend.h"
 #include "joulestat/devsel.h"
 #include "joulestat/procfs.h"
 #include "joulestat/proctree.h"
@@ -262,9 +263,7 @@ struct nvml_dev {
 	bool			 has_foreign;
 	uint16_t		 foreign_sm_pct;
 	uint16_t		 foreign_mem_pct;
-	pid_t			*seen;			/* sorted: pids reported so far */
-	size_t			 nseen;
-	size_t			 capseen;
+	struct backend_intset	 seen;			/* pids reported so far */
 	/* What --lock-clocks locked, and unlock_clocks must reset. */
 	bool			 is_gpu_locked;
 	bool			 is_mem_locked;
@@ -377,50 +376,6 @@ nvml_note(struct errbuf *err, const char *fmt, ...)
 		errbuf_set(err, "%s; %s", old, add);
 }
 
-static void
-nvml_dev_note(struct device *dev, const char *text)
-{
-	if (dev->nnotes == DEVICE_MAX_NOTES)
-		return;
-	snprintf(dev->notes[dev->nnotes++], DEVICE_NOTE_LEN, "%s", text);
-}
-
-/* Append " cap=call" to dev->how, whole or not at all. */
-static void
-nvml_how(struct device *dev, const char *cap, const char *call)
-{
-	size_t	len = strlen(dev->how);
-
-	if (len + 1 + strlen(cap) + 1 + strlen(call) >= sizeof dev->how)
-		return;
-	snprintf(dev->how + len, sizeof dev->how - len, "%s%s=%s", len == 0 ? "" : " ", cap,
-	    call);
-}
-
-/*
- * The array p (capacity *cap elements of size) with room for want
- * elements, or NULL with p untouched when memory runs out.  Plain
- * realloc, not xrealloc: this runs while the workload runs, where running
- * out of memory must degrade the reading, not end joulestat (STYLE §6).
- */
-static void *
-nvml_grow(void *p, size_t *cap, size_t want, size_t size)
-{
-	size_t	n = *cap * 2;
-	void	*q;
-
-	if (want == 0)
-		want = 1;
-	if (want <= *cap && p != NULL)
-		return p;
-	if (n < want)
-		n = want;
-	if ((q = reallocarray(p, n, size)) == NULL)
-		return NULL;
-	*cap = n;
-	return q;
-}
-
 /* ---- loading ---------------------------------------------------------- */
 
 
@@ -496,7 +451,7 @@ nvml_dev_free(struct nvml_dev *d)
 	free(d->procs);
 	free(d->vgpu);
 	free(d->held);
-	free(d->seen);
+	backend_intset_free(&d->seen);
 }
 
 static void
@@ -674,14 +629,10 @@ static int
 nvml_points_reserve(struct nvml_dev *d, size_t n)
 {
 	size_t	cap = d->capsamples, cappoints = d->capsamples;
-	void	*q;
 
-	if ((q = nvml_grow(d->points, &cappoints, n, sizeof *d->points)) == NULL)
+	if (backend_grow(&d->points, &cappoints, n, sizeof *d->points) != 0 ||
+	    backend_grow(&d->samples, &cap, cappoints, sizeof *d->samples) != 0)
 		return -1;
-	d->points = q;
-	if ((q = nvml_grow(d->samples, &cap, cappoints, sizeof *d->samples)) == NULL)
-		return -1;
-	d->samples = q;
 	/* Both hold at least cappoints now; samples may hold more. */
 	d->capsamples = cappoints;
 	return 0;
@@ -733,18 +684,13 @@ static int
 nvml_util_reserve(struct nvml_dev *d, size_t want)
 {
 	size_t	cap = d->caputil, capnorm = d->caputil;
-	void	*q;
 
 	/* Room for entries of the larger of the two layouts. */
 	_Static_assert(sizeof(nvmlProcessUtilizationInfo_v1_t) >=
 	    sizeof(nvmlProcessUtilizationSample_t), "largest util entry");
-	if ((q = nvml_grow(d->utilbuf, &cap, want, sizeof(nvmlProcessUtilizationInfo_v1_t))) ==
-	    NULL)
+	if (backend_grow(&d->utilbuf, &cap, want, sizeof(nvmlProcessUtilizationInfo_v1_t)) != 0 ||
+	    backend_grow(&d->norm, &capnorm, cap, sizeof *d->norm) != 0)
 		return -1;
-	d->utilbuf = q;
-	if ((q = nvml_grow(d->norm, &capnorm, cap, sizeof *d->norm)) == NULL)
-		return -1;
-	d->norm = q;
 	d->caputil = cap;
 	return 0;
 }
@@ -835,7 +781,6 @@ nvml_vgpu_foreign(struct nvml_dev *d)
 	uint64_t	sm, mem;
 	size_t		i;
 	nvmlReturn_t	r = NVML_ERROR_UNKNOWN;
-	void		*q;
 	int		attempt;
 
 	for (attempt = 0; attempt < 2; attempt++) {
@@ -844,9 +789,8 @@ nvml_vgpu_foreign(struct nvml_dev *d)
 		    d->capvgpu > 0 ? d->vgpu : NULL);
 		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
 			break;
-		if ((q = nvml_grow(d->vgpu, &d->capvgpu, n, sizeof *d->vgpu)) == NULL)
+		if (backend_grow(&d->vgpu, &d->capvgpu, n, sizeof *d->vgpu) != 0)
 			return;
-		d->vgpu = q;
 	}
 	if (r != NVML_SUCCESS)
 		return;
@@ -931,15 +875,13 @@ nvml_held(struct nvml_dev *d, pid_t pid)
 {
 	struct pid_usage	*u;
 	size_t			 i;
-	void			*q;
 
 	for (i = 0; i < d->nheld; i++) {
 		if (d->held[i].pid == pid)
 			return &d->held[i];
 	}
-	if ((q = nvml_grow(d->held, &d->capheld, d->nheld + 1, sizeof *d->held)) == NULL)
+	if (backend_grow(&d->held, &d->capheld, d->nheld + 1, sizeof *d->held) != 0)
 		return NULL;
-	d->held = q;
 	u = &d->held[d->nheld++];
 	memset(u, 0, sizeof *u);
 	u->pid = pid;
@@ -973,47 +915,6 @@ nvml_poll_memory(struct nvml_dev *d, const struct proctree *tree, bool is_util_o
 	}
 }
 
-/* Remember that pid was reported, for end-of-run accounting. */
-static void
-nvml_seen_add(struct nvml_dev *d, pid_t pid)
-{
-	size_t	lo = 0, hi = d->nseen, mid;
-	void	*q;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (d->seen[mid] == pid)
-			return;
-		if (d->seen[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if ((q = nvml_grow(d->seen, &d->capseen, d->nseen + 1, sizeof *d->seen)) == NULL)
-		return;
-	d->seen = q;
-	memmove(&d->seen[lo + 1], &d->seen[lo], (d->nseen - lo) * sizeof *d->seen);
-	d->seen[lo] = pid;
-	d->nseen++;
-}
-
-static bool
-nvml_seen(const struct nvml_dev *d, pid_t pid)
-{
-	size_t	lo = 0, hi = d->nseen, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (d->seen[mid] == pid)
-			return true;
-		if (d->seen[mid] < pid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return false;
-}
-
 /* Hand this poll's usage to the caller: span_ns is the time it covers. */
 static void
 nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage_set *pids)
@@ -1028,7 +929,8 @@ nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage
 		*u = d->held[i];
 		u->dev = dev;
 		u->span_ns = span_ns;
-		nvml_seen_add(d, u->pid);
+		/* Remembered for end-of-run accounting. */
+		backend_intset_add(&d->seen, u->pid);
 	}
 }
 
@@ -1039,14 +941,12 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, int64_t t
 {
 	size_t		n = 0;
 	bool		is_util_ok;
-	void		*q;
 
 	d->nheld = 0;
 	is_util_ok = d->has_pid_util && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS;
 	if (is_util_ok) {
 		/* Out of memory, the split keeps what fits. */
-		if ((q = nvml_grow(d->held, &d->capheld, n, sizeof *d->held)) != NULL)
-			d->held = q;
+		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
 		d->nheld = nvml_decode_split(d->norm, n, nvml_is_mine, tree, dev, d->held,
 		    d->capheld, &d->foreign_sm_pct, &d->foreign_mem_pct);
 		if (d->is_vgpu_host && d->ctx->fn.vgpu_util != NULL)
@@ -1146,9 +1046,9 @@ nvml_probe_readers(struct nvml_dev *d, struct device *dev)
 			continue;
 		dev->measures |= rd->bit;
 		if (rd->bit == M_POWER && d->has_power_field)
-			nvml_how(dev, rd->cap, "field:POWER_INSTANT");
+			backend_how(dev, rd->cap, "field:POWER_INSTANT");
 		else
-			nvml_how(dev, rd->cap, nvml_found(d->ctx, rd->slot));
+			backend_how(dev, rd->cap, nvml_found(d->ctx, rd->slot));
 	}
 }
 
@@ -1175,7 +1075,7 @@ nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_d
 	dev->power_kind = nvml_decode_power_kind(has_arch, arch, pci_device_id, &is_assumed);
 	if (dev->power_kind != POWER_KIND_AVERAGE_1S)
 		return;
-	nvml_dev_note(dev, is_assumed ?
+	backend_note(dev, "%s", is_assumed ?
 	    "power readings are assumed to be 1 s trailing averages (architecture unknown); "
 	    "short phases are smeared" :
 	    "power readings are 1 s trailing averages; short phases are smeared");
@@ -1193,21 +1093,21 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	if (fn->mig_mode != NULL && fn->mig_mode(d->handle, &mig, &pending) == NVML_SUCCESS &&
 	    mig == NVML_DEVICE_MIG_ENABLE) {
 		d->is_mig = true;
-		nvml_dev_note(dev, "MIG mode is on: per-process utilization is not available, "
+		backend_note(dev, "MIG mode is on: per-process utilization is not available, "
 		    "and power and energy are for the whole board");
 	}
 	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
 		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
-		nvml_dev_note(dev, "vGPU guest: the hypervisor does not give power or energy "
+		backend_note(dev, "vGPU guest: the hypervisor does not give power or energy "
 		    "to the guest; utilization is still measured");
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU) {
 		d->is_vgpu_host = true;
-		nvml_dev_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
+		backend_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
 		    "foreign load sharing the device");
 	}
 	if (d->ctx->is_nested_pidns)
-		nvml_dev_note(dev, "running in a nested pid namespace: NVML reports host pids, "
+		backend_note(dev, "running in a nested pid namespace: NVML reports host pids, "
 		    "which cannot be matched to the workload's processes, so per-process "
 		    "attribution is unavailable");
 	d->is_acct = fn->acct_mode != NULL && fn->acct_mode(d->handle, &acct) == NVML_SUCCESS &&
@@ -1232,7 +1132,7 @@ nvml_probe_points(struct nvml_dev *d, struct device *dev)
 	d->points = xcalloc(d->capsamples, sizeof *d->points);
 	d->samples_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
 	dev->measures |= M_POWER_POINTS;
-	nvml_how(dev, "samples", nvml_found(d->ctx, NVML_S_SAMPLES));
+	backend_how(dev, "samples", nvml_found(d->ctx, NVML_S_SAMPLES));
 }
 
 /* Per-process utilization and running processes, tried once. */
@@ -1257,15 +1157,15 @@ nvml_probe_pids(struct nvml_dev *d, struct device *dev)
 	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS) {
 		d->has_pid_util = true;
 		dev->measures |= M_PID_UTIL;
-		nvml_how(dev, "pid-util", nvml_found(ctx, d->util_slot));
+		backend_how(dev, "pid-util", nvml_found(ctx, d->util_slot));
 	}
 	n = 0;
 	if (nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n) == NVML_SUCCESS) {
 		d->has_procs = true;
-		nvml_how(dev, "pid-mem", nvml_found(ctx, NVML_S_COMPUTE_PROCS));
+		backend_how(dev, "pid-mem", nvml_found(ctx, NVML_S_COMPUTE_PROCS));
 	}
 	if (dev->measures & M_PID_UTIL && !d->is_acct)
-		nvml_dev_note(dev, "accounting mode is off: processes that start and end "
+		backend_note(dev, "accounting mode is off: processes that start and end "
 		    "between two per-process polls (500 ms) are not seen");
 }
 
@@ -1278,12 +1178,12 @@ nvml_probe_end_figures(struct nvml_dev *d, struct device *dev)
 	    fn->violation(d->handle, NVML_PERF_POLICY_POWER, &d->viol0[0]) == NVML_SUCCESS &&
 	    fn->violation(d->handle, NVML_PERF_POLICY_THERMAL, &d->viol0[1]) == NVML_SUCCESS) {
 		dev->measures |= M_VIOLATION;
-		nvml_how(dev, "violation", nvml_found(d->ctx, NVML_S_VIOLATION));
+		backend_how(dev, "violation", nvml_found(d->ctx, NVML_S_VIOLATION));
 	}
 	if (d->is_acct && !d->ctx->is_nested_pidns)
-		nvml_how(dev, "accounting", nvml_found(d->ctx, NVML_S_ACCT_STATS));
+		backend_how(dev, "accounting", nvml_found(d->ctx, NVML_S_ACCT_STATS));
 	if (d->is_vgpu_host && fn->vgpu_util != NULL)
-		nvml_how(dev, "vgpu-util", nvml_found(d->ctx, NVML_S_VGPU_UTIL));
+		backend_how(dev, "vgpu-util", nvml_found(d->ctx, NVML_S_VGPU_UTIL));
 }
 
 static void
@@ -1518,19 +1418,19 @@ nvml_lock_report(struct device *dev, const struct nvml_lock_outcome *o, struct e
 
 	if (o->gpu_why[0] != '\0') {
 		snprintf(note, sizeof note, "clocks not locked: %s", o->gpu_why);
-		nvml_dev_note(dev, note);
+		backend_note(dev, "%s", note);
 		errbuf_set(err, "GPU %u (%s): cannot lock clocks: %s", dev->index, dev->id,
 		    o->gpu_why);
 		return -1;
 	}
 	nvml_decode_lock_note(&o->gpu, o->mem_why[0] == '\0' ? &o->mem : NULL, note,
 	    sizeof note);
-	nvml_dev_note(dev, note);
+	backend_note(dev, "%s", note);
 	if (o->mem.action == NVML_LOCK_LEAVE || o->mem_why[0] == '\0')
 		return 0;
 	/* The graphics lock stays: unlock_clocks resets it with the rest. */
 	snprintf(note, sizeof note, "memory clock not locked: %s", o->mem_why);
-	nvml_dev_note(dev, note);
+	backend_note(dev, "%s", note);
 	errbuf_set(err, "GPU %u (%s): cannot lock the memory clock: %s", dev->index, dev->id,
 	    o->mem_why);
 	return -1;
@@ -1610,14 +1510,6 @@ nvml_finish_violation(struct nvml_dev *d, struct device *dev)
 	dev->final_valid |= M_VIOLATION;
 }
 
-static int
-nvml_pid_cmp(const void *a, const void *b)
-{
-	unsigned int	x = *(const unsigned int *)a, y = *(const unsigned int *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* The pids accounting knows on this device, sorted; NULL when none. */
 static unsigned int *
 nvml_acct_pids(const struct nvml_dev *d, unsigned int *n)
@@ -1635,7 +1527,7 @@ nvml_acct_pids(const struct nvml_dev *d, unsigned int *n)
 		free(pids);
 		return NULL;
 	}
-	qsort(pids, *n, sizeof *pids, nvml_pid_cmp);
+	qsort(pids, *n, sizeof *pids, backend_cmp_uint);
 	return pids;
 }
 
@@ -1660,7 +1552,7 @@ nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
 	/* The figures cover the process's lifetime, when it is known. */
 	if (st.time != 0 && st.time < (unsigned long long)(INT64_MAX / NSEC_PER_MSEC))
 		u->span_ns = (int64_t)st.time * NSEC_PER_MSEC;
-	nvml_seen_add(d, p->pid);
+	backend_intset_add(&d->seen, p->pid);
 }
 
 /*
@@ -1682,8 +1574,8 @@ nvml_finish_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tr
 	for (i = 0; i < tree->nproc; i++) {
 		p = &tree->procs[i];
 		pid = (unsigned int)p->pid;
-		if (p->pid <= 0 || nvml_seen(d, p->pid) ||
-		    bsearch(&pid, acct, n, sizeof *acct, nvml_pid_cmp) == NULL)
+		if (p->pid <= 0 || backend_intset_has(&d->seen, p->pid) ||
+		    bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) == NULL)
 			continue;
 		nvml_finish_acct_one(d, dev, p, pids);
 	}
