@@ -1,5 +1,5 @@
 /*
- * The CPU package backend (DESIGN §3, §4): RAPL energy counters of the
+ * The CPU package backend: RAPL energy counters of the
  * powercap framework, /sys/class/powercap/intel-rapl:N (one zone per
  * package or die, on Intel and on AMD Zen) and their dram subzones.  Core
  * and uncore subzones are part of their package and psys covers the whole
@@ -17,22 +17,22 @@
  * energy_uj has been readable by root only since the 2020 PLATYPUS fix;
  * without access the backend finds no device and says so in one line.
  * All state lives in the devices' priv; no file-scope mutable state.
+ * What is parsed or computed without I/O is in rapl_parse.c.
  */
 #include "joulestat/source.h"
 
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/backend.h"
 #include "joulestat/devsel.h"
 #include "joulestat/proctree.h"
 #include "joulestat/util.h"
@@ -81,35 +81,8 @@ struct rapl_zone {
 	uint64_t	 late;			/* intervals longer than wrap_ns */
 };
 
-static int	rapl_probe(const struct source_config *, struct device **, size_t *, struct errbuf *);
-static int	rapl_sample(struct device *, size_t, const struct proctree *, struct sample *,
-		    struct pid_usage_set *, struct errbuf *);
-static void	rapl_finish(struct device *, size_t, const struct proctree *,
-		    struct pid_usage_set *);
-static void	rapl_close(struct device *, size_t);
-
-const struct source_ops rapl_ops = {
-	.name = "rapl",
-	.probe = rapl_probe,
-	.sample = rapl_sample,
-	.finish = rapl_finish,
-	.close = rapl_close,
-};
-
-static void
-rapl_note(struct device *dev, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-rapl_note(struct device *dev, const char *fmt, ...)
-{
-	va_list	ap;
-
-	if (dev->nnotes == DEVICE_MAX_NOTES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(dev->notes[dev->nnotes++], DEVICE_NOTE_LEN, fmt, ap);
-	va_end(ap);
-}
+/* Defined at the end, after the functions it names. */
+extern const struct source_ops rapl_ops;
 
 /* A value file of zone dir; 0 or a negative errno. */
 static int
@@ -197,14 +170,15 @@ rapl_entry_cmp(const void *a, const void *b)
 	return (x->sub > y->sub) - (x->sub < y->sub);
 }
 
-/* "intel-rapl:N" or "intel-rapl:N:M" into e; false for anything else. */
+/* "intel-rapl:N" or "intel-rapl:N:M" into the rapl_entry at elem; false for anything else. */
 static bool
-rapl_parse_entry(const char *name, struct rapl_entry *e)
+rapl_parse_entry(const char *name, void *elem)
 {
-	char		 num[16];
-	const char	*p, *colon;
-	uint64_t	 top, sub;
-	size_t		 len;
+	struct rapl_entry	*e = elem;
+	char			 num[16];
+	const char		*p, *colon;
+	uint64_t		 top, sub;
+	size_t			 len;
 
 	if (strncmp(name, rapl_f_zone, strlen(rapl_f_zone)) != 0 || strlen(name) >= sizeof e->dir)
 		return false;
@@ -226,30 +200,6 @@ rapl_parse_entry(const char *name, struct rapl_entry *e)
 	}
 	snprintf(e->dir, sizeof e->dir, "%s", name);
 	return true;
-}
-
-/* Every intel-rapl zone, sorted: each package, then its subzones. */
-static size_t
-rapl_list(int classfd, struct rapl_entry *v, size_t max)
-{
-	struct dirent	*de;
-	DIR		*dir;
-	size_t		 n = 0;
-	int		 fd;
-
-	if ((fd = dup(classfd)) == -1)
-		return 0;
-	if ((dir = fdopendir(fd)) == NULL) {
-		close(fd);
-		return 0;
-	}
-	while ((de = readdir(dir)) != NULL && n < max) {
-		if (rapl_parse_entry(de->d_name, &v[n]))
-			n++;
-	}
-	closedir(dir);
-	qsort(v, n, sizeof *v, rapl_entry_cmp);
-	return n;
 }
 
 /*
@@ -304,7 +254,7 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 {
 	struct rapl_zone	*z;
 	struct rapl_name	 name;
-	char			 text[64], path[96];
+	char			 text[64], path[96], range_text[32];
 	uint64_t		 range;
 	int			 fd;
 
@@ -333,10 +283,11 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 	dev->measures = M_ENERGY;
 	dev->max_gap_ns = rapl_max_gap_ns(range, z->max_power_uw);
 	snprintf(dev->version, sizeof dev->version, "powercap intel-rapl");
-	snprintf(dev->how, sizeof dev->how, "energy=%s/%s range=%" PRIu64 "uJ", e->dir,
-	    rapl_f_energy, range);
+	snprintf(range_text, sizeof range_text, "%" PRIu64 "uJ", range);
+	backend_how(dev, "energy", path);
+	backend_how(dev, "range", range_text);
 	if (range == 0)
-		rapl_note(dev, "max_energy_range_uj is unknown: a wrap of the counter is taken "
+		backend_note(dev, "max_energy_range_uj is unknown: a wrap of the counter is taken "
 		    "for a reset and that interval is lost");
 	return 0;
 }
@@ -369,10 +320,12 @@ rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	*ndev = 0;
 	snprintf(path, sizeof path, "%s/%s", sc->sysfs_root, rapl_f_class);
 	/* No powercap (a VM, another architecture): nothing here, and nothing to say. */
-	if ((classfd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+	if ((classfd = backend_open_dir(AT_FDCWD, path)) == -1)
 		return 0;
 	v = xcalloc(RAPL_ZONES_MAX, sizeof *v);
-	n = rapl_list(classfd, v, RAPL_ZONES_MAX);
+	/* Every intel-rapl zone, sorted: each package, then its subzones. */
+	n = backend_list_dir(classfd, v, RAPL_ZONES_MAX, sizeof *v, rapl_parse_entry,
+	    rapl_entry_cmp);
 	*devs = xcalloc(n > 0 ? n : 1, sizeof **devs);
 	for (i = 0; i < n; i++) {
 		rapl_package_name(classfd, v[i].top, pkg, sizeof pkg);
@@ -408,11 +361,11 @@ rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 	for (i = 0; i < ndev; i++) {
 		z = devs[i].priv;
 		if (z->late > 0)
-			rapl_note(&devs[i], "%" PRIu64 " interval%s longer than the counter's "
+			backend_note(&devs[i], "%" PRIu64 " interval%s longer than the counter's "
 			    "shortest wrap time (%.0f s): wraps may have been missed", z->late,
 			    z->late == 1 ? " was" : "s were", (double)z->wrap_ns / 1e9);
 		if (z->held > 0)
-			rapl_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
+			backend_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
 			    "reading caught up", z->held, z->held == 1 ? "" : "s", z->dir,
 			    rapl_f_energy);
 	}
@@ -431,3 +384,11 @@ rapl_close(struct device *devs, size_t ndev)
 		devs[i].priv = NULL;
 	}
 }
+
+const struct source_ops rapl_ops = {
+	.name = "rapl",
+	.probe = rapl_probe,
+	.sample = rapl_sample,
+	.finish = rapl_finish,
+	.close = rapl_close,
+};

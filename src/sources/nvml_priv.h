@@ -1,0 +1,227 @@
+/*
+ * What the pieces of the NVIDIA backend share, and nothing else includes:
+ * the table of NVML functions found by dlsym, the one context that holds
+ * it, each GPU's state, and the functions called across files.
+ *
+ *	nvml.c		per-tick readers, sample, probe, finish, close, nvml_ops
+ *	nvml_lib.c	dlopen, the symbol table with its _vN names, error strings
+ *	nvml_procs.c	per-process polling, and accounting mode at the end
+ *	nvml_clocks.c	--lock-clocks: lock and unlock
+ *
+ * The types are our own transcription of NVIDIA's in nvml_abi.h, and every
+ * answer is decoded by the pure functions of nvml_decode.c.
+ */
+#ifndef JOULESTAT_NVML_PRIV_H
+#define JOULESTAT_NVML_PRIV_H
+
+#include <sys/types.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "joulestat/backend.h"
+#include "joulestat/source.h"
+#include "joulestat/util.h"
+
+#include "nvml_abi.h"
+#include "nvml_decode.h"
+
+struct proctree;
+
+/*
+ * Per-process polling policy.  nvmlDeviceGetProcessesUtilizationInfo and
+ * the running-process lists are slow and take the driver's lock, and the
+ * driver itself refreshes per-process utilization only every 1/6 s to
+ * 1 s.  So a device is polled at most once every 500 ms (every 5 ticks at
+ * the default 100 ms interval, every tick at intervals of 500 ms or more),
+ * counted from probe.  Each poll asks for the samples since the previous
+ * one (lastSeenTimeStamp), and its pid_usage entries carry span_ns, the
+ * time since the previous poll, which they cover.  The foreign load of the
+ * last poll is repeated on every tick until the next one.
+ */
+#define NVML_PID_POLL_NS	(500 * NSEC_PER_MSEC)
+
+/*
+ * Our declarations of the NVML functions, with the prototypes of nvml.h.
+ * Each slot is filled by dlsym with one of the exact names listed for it
+ * in nvml_lib.c, all of which share the prototype.  The running-process
+ * functions write 16- or 24-byte entries depending on the name found, so
+ * they take a byte buffer.
+ */
+struct nvml_fn {
+	nvmlReturn_t	(*init)(void);
+	nvmlReturn_t	(*shutdown)(void);
+	const char	*(*error_string)(nvmlReturn_t);
+	nvmlReturn_t	(*driver_version)(char *, unsigned int);
+	nvmlReturn_t	(*nvml_version)(char *, unsigned int);
+	nvmlReturn_t	(*count)(unsigned int *);
+	nvmlReturn_t	(*handle_by_index)(unsigned int, nvmlDevice_t *);
+	nvmlReturn_t	(*name)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t	(*uuid)(nvmlDevice_t, char *, unsigned int);
+	nvmlReturn_t	(*pci_info)(nvmlDevice_t, nvmlPciInfo_t *);
+	nvmlReturn_t	(*architecture)(nvmlDevice_t, nvmlDeviceArchitecture_t *);
+	nvmlReturn_t	(*mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t	(*virt_mode)(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
+	nvmlReturn_t	(*field_values)(nvmlDevice_t, int, nvmlFieldValue_t *);
+	nvmlReturn_t	(*power_usage)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t	(*energy)(nvmlDevice_t, unsigned long long *);
+	nvmlReturn_t	(*clock_info)(nvmlDevice_t, nvmlClockType_t, unsigned int *);
+	nvmlReturn_t	(*pstate)(nvmlDevice_t, nvmlPstates_t *);
+	nvmlReturn_t	(*temperature)(nvmlDevice_t, nvmlTemperatureSensors_t, unsigned int *);
+	nvmlReturn_t	(*utilization)(nvmlDevice_t, nvmlUtilization_t *);
+	nvmlReturn_t	(*reasons)(nvmlDevice_t, unsigned long long *);
+	nvmlReturn_t	(*samples)(nvmlDevice_t, nvmlSamplingType_t, unsigned long long,
+			    nvmlValueType_t *, unsigned int *, nvmlSample_t *);
+	nvmlReturn_t	(*violation)(nvmlDevice_t, nvmlPerfPolicyType_t, nvmlViolationTime_t *);
+	nvmlReturn_t	(*procs_util_info)(nvmlDevice_t, nvmlProcessesUtilizationInfo_t *);
+	nvmlReturn_t	(*proc_util)(nvmlDevice_t, nvmlProcessUtilizationSample_t *,
+			    unsigned int *, unsigned long long);
+	nvmlReturn_t	(*compute_procs)(nvmlDevice_t, unsigned int *, void *);
+	nvmlReturn_t	(*graphics_procs)(nvmlDevice_t, unsigned int *, void *);
+	nvmlReturn_t	(*acct_mode)(nvmlDevice_t, nvmlEnableState_t *);
+	nvmlReturn_t	(*acct_pids)(nvmlDevice_t, unsigned int *, unsigned int *);
+	nvmlReturn_t	(*acct_stats)(nvmlDevice_t, unsigned int, nvmlAccountingStats_t *);
+	nvmlReturn_t	(*vgpu_util)(nvmlDevice_t, unsigned long long, nvmlValueType_t *,
+			    unsigned int *, nvmlVgpuInstanceUtilizationSample_t *);
+	nvmlReturn_t	(*max_clock)(nvmlDevice_t, nvmlClockType_t, unsigned int *);
+	nvmlReturn_t	(*set_gpu_lock)(nvmlDevice_t, unsigned int, unsigned int);
+	nvmlReturn_t	(*reset_gpu_lock)(nvmlDevice_t);
+	nvmlReturn_t	(*set_mem_lock)(nvmlDevice_t, unsigned int, unsigned int);
+	nvmlReturn_t	(*reset_mem_lock)(nvmlDevice_t);
+};
+
+/* The slots of struct nvml_fn, in the order of the symbol table of nvml_lib.c. */
+enum nvml_slot {
+	NVML_S_INIT,
+	NVML_S_SHUTDOWN,
+	NVML_S_ERROR_STRING,
+	NVML_S_DRIVER_VERSION,
+	NVML_S_NVML_VERSION,
+	NVML_S_COUNT,
+	NVML_S_HANDLE,
+	NVML_S_NAME,
+	NVML_S_UUID,
+	NVML_S_PCI,
+	NVML_S_ARCH,
+	NVML_S_MIG,
+	NVML_S_VIRT,
+	NVML_S_FIELDS,
+	NVML_S_POWER,
+	NVML_S_ENERGY,
+	NVML_S_CLOCK,
+	NVML_S_PSTATE,
+	NVML_S_TEMP,
+	NVML_S_UTIL,
+	NVML_S_REASONS,
+	NVML_S_SAMPLES,
+	NVML_S_VIOLATION,
+	NVML_S_PROCS_UTIL_INFO,
+	NVML_S_PROC_UTIL,
+	NVML_S_COMPUTE_PROCS,
+	NVML_S_GRAPHICS_PROCS,
+	NVML_S_ACCT_MODE,
+	NVML_S_ACCT_PIDS,
+	NVML_S_ACCT_STATS,
+	NVML_S_VGPU_UTIL,
+	NVML_S_MAX_CLOCK,
+	NVML_S_SET_GPU_LOCK,
+	NVML_S_RESET_GPU_LOCK,
+	NVML_S_SET_MEM_LOCK,
+	NVML_S_RESET_MEM_LOCK,
+	NVML_NSLOTS
+};
+
+struct nvml_ctx;
+
+/* One GPU: devs[i].priv. */
+struct nvml_dev {
+	struct nvml_ctx		*ctx;
+	nvmlDevice_t		 handle;
+	bool			 has_power_field;	/* NVML_FI_DEV_POWER_INSTANT works */
+	bool			 is_mig;
+	bool			 is_vgpu_host;
+	bool			 is_acct;		/* accounting mode enabled */
+	bool			 has_pid_util;		/* per-process utilization works */
+	enum nvml_slot		 util_slot;		/* ... through this call */
+	bool			 has_procs;		/* running-process lists work */
+	nvmlViolationTime_t	 viol0[2];		/* power, thermal at probe */
+	/* Driver power samples since the previous tick. */
+	nvmlSample_t		*samples;
+	struct power_point	*points;
+	size_t			 capsamples;
+	uint64_t		 samples_seen_us;
+	/* Per-process polling. */
+	int64_t			 poll_ns;		/* previous poll (or probe) */
+	uint64_t		 util_seen_us;
+	uint64_t		 vgpu_seen_us;
+	void			*utilbuf;		/* raw entries of either layout */
+	struct nvml_pid_util	*norm;
+	size_t			 caputil;
+	unsigned char		*procbuf;		/* capprocs entries of the largest stride */
+	struct nvml_proc_mem	*procs;			/* compute then graphics */
+	size_t			 capprocs;
+	nvmlVgpuInstanceUtilizationSample_t *vgpu;
+	size_t			 capvgpu;
+	struct pid_usage	*held;			/* this poll's usage of tree pids */
+	size_t			 nheld;
+	size_t			 capheld;
+	bool			 has_foreign;
+	uint16_t		 foreign_sm_pct;
+	uint16_t		 foreign_mem_pct;
+	struct backend_intset	 seen;			/* pids reported so far */
+	/* What --lock-clocks locked, and unlock_clocks must reset. */
+	bool			 is_gpu_locked;
+	bool			 is_mem_locked;
+};
+
+/*
+ * The loaded library, shared by every device through its nvml_dev: all
+ * the backend's state, so there is no file-scope mutable state.
+ */
+struct nvml_ctx {
+	void			*dl;
+	struct nvml_fn		 fn;
+	int			 found[NVML_NSLOTS];	/* the name found, or -1 */
+	bool			 is_nested_pidns;
+	int64_t			 real_minus_mono_ns;
+	struct nvml_dev		*devs;
+	size_t			 ndev;
+};
+
+/* ---- nvml_lib.c ------------------------------------------------------- */
+
+/*
+ * dlopen path (NULL: libnvidia-ml.so.1), resolve the symbols and call
+ * nvmlInit.  Returns 0, or -1 with "not available: ..." in err.
+ */
+int		 nvml_load(struct nvml_ctx *ctx, const char *path, struct errbuf *err);
+/* nvmlShutdown, dlclose, and free ctx with its devices' buffers. */
+void		 nvml_unload(struct nvml_ctx *ctx);
+/* nvmlErrorString, or "unknown error". */
+const char	*nvml_strerror(const struct nvml_ctx *ctx, nvmlReturn_t r);
+/* The name found for slot, or NULL. */
+const char	*nvml_found(const struct nvml_ctx *ctx, enum nvml_slot slot);
+/* The entry size written by the name found for a running-process slot. */
+size_t		 nvml_proc_stride(const struct nvml_ctx *ctx, enum nvml_slot slot);
+
+/* ---- nvml_procs.c ----------------------------------------------------- */
+
+/* Whether NVML's pids can differ from the ones the process tree sees. */
+bool		 nvml_is_nested_pidns(void);
+/* Per-process utilization and running processes, tried once at probe. */
+void		 nvml_procs_probe(struct nvml_dev *d, struct device *dev);
+/* One per-process poll of device d (index dev) at t_ns. */
+void		 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree,
+		    int64_t t_ns, struct pid_usage_set *pids);
+/* The tree's processes that only accounting mode has seen, at the end. */
+void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
+		    const struct proctree *tree, struct pid_usage_set *pids);
+
+/* ---- nvml_clocks.c ---------------------------------------------------- */
+
+int		 nvml_lock_clocks(struct device *devs, size_t ndev, const struct clock_lock *req,
+		    struct errbuf *err);
+void		 nvml_unlock_clocks(struct device *devs, size_t ndev);
+
+#endif

@@ -1,0 +1,453 @@
+/*
+ * Per-process figures of the NVIDIA backend (nvml_priv.h): at most every
+ * NVML_PID_POLL_NS, the utilization of each process since the previous
+ * poll (nvmlDeviceGetProcessesUtilizationInfo, else the older
+ * nvmlDeviceGetProcessUtilization) and the device memory of the running
+ * processes; the tree's processes go to the caller, the others are summed
+ * into the foreign load, with the vGPU instances on a vGPU host.  At the
+ * end, when accounting mode is on, the tree's processes that lived and
+ * died between two polls (NVML API Reference, nvmlDeviceGetAccountingStats).
+ * NVML speaks of host pids: in a nested pid namespace nothing is matched.
+ */
+#include <sys/types.h>
+
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "joulestat/backend.h"
+#include "joulestat/procfs.h"
+#include "joulestat/proctree.h"
+#include "joulestat/source.h"
+#include "joulestat/util.h"
+
+#include "nvml_priv.h"
+
+/* How far an accounting record may stray from the tree's view of a process. */
+#define NVML_ACCT_SLACK_NS	(1 * NSEC_PER_SEC)
+
+/* Starting capacities of the reused buffers; they grow on demand. */
+#define NVML_UTIL_CAP_MIN	32
+#define NVML_PROC_CAP_MIN	16
+
+/* The initial pid namespace's inode number (PROC_PID_INIT_INO, linux 3.8). */
+#define NVML_INIT_PIDNS		"pid:[4026531836]"
+
+/*
+ * Whether NVML's pids (those of the initial pid namespace) can differ
+ * from the ones the process tree sees: true when this process is in
+ * another pid namespace than the initial one, or when /proc/self/status
+ * lists more than one NSpid.
+ */
+bool
+nvml_is_nested_pidns(void)
+{
+	struct proc_status	st;
+	char			buf[4096];
+	ssize_t			n;
+
+	n = readlink("/proc/self/ns/pid", buf, sizeof buf - 1);
+	if (n > 0) {
+		buf[n] = '\0';
+		if (strcmp(buf, NVML_INIT_PIDNS) != 0)
+			return true;
+	}
+	if (read_file(AT_FDCWD, "/proc/self/status", buf, sizeof buf) < 0)
+		return false;
+	memset(&st, 0, sizeof st);
+	return procfs_parse_status(buf, &st) == 0 && st.nnspid > 1;
+}
+
+static bool
+nvml_is_mine(pid_t pid, const void *arg)
+{
+	return proctree_find_live(arg, pid) != NULL;
+}
+
+static int
+nvml_util_reserve(struct nvml_dev *d, size_t want)
+{
+	size_t	cap = d->caputil, capnorm = d->caputil;
+
+	/* Room for entries of the larger of the two layouts. */
+	_Static_assert(sizeof(nvmlProcessUtilizationInfo_v1_t) >=
+	    sizeof(nvmlProcessUtilizationSample_t), "largest util entry");
+	if (backend_grow(&d->utilbuf, &cap, want, sizeof(nvmlProcessUtilizationInfo_v1_t)) != 0 ||
+	    backend_grow(&d->norm, &capnorm, cap, sizeof *d->norm) != 0)
+		return -1;
+	d->caputil = cap;
+	return 0;
+}
+
+/* nvmlDeviceGetProcessesUtilizationInfo: versioned, entries start with timeStamp. */
+static nvmlReturn_t
+nvml_util_info(struct nvml_dev *d, size_t *n)
+{
+	nvmlProcessesUtilizationInfo_t	info;
+	nvmlReturn_t			r = NVML_ERROR_UNKNOWN;
+	int				attempt;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		memset(&info, 0, sizeof info);
+		info.version = nvmlProcessesUtilizationInfo_v1;
+		info.processSamplesCount = (unsigned int)d->caputil;
+		info.lastSeenTimeStamp = d->util_seen_us;
+		info.procUtilArray = d->caputil > 0 ? d->utilbuf : NULL;
+		r = d->ctx->fn.procs_util_info(d->handle, &info);
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			break;
+		if (nvml_util_reserve(d, info.processSamplesCount) != 0)
+			return NVML_ERROR_MEMORY;
+	}
+	if (r != NVML_SUCCESS)
+		return r;
+	*n = info.processSamplesCount < d->caputil ? info.processSamplesCount : d->caputil;
+	*n = nvml_decode_util_info(d->utilbuf, *n, d->util_seen_us, d->norm, &d->util_seen_us);
+	return NVML_SUCCESS;
+}
+
+/* nvmlDeviceGetProcessUtilization: the older call, entries start with pid. */
+static nvmlReturn_t
+nvml_util_samples(struct nvml_dev *d, size_t *n)
+{
+	unsigned int	count = 0;
+	nvmlReturn_t	r = NVML_ERROR_UNKNOWN;
+	int		attempt;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		count = (unsigned int)d->caputil;
+		/* The timestamp goes by value, after the count pointer. */
+		r = d->ctx->fn.proc_util(d->handle, d->caputil > 0 ? d->utilbuf : NULL, &count,
+		    d->util_seen_us);
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			break;
+		if (nvml_util_reserve(d, count) != 0)
+			return NVML_ERROR_MEMORY;
+	}
+	if (r != NVML_SUCCESS)
+		return r;
+	*n = count < d->caputil ? count : d->caputil;
+	*n = nvml_decode_util_samples(d->utilbuf, *n, d->util_seen_us, d->norm, &d->util_seen_us);
+	return NVML_SUCCESS;
+}
+
+/*
+ * Per-process utilization since the last poll, through the call chosen at
+ * probe (slot); NOT_FOUND is "nobody was busy", a valid empty answer.
+ */
+static nvmlReturn_t
+nvml_util_read(struct nvml_dev *d, enum nvml_slot slot, size_t *n)
+{
+	nvmlReturn_t	r;
+
+	*n = 0;
+	if (slot == NVML_S_PROCS_UTIL_INFO && d->ctx->fn.procs_util_info != NULL)
+		r = nvml_util_info(d, n);
+	else if (slot == NVML_S_PROC_UTIL && d->ctx->fn.proc_util != NULL)
+		r = nvml_util_samples(d, n);
+	else
+		r = NVML_ERROR_FUNCTION_NOT_FOUND;
+	return r == NVML_ERROR_NOT_FOUND ? NVML_SUCCESS : r;
+}
+
+static uint16_t
+nvml_add_sat(uint16_t a, uint64_t b)
+{
+	return a + b > UINT16_MAX ? UINT16_MAX : (uint16_t)(a + b);
+}
+
+/* Add the utilization of vGPU instances (host side) to the foreign load. */
+static void
+nvml_vgpu_foreign(struct nvml_dev *d)
+{
+	nvmlValueType_t	type = NVML_VALUE_TYPE_UNSIGNED_INT;
+	unsigned int	n = 0;
+	uint64_t	sm, mem;
+	size_t		i;
+	nvmlReturn_t	r = NVML_ERROR_UNKNOWN;
+	int		attempt;
+
+	for (attempt = 0; attempt < 2; attempt++) {
+		n = (unsigned int)d->capvgpu;
+		r = d->ctx->fn.vgpu_util(d->handle, d->vgpu_seen_us, &type, &n,
+		    d->capvgpu > 0 ? d->vgpu : NULL);
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			break;
+		if (backend_grow(&d->vgpu, &d->capvgpu, n, sizeof *d->vgpu) != 0)
+			return;
+	}
+	if (r != NVML_SUCCESS)
+		return;
+	for (i = 0; i < n && i < d->capvgpu; i++) {
+		if (d->vgpu[i].timeStamp <= d->vgpu_seen_us)
+			continue;
+		if (nvml_decode_value(type, &d->vgpu[i].smUtil, &sm) == 0 && sm <= 100)
+			d->foreign_sm_pct = nvml_add_sat(d->foreign_sm_pct, sm);
+		if (nvml_decode_value(type, &d->vgpu[i].memUtil, &mem) == 0 && mem <= 100)
+			d->foreign_mem_pct = nvml_add_sat(d->foreign_mem_pct, mem);
+	}
+	for (i = 0; i < n && i < d->capvgpu; i++) {
+		if (d->vgpu[i].timeStamp > d->vgpu_seen_us)
+			d->vgpu_seen_us = d->vgpu[i].timeStamp;
+	}
+}
+
+static int
+nvml_procs_reserve(struct nvml_dev *d, size_t want)
+{
+	unsigned char		*buf;
+	struct nvml_proc_mem	*procs;
+
+	if (want <= d->capprocs)
+		return 0;
+	/* Grown to exactly want: capprocs is what the buffer holds. */
+	if ((buf = reallocarray(d->procbuf, want, NVML_PROCESS_INFO_R535_SIZE)) == NULL)
+		return -1;
+	d->procbuf = buf;
+	/* Compute and graphics lists end up side by side in procs. */
+	if ((procs = reallocarray(d->procs, want * 2, sizeof *procs)) == NULL)
+		return -1;
+	d->procs = procs;
+	d->capprocs = want;
+	return 0;
+}
+
+/*
+ * One running-process list (compute or graphics) appended to d->procs at
+ * *n.  The buffer holds capprocs entries of the largest stride a driver
+ * has been seen to write (32 bytes), while NVML is told capprocs entries:
+ * a driver that writes another stride than its symbol promises cannot
+ * overrun it, and nvml_decode_stride() finds out what was written.
+ */
+static nvmlReturn_t
+nvml_procs_one(struct nvml_dev *d, enum nvml_slot slot, size_t *n)
+{
+	nvmlReturn_t	(*fn)(nvmlDevice_t, unsigned int *, void *);
+	size_t		stride, bytes = 0;
+	unsigned int	count = 0;
+	nvmlReturn_t	r = NVML_ERROR_UNKNOWN;
+	int		attempt;
+
+	fn = slot == NVML_S_COMPUTE_PROCS ? d->ctx->fn.compute_procs : d->ctx->fn.graphics_procs;
+	if (fn == NULL)
+		return NVML_ERROR_FUNCTION_NOT_FOUND;
+	for (attempt = 0; attempt < 2; attempt++) {
+		bytes = d->capprocs * NVML_PROCESS_INFO_R535_SIZE;
+		if (bytes > 0)
+			memset(d->procbuf, NVML_PROC_FILL_BYTE, bytes);
+		count = (unsigned int)d->capprocs;
+		r = fn(d->handle, &count, d->capprocs > 0 ? d->procbuf : NULL);
+		if (r != NVML_ERROR_INSUFFICIENT_SIZE)
+			break;
+		/* Twice the need: processes come and go between the two calls. */
+		if (nvml_procs_reserve(d, (size_t)count * 2 + NVML_PROC_CAP_MIN) != 0)
+			return NVML_ERROR_MEMORY;
+	}
+	if (r != NVML_SUCCESS)
+		return r;
+	if (count > d->capprocs)
+		count = (unsigned int)d->capprocs;
+	stride = nvml_decode_stride(d->procbuf, bytes, count,
+	    nvml_proc_stride(d->ctx, slot));
+	*n += nvml_decode_procs(d->procbuf, count, stride, d->procs + *n);
+	return NVML_SUCCESS;
+}
+
+/* The held entry for pid, created (zeroed) when missing; NULL without memory. */
+static struct pid_usage *
+nvml_held(struct nvml_dev *d, pid_t pid)
+{
+	struct pid_usage	*u;
+	size_t			 i;
+
+	for (i = 0; i < d->nheld; i++) {
+		if (d->held[i].pid == pid)
+			return &d->held[i];
+	}
+	if (backend_grow(&d->held, &d->capheld, d->nheld + 1, sizeof *d->held) != 0)
+		return NULL;
+	u = &d->held[d->nheld++];
+	memset(u, 0, sizeof *u);
+	u->pid = pid;
+	return u;
+}
+
+/*
+ * Device memory of the tree's processes, from the running-process lists.
+ * A listed process without a utilization entry was idle (NVML lists only
+ * busy processes): 0 %, when the utilization read worked.
+ */
+static void
+nvml_poll_memory(struct nvml_dev *d, const struct proctree *tree, bool is_util_ok)
+{
+	struct pid_usage	*u;
+	size_t			 i, n = 0;
+
+	if (!d->has_procs)
+		return;
+	nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n);
+	nvml_procs_one(d, NVML_S_GRAPHICS_PROCS, &n);
+	for (i = 0; i < n; i++) {
+		if (!nvml_is_mine(d->procs[i].pid, tree))
+			continue;
+		if ((u = nvml_held(d, d->procs[i].pid)) == NULL)
+			return;
+		if (!u->has_util && is_util_ok)
+			u->has_util = true;
+		if (d->procs[i].gpu_mem_kib > u->gpu_mem_kib)
+			u->gpu_mem_kib = d->procs[i].gpu_mem_kib;
+	}
+}
+
+/* Hand this poll's usage to the caller: span_ns is the time it covers. */
+static void
+nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage_set *pids)
+{
+	struct pid_usage	*u;
+	size_t			 i;
+
+	for (i = 0; i < d->nheld; i++) {
+		if (!d->held[i].has_util && d->held[i].gpu_mem_kib == 0)
+			continue;
+		u = pid_usage_add(pids);
+		*u = d->held[i];
+		u->dev = dev;
+		u->span_ns = span_ns;
+		/* Remembered for end-of-run accounting. */
+		backend_intset_add(&d->seen, u->pid);
+	}
+}
+
+/* One per-process poll of device d (index dev) at t_ns: utilization, then memory. */
+void
+nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, int64_t t_ns,
+    struct pid_usage_set *pids)
+{
+	size_t		n = 0;
+	bool		is_util_ok;
+
+	d->nheld = 0;
+	is_util_ok = d->has_pid_util && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS;
+	if (is_util_ok) {
+		/* Out of memory, the split keeps what fits. */
+		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
+		d->nheld = nvml_decode_split(d->norm, n, nvml_is_mine, tree, dev, d->held,
+		    d->capheld, &d->foreign_sm_pct, &d->foreign_mem_pct);
+		if (d->is_vgpu_host && d->ctx->fn.vgpu_util != NULL)
+			nvml_vgpu_foreign(d);
+	}
+	d->has_foreign = is_util_ok;
+	nvml_poll_memory(d, tree, is_util_ok);
+	nvml_poll_emit(d, dev, t_ns - d->poll_ns, pids);
+	d->poll_ns = t_ns;
+}
+
+/*
+ * Per-process utilization and running processes, tried once: what works
+ * is what the polls use.  Also starts the clocks the first poll counts from.
+ */
+void
+nvml_procs_probe(struct nvml_dev *d, struct device *dev)
+{
+	const struct nvml_ctx	*ctx = d->ctx;
+	size_t			 n;
+
+	d->util_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
+	d->vgpu_seen_us = d->util_seen_us;
+	d->poll_ns = now_ns();
+	if (ctx->is_nested_pidns)
+		return;
+	if (nvml_util_reserve(d, NVML_UTIL_CAP_MIN) != 0 ||
+	    nvml_procs_reserve(d, NVML_PROC_CAP_MIN) != 0)
+		return;
+	/* The versioned call first (R550), else the older one. */
+	d->util_slot = NVML_S_PROCS_UTIL_INFO;
+	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) != NVML_SUCCESS)
+		d->util_slot = NVML_S_PROC_UTIL;
+	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS) {
+		d->has_pid_util = true;
+		dev->measures |= M_PID_UTIL;
+		backend_how(dev, "pid-util", nvml_found(ctx, d->util_slot));
+	}
+	n = 0;
+	if (nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n) == NVML_SUCCESS) {
+		d->has_procs = true;
+		backend_how(dev, "pid-mem", nvml_found(ctx, NVML_S_COMPUTE_PROCS));
+	}
+	if (dev->measures & M_PID_UTIL && !d->is_acct)
+		backend_note(dev, "accounting mode is off: processes that start and end "
+		    "between two per-process polls (500 ms) are not seen");
+}
+
+/* The pids accounting knows on this device, sorted; NULL when none. */
+static unsigned int *
+nvml_acct_pids(const struct nvml_dev *d, unsigned int *n)
+{
+	unsigned int	*pids, cap;
+
+	*n = 0;
+	if (d->ctx->fn.acct_pids(d->handle, n, NULL) != NVML_ERROR_INSUFFICIENT_SIZE || *n == 0)
+		return NULL;
+	cap = *n * 2;
+	if ((pids = calloc(cap, sizeof *pids)) == NULL)
+		return NULL;
+	*n = cap;
+	if (d->ctx->fn.acct_pids(d->handle, n, pids) != NVML_SUCCESS || *n > cap) {
+		free(pids);
+		return NULL;
+	}
+	qsort(pids, *n, sizeof *pids, backend_cmp_uint);
+	return pids;
+}
+
+/* Append the tree's process p when only accounting has seen it. */
+static void
+nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
+    struct pid_usage_set *pids)
+{
+	nvmlAccountingStats_t	 st;
+	struct pid_usage	*u;
+
+	memset(&st, 0, sizeof st);
+	if (d->ctx->fn.acct_stats(d->handle, (unsigned int)p->pid, &st) != NVML_SUCCESS)
+		return;
+	if (!nvml_decode_accounting_matches(&st, d->ctx->real_minus_mono_ns, p->first_seen_ns,
+	    p->last_seen_ns, NVML_ACCT_SLACK_NS))
+		return;
+	u = pid_usage_add(pids);
+	u->dev = dev;
+	u->pid = p->pid;
+	nvml_decode_accounting(&st, u);
+	/* The figures cover the process's lifetime, when it is known. */
+	if (st.time != 0 && st.time < (unsigned long long)(INT64_MAX / NSEC_PER_MSEC))
+		u->span_ns = (int64_t)st.time * NSEC_PER_MSEC;
+	backend_intset_add(&d->seen, p->pid);
+}
+
+/*
+ * Processes of the tree that lived and died between two polls: accounting
+ * mode keeps their lifetime utilization and largest memory use.
+ */
+void
+nvml_finish_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tree,
+    struct pid_usage_set *pids)
+{
+	const struct proc	*p;
+	unsigned int		*acct, n, pid;
+	size_t			 i;
+
+	if (!d->is_acct || d->ctx->is_nested_pidns || tree == NULL)
+		return;
+	if ((acct = nvml_acct_pids(d, &n)) == NULL)
+		return;
+	for (i = 0; i < tree->nproc; i++) {
+		p = &tree->procs[i];
+		pid = (unsigned int)p->pid;
+		if (p->pid <= 0 || backend_intset_has(&d->seen, p->pid) ||
+		    bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) == NULL)
+			continue;
+		nvml_finish_acct_one(d, dev, p, pids);
+	}
+	free(acct);
+}
