@@ -1,5 +1,5 @@
 #!/bin/sh
-# Runs every layer of the suite (HACKING.md "Tests"): unit -> cli (which includes the
+# Runs every layer of the suite (HACKING.md, "Tests"): unit -> cli (which includes the
 # simulated-NVML and fixture tests).  Each test program speaks TAP; this
 # script prints one PASS/FAIL line per program with its duration, shows the
 # log only of programs that failed (VERBOSE=1: also the figures that passing

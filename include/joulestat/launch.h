@@ -1,5 +1,5 @@
 /*
- * Starting the workload (HACKING.md "The pipeline").  The child is forked
+ * Starting the workload (HACKING.md, "The pipeline").  The child is forked
  * "corked": it waits on a pipe until the parent has taken its first
  * reading, then execs.  An exec failure travels back as errno on a
  * close-on-exec pipe, so 126 and 127 are told apart exactly.

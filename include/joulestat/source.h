@@ -1,5 +1,5 @@
 /*
- * The backend contract (DESIGN §3, STYLE §3).  A device source is a table
+ * The backend contract (HACKING.md, "The backend contract").  A device source is a table
  * of three functions that find devices, read all of them once per tick,
  * and let go of them.  Backends fill plain structs in fixed units (mW, mJ,
  * MHz, %, ns, KiB); the loop and the accounting never learn which vendor a

@@ -1,8 +1,7 @@
 /*
  * The run command: joulestat [options] [--] COMMAND, or -p PID.  Set-up,
- * the series of runs (-r, --warmup, --cooldown), gates and outputs, and
- * the one mapping of how it all ended to an exit status (HACKING.md,
- * "Exit status").
+ * the series of runs (-r, --warmup, --cooldown), gates and outputs; how it
+ * all ended goes to exitcode_of() (HACKING.md, "Exit status").
  */
 #include "joulestat/commands.h"
 

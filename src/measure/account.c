@@ -1,5 +1,5 @@
 /*
- * Energy and P-state arithmetic (HACKING.md "Measurement rules"), pure: readings in, sums out.
+ * Energy and P-state arithmetic (HACKING.md, "Measurement rules"), pure: readings in, sums out.
  *
  * Energy: hardware counter deltas when the device has a counter (wrap at
  * its range; a counter that goes backwards without a plausible wrap is a

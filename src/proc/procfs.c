@@ -1,5 +1,5 @@
 /*
- * Strict parsers for /proc text (HACKING.md "The pipeline"): /proc/PID/stat,
+ * Strict parsers for /proc text (HACKING.md, "The pipeline"): /proc/PID/stat,
  * /proc/PID/status and the pid lists of task/TID/children.  Text in,
  * struct out; no file access, so they are unit-tested on strings copied
  * from real kernels and fuzzed.  Formats: proc_pid_stat(5), proc_pid_status(5).

@@ -1,5 +1,5 @@
 /*
- * The workload's process tree (HACKING.md "Measurement rules").  Each refresh
+ * The workload's process tree (HACKING.md, "Measurement rules").  Each refresh
  * walks from the roots through /proc/PID/task/TID/children, so per-tick
  * work grows with the tree, not with the machine; only kernels without
  * CONFIG_PROC_CHILDREN get one scan of the whole proc root per tick.

@@ -1,5 +1,5 @@
 /*
- * Starting and reaping the workload (HACKING.md "The pipeline").
+ * Starting and reaping the workload (HACKING.md, "The pipeline").
  * The child is forked corked: it blocks on a pipe until the parent has
  * taken its first reading, so measurement starts before exec, and a
  * failed set-up can cancel a child that never ran.  The exec errno comes

@@ -1,5 +1,5 @@
 /*
- * Pure parsers and arithmetic of the DRM backend (drm.c; DESIGN §3, §4):
+ * Pure parsers and arithmetic of the DRM backend (drm.c; HACKING.md, "The backend contract"):
  * the text of a DRM client's /proc/PID/fdinfo/FD, the pp_dpm_* tables of
  * amdgpu, the uevent of a PCI device and single sysfs values, plus the
  * per-engine bookkeeping that turns cumulative busy counters into busy

@@ -3,13 +3,13 @@
  * return codes, enum values, struct layouts and the version words of
  * versioned structs (x86-64 Linux, LP64).  The source of truth is
  * NVIDIA's nvml.h as published in NVIDIA/go-nvml (gen/nvml/nvml.h, NVML
- * 12.2 and 13.3 headers) and /work/shared/reference/nvml-abi-facts.md.
+ * 12.2 and 13.3 headers) and the NVML API Reference.
  * This header is deliberately not shared with the simulator in tests/sim,
  * which carries its own transcription: a layout mistake made here must not
- * be repeated there (STYLE §2).  Every layout is pinned by _Static_assert
+ * be repeated there.  Every layout is pinned by _Static_assert
  * on sizeof and offsetof with numbers written out from the reference.
  *
- * The NVML type names keep NVIDIA's spelling (STYLE §4).  Enumerations are
+ * The NVML type names keep NVIDIA's spelling.  Enumerations are
  * plain 4-byte integers here so that their size can never depend on the
  * compiler's choice of enum type; nvmlReturn_t is an int, as in nvtop.
  */

@@ -1,5 +1,5 @@
 /*
- * Pure decoding of NVML answers into joulestat's structs (DESIGN §3, §4).
+ * Pure decoding of NVML answers into joulestat's structs (HACKING.md, "The pipeline" and "Measurement rules").
  * This file holds no NVML calls, no clocks and no allocation: nvml.c makes
  * the calls and hands the raw answers here, and the unit tests feed
  * byte-exact structs.  It also goes the other way for --lock-clocks:

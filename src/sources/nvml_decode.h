@@ -1,6 +1,6 @@
 /*
  * Pure functions that turn NVML's answers into joulestat's structs
- * (DESIGN §3, §4): field values with their per-field return codes,
+ * (HACKING.md, "The pipeline" and "Measurement rules"): field values with their per-field return codes,
  * P-states, NVML's CLOCK_REALTIME microsecond timestamps, process
  * utilization samples of both layouts, running-process entries of any
  * stride, clocks-event reasons, violation counters and accounting

@@ -1,5 +1,5 @@
 /*
- * Pure parsers and arithmetic of the RAPL backend (rapl.c; DESIGN §4):
+ * Pure parsers and arithmetic of the RAPL backend (rapl.c; HACKING.md, "Measurement rules"):
  * powercap values, zone names, and the unwrapping of energy_uj with
  * max_energy_range_uj.  No file access, so they can be unit-tested and
  * fuzzed with strings copied from real machines.

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Attribution and idle power (HACKING.md "Measurement rules") end to end on the simulated NVML:
+# Attribution and idle power (HACKING.md, "Measurement rules") end to end on the simulated NVML:
 # the scenario's constant utilization gives an exact expected share, so the
 # estimate is checked against arithmetic, not against itself.
 . "$(dirname "$0")/lib.sh"

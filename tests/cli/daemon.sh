@@ -1,5 +1,5 @@
 #!/bin/bash
-# The subreaper (HACKING.md "Measurement rules"): a double-forked daemon stays in the measured
+# The subreaper (HACKING.md, "Measurement rules"): a double-forked daemon stays in the measured
 # tree, is counted and reaped, and its CPU time counts.  When the main
 # workload exits with descendants still running, the report names them;
 # --descendants=leave (default) lets them run, wait waits, kill kills.

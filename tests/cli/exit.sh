@@ -1,5 +1,5 @@
 #!/bin/bash
-# Exit status (HACKING.md "Exit status"): the workload's own status, 128+N for a
+# Exit status (HACKING.md, "Exit status"): the workload's own status, 128+N for a
 # death by signal N, 127 not found, 126 not executable, 125 for joulestat's
 # own failures and usage errors, with a one-line message and the usage line.
 . "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The fuzz corpora, replayed (HACKING.md "Tests"): every tests/fuzz/fuzz_*.c target
+# The fuzz corpora, replayed (HACKING.md, "Tests"): every tests/fuzz/fuzz_*.c target
 # runs each file of its tests/fuzz/corpus/<target>/ once under ASan and
 # UBSan, and a crash, a sanitizer report or a failed property check fails
 # that target's test.  Where clang's libFuzzer links, the binaries are

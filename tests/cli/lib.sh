@@ -233,7 +233,7 @@ reap() {
 }
 
 # sig_handled PID SIG: PID is ready for SIG (a number): it has a signalfd
-# open (HACKING.md "The pipeline"), or else it blocks or catches SIG.  Under valgrind,
+# open (HACKING.md, "The pipeline"), or else it blocks or catches SIG.  Under valgrind,
 # which catches every signal itself, only the signalfd tells.
 sig_handled() {
 	for t_fd in /proc/"$1"/fd/*; do

@@ -1,5 +1,5 @@
 #!/bin/bash
-# --lock-clocks (HACKING.md "The pipeline", tests/sim/README "Locked clocks"): joulestat
+# --lock-clocks (HACKING.md, "The pipeline", tests/sim/README "Locked clocks"): joulestat
 # locks the simulated GPUs' clocks before the workload starts and resets
 # exactly what it locked however the run ends: a normal exit, a failing
 # workload, a workload killed by the terminal's ^C, SIGTERM or SIGHUP sent

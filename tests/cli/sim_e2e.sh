@@ -1,5 +1,5 @@
 #!/bin/bash
-# End to end on the simulated NVML (HACKING.md "Tests", tests/sim/README): joulestat
+# End to end on the simulated NVML (HACKING.md, "Tests", tests/sim/README): joulestat
 # wraps a js-work workload, reaches the simulated GPU only through
 # --nvml-lib=$SIMLIB (or JOULESTAT_NVML_LIB) with NVSIM_SCENARIO and
 # NVSIM_TRUTH set, writes --csv, and each test compares the CSV (read with

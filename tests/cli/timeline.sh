@@ -1,6 +1,6 @@
 #!/bin/bash
 # --timeline: one CSV row per device per reading, streamed during the run,
-# whole rows only even when joulestat is killed (HACKING.md "The pipeline").
+# whole rows only even when joulestat is killed (HACKING.md, "The pipeline").
 . "$(dirname "$0")/lib.sh"
 
 SCN=$TOP/tests/sim/scenarios

@@ -1,5 +1,5 @@
 #!/bin/bash
-# The process tree (HACKING.md "Measurement rules"): every process of the workload's tree is
+# The process tree (HACKING.md, "Measurement rules"): every process of the workload's tree is
 # counted, a recycled pid counts twice (identity is pid + start time), and
 # a process that lives and dies between two ticks still counts in the
 # rusage totals.

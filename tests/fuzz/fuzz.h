@@ -1,5 +1,5 @@
 /*
- * What every libFuzzer target in tests/fuzz/ shares (HACKING.md "Tests"): the entry
+ * What every libFuzzer target in tests/fuzz/ shares (HACKING.md, "Tests"): the entry
  * point's prototype, a NUL-terminated copy of the input for the parsers
  * that take text, and a loud check for the properties a target asserts.
  * The targets are built with clang and libFuzzer by `make fuzz`, or with

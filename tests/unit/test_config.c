@@ -1,5 +1,5 @@
 /*
- * Unit tests of the command-line parser in src/cli/config.c (HACKING.md "Tests"):
+ * Unit tests of the command-line parser in src/cli/config.c (HACKING.md, "Tests"):
  * defaults, the interval's range and strictness, parsing that stops at
  * the first non-option or after "--" so the workload's own options reach
  * it untouched, the separator, -p lists, the conflicts between a command

@@ -1,5 +1,5 @@
 /*
- * Unit tests of the summary CSV in src/csvout.c (STYLE §8): a report built
+ * Unit tests of the summary CSV in src/out/csvout.c: a report built
  * by hand, with a command full of commas, quotes and newlines and one
  * device with two P-states, is written to memory and read back with
  * libcsv's own parser.  Every row must have the same field count, the

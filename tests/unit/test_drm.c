@@ -1,6 +1,6 @@
 /*
  * Unit tests of the DRM backend's pure code, src/sources/drm_parse.c
- * (DESIGN §4, STYLE §9): fdinfo text as amdgpu (today's keys and the
+ * (HACKING.md, "Measurement rules" and "Tests"): fdinfo text as amdgpu (today's keys and the
  * 5.14-5.18 spellings), i915 and xe print it, units matched exactly,
  * truncated and hostile text; pp_dpm_* tables with and without the
  * deep-sleep "S:" line; uevent and sysfs values; the engine bookkeeping

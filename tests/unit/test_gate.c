@@ -1,5 +1,5 @@
 /*
- * Unit tests of the CI gates in src/gate.c (DESIGN §3): the option values
+ * Unit tests of the CI gates in src/gate/gate.c: the option values
  * gate_parse accepts and refuses, the verdicts gate_judge reaches on
  * reports built by hand (one run, or the mean of several made stricter by
  * --gate-sigma standard deviations), the regression gate against a

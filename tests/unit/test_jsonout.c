@@ -1,5 +1,5 @@
 /*
- * Unit tests of the JSON report in src/jsonout.c (STYLE §8): a report
+ * Unit tests of the JSON report in src/out/jsonout.c: a report
  * built by hand, with one device, two P-states, a process and attribution,
  * is written to memory and read back with jansson's parser (duplicate keys
  * rejected).  The keys must be the documented ones in the documented

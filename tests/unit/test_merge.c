@@ -1,5 +1,5 @@
 /*
- * Unit tests of joulestat merge (src/merge.c, DESIGN §6) on summary texts
+ * Unit tests of joulestat merge (src/merge/, README "Clusters") on summary texts
  * written by hand: ranks on one host that measured one GPU over
  * overlapping windows count it once (the longest window's figures), over
  * windows apart they add up, other hosts with the same device id add

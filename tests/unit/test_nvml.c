@@ -1,7 +1,7 @@
 /*
  * Unit tests of the pure NVML decoders in src/sources/nvml_decode.c.  The
  * NVML answers are built here byte by byte at the offsets written out in
- * /work/shared/reference/nvml-abi-facts.md §3, not through our own struct
+ * nvml.h (NVML 12.2 and 13.3), not through our own struct
  * definitions, so a layout mistake in nvml_abi.h shows up as a failure
  * rather than cancelling out: field values with mixed per-field errors,
  * P-state 32, CLOCK_REALTIME microsecond timestamps, process samples of

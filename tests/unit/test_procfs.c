@@ -1,5 +1,5 @@
 /*
- * Unit tests of the /proc parsers in src/proc/procfs.c (HACKING.md "Tests"): stat lines
+ * Unit tests of the /proc parsers in src/proc/procfs.c (HACKING.md, "Tests"): stat lines
  * with spaces and parentheses in comm, lines copied from a real 6.x
  * kernel (a user process, init and kernel threads), truncated text,
  * numbers that do not fit, and non-numbers; status text with exact "kB"

@@ -1,6 +1,6 @@
 /*
  * Unit tests of the RAPL backend's pure code, src/sources/rapl_parse.c
- * (DESIGN §4, STYLE §9): powercap zone names as intel_rapl_common.c
+ * (HACKING.md, "Measurement rules" and "Tests"): powercap zone names as intel_rapl_common.c
  * writes them, 64-bit energy values, the unwrapping of energy_uj at
  * max_energy_range_uj (checked against a counter simulated over many
  * wraps), and the read-at-least-every bound.
