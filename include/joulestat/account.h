@@ -60,6 +60,8 @@ struct dev_acct {
 	bool		has_power;
 	uint32_t	peak_power_mw;
 	uint32_t	min_power_mw;	/* valid with has_power */
+	bool		has_idle_power;	/* some reading showed the device idle */
+	uint32_t	idle_min_mw;	/* the lowest power of those readings */
 	/* P-state split; energy per state uses the same source as energy_mj(). */
 	struct pstate_acct states[ACCOUNT_NSTATES];
 	bool		has_states;
@@ -115,6 +117,21 @@ void	account_finish(struct dev_acct *a);
  * ENERGY_NONE when nothing was measured.
  */
 double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
+
+/*
+ * NVIDIA performance states from this one on are idle states (P8 is the
+ * idle state of current GPUs; P12 on some).
+ */
+#define ACCOUNT_IDLE_PSTATE	8
+
+/*
+ * Whether reading s shows device dev visibly idle: zero utilization, or a
+ * P-state the driver uses only when idle (P8 and above on NVIDIA, deep
+ * sleep on AMD, RC6 on Intel).  Such readings are the only ones whose power
+ * may serve as an idle reference; account_note_idle keeps the lowest.
+ */
+bool	account_is_idle_reading(const struct device *dev, const struct sample *s);
+void	account_note_idle(struct dev_acct *a, const struct device *dev, const struct sample *s);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

@@ -32,11 +32,14 @@ struct attrib_weights {
  * Share one window of a device among n participants (the tree's processes
  * and, as one more, everything else).  Over the window the device used
  * e_mj in dt_ns; participant i had sm_pct[i] and mem_pct[i].  Dynamic
- * energy (above idle) goes by score share, idle energy by SM% (scaled
- * down when the SM% add up to more than 100).  Since idle power may only
- * be known at the end of the run, the estimate is kept in two parts that
- * are linear in it: participant i's energy is a_mj[i] + idle_mw * b_ns[i]
- * / 1e9 (see attrib_energy).  Adds to a_mj[i] and b_ns[i].
+ * energy (above idle) goes by score_i / sum of scores, with score = w_sm
+ * SM% + w_mem mem%; idle energy by SM%_i / sum of SM% (by score when
+ * nobody used the SMs).  So the participants share all of the window's
+ * energy when any of them was busy, and a participant alone gets all of
+ * it whatever the idle power.  Since idle power may only be known at the
+ * end of the run, the estimate is kept in two parts that are linear in
+ * it: participant i's energy is a_mj[i] + idle_mw * b_ns[i] / 1e9 (see
+ * attrib_energy).  Adds to a_mj[i] and b_ns[i].
  */
 void	attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
 	    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns);
@@ -55,8 +58,11 @@ struct pid_acct {
 	int64_t		util_ns;	/* time with a utilization reading */
 	uint64_t	max_gpu_mem_kib;
 	bool		is_between_ticks; /* only end-of-run accounting saw it */
-	double		last_sm_pct;	/* in the latest per-process data */
+	double		last_sm_pct;	/* in the latest per-process data (its newest sample) */
 	double		last_mem_pct;
+	uint32_t	slot_mask;	/* the samples of that data it was busy in */
+	float		slot_sm_pct[PID_SLOTS_MAX];
+	float		slot_mem_pct[PID_SLOTS_MAX];
 	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */
 	uint64_t	shared_window;	/* the window it was last shared in */
 	double		attrib_a_mj;	/* see attrib_window */
@@ -108,7 +114,8 @@ void	attrib_pids(struct attrib *at, const struct proctree *tree,
 /*
  * The energy of this reading joins each device's pending window; a device
  * whose reading brought per-process data shares its window out among the
- * processes attrib_pids recorded and everyone else.
+ * processes attrib_pids recorded and everyone else, and one whose driver
+ * had nothing new (is_pid_unchanged) shares it as the last data did.
  */
 void	attrib_reading(struct attrib *at, size_t dev_base, size_t ndev,
 	    const struct sample *cur, const int64_t *span_ns, struct dev_acct *acct);

@@ -46,6 +46,7 @@ enum measure {
 };
 
 #define PSTATE_UNKNOWN		(-1)
+#define PID_SLOTS_MAX		16	/* driver samples kept apart in one reading */
 #define PSTATE_MAX		15
 #define DEVICE_MAX_NOTES	8
 #define DEVICE_NOTE_LEN		200
@@ -93,6 +94,17 @@ struct device {
 	void		*priv;			/* backend-private state */
 };
 
+/*
+ * One sample of per-process utilization the driver took since the last
+ * reading: how long it stands for, and the load of processes outside the
+ * tree in it.  The tree's usage in it is in pid_usage entries of that slot.
+ */
+struct pid_slot {
+	int64_t		 span_ns;
+	uint16_t	 foreign_sm_pct;
+	uint16_t	 foreign_mem_pct;
+};
+
 /* One power sample the driver took between two of our ticks. */
 struct power_point {
 	int64_t		 t_ns;			/* CLOCK_MONOTONIC */
@@ -117,6 +129,10 @@ struct sample {
 	uint16_t	 foreign_sm_pct;	/* summed over pids not in the tree */
 	uint16_t	 foreign_mem_pct;
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
+	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
+	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */
+	unsigned	 npid_slots;
+	struct pid_slot	 pid_slots[PID_SLOTS_MAX];
 	const struct power_point *points;	/* M_POWER_POINTS; backend-owned until next call */
 	size_t		 npoints;
 };
@@ -127,6 +143,7 @@ struct pid_usage {
 	pid_t		 pid;			/* host pid, NSpid already resolved */
 	uint8_t		 sm_pct;
 	uint8_t		 mem_pct;
+	unsigned	 slot;			/* which of the sample's pid_slots, or 0 */
 	int64_t		 span_ns;		/* time the percentages cover; 0 = one tick */
 	uint64_t	 engine_ns;		/* fdinfo engine time delta, when that is the source */
 	uint64_t	 gpu_mem_kib;		/* device memory in use; 0 = unknown */

@@ -302,6 +302,30 @@ account_finish(struct dev_acct *a)
 	a->points_ns = a->last_ns - a->first_ns;
 }
 
+bool
+account_is_idle_reading(const struct device *dev, const struct sample *s)
+{
+	if (s->is_lost)
+		return false;
+	if ((s->valid & M_UTIL) && s->util_pct == 0)
+		return true;
+	if (!(s->valid & M_PSTATE) || s->pstate == PSTATE_UNKNOWN)
+		return false;
+	if (dev->pstate_names == PSTATE_NAMES_P)
+		return s->pstate >= ACCOUNT_IDLE_PSTATE;
+	return s->pstate == PSTATE_MAX;
+}
+
+void
+account_note_idle(struct dev_acct *a, const struct device *dev, const struct sample *s)
+{
+	if (!(s->valid & M_POWER) || !account_is_idle_reading(dev, s))
+		return;
+	if (!a->has_idle_power || s->power_mw < a->idle_min_mw)
+		a->idle_min_mw = s->power_mw;
+	a->has_idle_power = true;
+}
+
 double
 account_energy_mj(const struct dev_acct *a, enum energy_method *method)
 {

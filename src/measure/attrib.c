@@ -12,20 +12,19 @@ void
 attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
     const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns)
 {
-	double	total = 0, sm_sum = 0, sm_scale = 1, f;
+	double	total = 0, sm_sum = 0, f, g;
 	size_t	i;
 
 	for (i = 0; i < n; i++) {
 		total += w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i];
 		sm_sum += sm_pct[i];
 	}
-	/* Idle power is shared by SM%; a device cannot be more than 100% busy. */
-	if (sm_sum > 100)
-		sm_scale = 100 / sm_sum;
 	for (i = 0; i < n; i++) {
+		/* Dynamic energy by score, idle energy by SM (by score when no SM at all). */
 		f = total > 0 ? (w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i]) / total : 0;
+		g = sm_sum > 0 ? sm_pct[i] / sm_sum : f;
 		a_mj[i] += e_mj * f;
-		b_ns[i] += (double)dt_ns * (sm_pct[i] * sm_scale / 100 - f);
+		b_ns[i] += (double)dt_ns * (g - f);
 	}
 }
 
@@ -119,6 +118,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 	const struct pid_usage	*u;
 	const struct proc	*p;
 	struct pid_acct		*a;
+	const struct sample	*s;
 	int64_t			 span;
 	size_t			 i;
 
@@ -127,6 +127,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		u = &pids->v[i];
 		if (u->dev >= ndev)
 			continue;
+		s = &cur[u->dev];
 		p = proctree_find_live(tree, u->pid);
 		a = attrib_pid(&at->pidacct, dev_base + u->dev, u->pid,
 		    p != NULL ? p->starttime_ticks : 0);
@@ -138,10 +139,23 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		span = u->span_ns > 0 ? u->span_ns : span_ns[u->dev];
 		if (!u->has_util || span <= 0)
 			continue;
-		a->last_sm_pct = u->sm_pct;
-		a->last_mem_pct = u->mem_pct;
-		a->last_seen_ns = cur[u->dev].t_ns;
-		cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
+		if (a->last_seen_ns != s->t_ns) {
+			/* The first entry of this reading's data: its samples start empty. */
+			a->last_seen_ns = s->t_ns;
+			a->last_sm_pct = a->last_mem_pct = 0;
+			a->slot_mask = 0;
+			cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
+		}
+		if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
+			a->slot_mask |= 1u << u->slot;
+			a->slot_sm_pct[u->slot] = u->sm_pct;
+			a->slot_mem_pct[u->slot] = u->mem_pct;
+		}
+		/* The newest sample's figures stand until new data comes. */
+		if (s->npid_slots == 0 || u->slot + 1 == s->npid_slots) {
+			a->last_sm_pct = u->sm_pct;
+			a->last_mem_pct = u->mem_pct;
+		}
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
 		a->util_ns += span;
@@ -162,15 +176,16 @@ scratch_reserve(struct share_scratch *sc, size_t n)
 }
 
 /*
- * Share device gdev's energy since its last window among the processes
- * that have per-process data at t_ns (last_seen_ns) and everyone else.
- * The candidates are cand[0..ncand) (this reading's entries, so a window
- * costs what the reading brought), or with cand NULL every entry (once,
- * at the end of the run).
+ * Share e_mj over dt_ns of device gdev among the processes that have
+ * per-process data at t_ns (last_seen_ns) and everyone else (other_*):
+ * with their figures in sample slot, or with slot -1 their newest.  The
+ * candidates are cand[0..ncand) (this reading's entries, so a window
+ * costs what the reading brought), or with cand NULL every entry.
  */
 static void
 share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
-    const size_t *cand, size_t ncand)
+    const size_t *cand, size_t ncand, int slot, double e_mj, int64_t dt_ns, double other_sm,
+    double other_mem)
 {
 	struct share_scratch	*sc = &at->scratch;
 	struct pid_acct		*p;
@@ -183,10 +198,12 @@ share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
 		p = &at->pidacct.v[i];
 		if (p->dev != gdev || p->last_seen_ns != t_ns || p->shared_window == sc->window)
 			continue;
+		if (slot >= 0 && !(p->slot_mask & (1u << slot)))
+			continue;
 		p->shared_window = sc->window;
 		sc->idx[n] = i;
-		sc->sm[n] = p->last_sm_pct;
-		sc->mem[n++] = p->last_mem_pct;
+		sc->sm[n] = slot >= 0 ? p->slot_sm_pct[slot] : p->last_sm_pct;
+		sc->mem[n++] = slot >= 0 ? p->slot_mem_pct[slot] : p->last_mem_pct;
 	}
 	a->last_tree_sm_pct = 0;
 	a->last_tree_mem_pct = 0;
@@ -194,21 +211,61 @@ share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
 		a->last_tree_sm_pct += sc->sm[i];
 		a->last_tree_mem_pct += sc->mem[i];
 	}
-	sc->sm[n] = a->last_other_sm_pct;
-	sc->mem[n] = a->last_other_mem_pct;
+	sc->sm[n] = other_sm;
+	sc->mem[n] = other_mem;
 	memset(sc->a, 0, (n + 1) * sizeof *sc->a);
 	memset(sc->b, 0, (n + 1) * sizeof *sc->b);
-	attrib_window(&at->weights, a->pending_mj, a->pending_ns, sc->sm, sc->mem, n + 1, sc->a,
-	    sc->b);
+	attrib_window(&at->weights, e_mj, dt_ns, sc->sm, sc->mem, n + 1, sc->a, sc->b);
 	for (i = 0; i < n; i++) {
 		at->pidacct.v[sc->idx[i]].attrib_a_mj += sc->a[i];
 		at->pidacct.v[sc->idx[i]].attrib_b_ns += sc->b[i];
 	}
 	a->other_a_mj += sc->a[n];
 	a->other_b_ns += sc->b[n];
+	a->has_attrib = true;
+}
+
+/* The device's pending energy, shared as its newest per-process data shared it. */
+static void
+share_pending_as_last(struct attrib *at, struct dev_acct *a, size_t gdev)
+{
+	share_window(at, a, gdev, a->last_window_ns, NULL, 0, -1, a->pending_mj, a->pending_ns,
+	    a->last_other_sm_pct, a->last_other_mem_pct);
 	a->pending_mj = 0;
 	a->pending_ns = 0;
-	a->has_attrib = true;
+}
+
+/*
+ * New per-process data came with reading s: the pending energy is shared
+ * sample by sample, each taking its part of the energy by the time it
+ * stands for (shares of mean utilization would not be mean shares).
+ */
+static void
+share_pending_by_samples(struct attrib *at, struct dev_acct *a, size_t gdev,
+    const struct sample *s)
+{
+	const struct pid_slot	*sl;
+	double			 total = 0, f;
+	unsigned		 j;
+
+	for (j = 0; j < s->npid_slots; j++)
+		total += (double)s->pid_slots[j].span_ns;
+	if (s->npid_slots == 0 || total <= 0) {
+		share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand, -1,
+		    a->pending_mj, a->pending_ns, a->last_other_sm_pct, a->last_other_mem_pct);
+	} else {
+		for (j = 0; j < s->npid_slots; j++) {
+			sl = &s->pid_slots[j];
+			f = (double)sl->span_ns / total;
+			share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand,
+			    (int)j, a->pending_mj * f, (int64_t)((double)a->pending_ns * f),
+			    sl->foreign_sm_pct, sl->foreign_mem_pct);
+		}
+		a->last_other_sm_pct = s->pid_slots[s->npid_slots - 1].foreign_sm_pct;
+		a->last_other_mem_pct = s->pid_slots[s->npid_slots - 1].foreign_mem_pct;
+	}
+	a->pending_mj = 0;
+	a->pending_ns = 0;
 }
 
 void
@@ -230,6 +287,11 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		if (s->is_lost)
 			continue;
 		a->pending_ns += span_ns[i];
+		if (s->is_pid_unchanged && a->has_attrib) {
+			/* Nothing new from the driver: the last shares stand. */
+			share_pending_as_last(at, a, dev_base + i);
+			continue;
+		}
 		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
 			continue;
 		/* A backend that reads only the tree's processes cannot see the others. */
@@ -237,7 +299,7 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		a->last_other_mem_pct = s->valid & M_FOREIGN ? s->foreign_mem_pct : 0;
 		a->is_other_unknown |= !(s->valid & M_FOREIGN);
 		a->last_window_ns = s->t_ns;
-		share_window(at, a, dev_base + i, s->t_ns, at->scratch.cand, at->scratch.ncand);
+		share_pending_by_samples(at, a, dev_base + i, s);
 	}
 }
 
@@ -255,7 +317,7 @@ attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev)
 	a->pending_mj += e - a->attrib_seen_mj;
 	a->attrib_seen_mj = e;
 	if (a->has_attrib && a->pending_mj > 0)
-		share_window(at, a, gdev, a->last_window_ns, NULL, 0);
+		share_pending_as_last(at, a, gdev);
 }
 
 void

@@ -172,7 +172,7 @@ static const char *const idle_words[] = {
 	[IDLE_UNKNOWN] = "unknown, so all energy counts as dynamic",
 	[IDLE_BASELINE] = "measured before the run",
 	[IDLE_GIVEN] = "as given",
-	[IDLE_MIN_SEEN] = "the lowest reading of the run",
+	[IDLE_MIN_SEEN] = "the lowest reading while the device idled",
 };
 
 static double
@@ -190,6 +190,10 @@ write_attrib(FILE *f, const struct report *rep, const struct dev_report *d)
 		fmt_energy(e, sizeof e, d->above_idle_mj);
 		fprintf(f, "   %-18s %s (idle power %.1f W, %s)\n", "energy above idle", e,
 		    d->idle_mw / 1000, idle_words[d->idle_method]);
+	} else if (d->method != ENERGY_NONE) {
+		fprintf(f, "   %-18s unknown (idle power unknown: the device never idled in the run; "
+		    "measure it with --idle-baseline=2 or give --idle-power=W)\n",
+		    "energy above idle");
 	}
 	if (!d->has_attrib)
 		return;

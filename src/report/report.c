@@ -235,13 +235,15 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
 	} else if (given != NULL) {
 		d->idle_method = IDLE_GIVEN;
 		d->idle_mw = given->watts * 1000;
-	} else if (a->has_power) {
+	} else if (a->has_idle_power) {
+		/* The lowest reading is an idle reference only if the device visibly idled. */
 		d->idle_method = IDLE_MIN_SEEN;
-		d->idle_mw = a->min_power_mw;
+		d->idle_mw = a->idle_min_mw;
 	}
 	d->has_above_idle = d->idle_method != IDLE_UNKNOWN && d->method != ENERGY_NONE;
+	/* Above idle is never below nothing: an idle power above the mean gives 0. */
 	if (d->has_above_idle)
-		d->above_idle_mj = d->energy_mj - d->idle_mw * (double)d->window_ns / 1e9;
+		d->above_idle_mj = fmax(0, d->energy_mj - d->idle_mw * (double)d->window_ns / 1e9);
 }
 
 static void

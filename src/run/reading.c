@@ -39,6 +39,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		a = &b->acct[i];
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
+		account_note_idle(a, &b->devs[i], &b->cur[i]);
 	}
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);

@@ -299,19 +299,8 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	s->t_ns = now_ns();
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
-	if (d->has_pid_util || d->has_procs) {
-		if (s->t_ns - d->poll_ns >= NVML_PID_POLL_NS) {
-			s->pid_span_ns = s->t_ns - d->poll_ns;
-			nvml_poll(d, i, tree, s->t_ns, pids);
-		}
-		if (!d->has_foreign)
-			s->pid_span_ns = 0;
-		if (d->has_foreign) {
-			s->foreign_sm_pct = d->foreign_sm_pct;
-			s->foreign_mem_pct = d->foreign_mem_pct;
-			s->valid |= M_PID_UTIL | M_FOREIGN;
-		}
-	}
+	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
+		nvml_poll(d, i, tree, s, pids);
 	return NVML_SUCCESS;
 }
 

@@ -166,11 +166,21 @@ nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t n,
 }
 
 static int
+nvml_decode_ts_cmp(const void *a, const void *b)
+{
+	const struct nvml_pid_util	*x = a, *y = b;
+
+	return (x->ts_us > y->ts_us) - (x->ts_us < y->ts_us);
+}
+
+static int
 nvml_decode_pid_cmp(const void *a, const void *b)
 {
 	const struct nvml_pid_util	*x = a, *y = b;
 
-	return (x->pid > y->pid) - (x->pid < y->pid);
+	if (x->pid != y->pid)
+		return (x->pid > y->pid) - (x->pid < y->pid);
+	return nvml_decode_ts_cmp(a, b);
 }
 
 static uint16_t
@@ -179,51 +189,139 @@ nvml_decode_add_sat(uint16_t a, unsigned b)
 	return (unsigned)a + b > UINT16_MAX ? UINT16_MAX : (uint16_t)(a + b);
 }
 
-/* The mean of the run of entries of one pid starting at v[0]; returns its length. */
-static size_t
-nvml_decode_mean(const struct nvml_pid_util *v, size_t n, uint8_t *sm, uint8_t *mem)
+/*
+ * Weight each entry by the time its sample stands for: from the previous
+ * distinct timestamp (since_us before the first, but never more than the
+ * spacing of the others when there are several) to its own, in v[i].w.
+ * v ends up sorted by time.  Returns the time covered; *gap_us is the smallest
+ * spacing between two samples of the answer (0 with one sample).
+ */
+static uint64_t
+nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t *gap_us)
 {
-	unsigned	sum_sm = 0, sum_mem = 0;
-	size_t		k;
+	uint64_t	before = 0, first_w;
+	size_t		i;
 
-	for (k = 0; k < n && v[k].pid == v[0].pid; k++) {
-		sum_sm += v[k].sm_pct;
-		sum_mem += v[k].mem_pct;
+	qsort(v, n, sizeof *v, nvml_decode_ts_cmp);
+	*gap_us = 0;
+	for (i = 1; i < n; i++) {
+		if (v[i].ts_us != v[i - 1].ts_us &&
+		    (*gap_us == 0 || v[i].ts_us - v[i - 1].ts_us < *gap_us))
+			*gap_us = v[i].ts_us - v[i - 1].ts_us;
 	}
-	*sm = (uint8_t)((sum_sm + k / 2) / k);
-	*mem = (uint8_t)((sum_mem + k / 2) / k);
-	return k;
+	first_w = v[0].ts_us - since_us;
+	if (*gap_us > 0 && first_w > *gap_us)
+		first_w = *gap_us;
+	for (i = 0; i < n; i++) {
+		/* before: the sample ahead of this one; 0 while in the first. */
+		if (i > 0 && v[i].ts_us != v[i - 1].ts_us)
+			before = v[i - 1].ts_us;
+		v[i].w = (double)(before == 0 ? first_w : v[i].ts_us - before);
+	}
+	return v[n - 1].ts_us - v[0].ts_us + first_w;
+}
+
+/* The slot of each entry (v sorted by time): the distinct timestamps, oldest merged. */
+static void
+nvml_decode_slots(struct nvml_pid_util *v, size_t n, struct nvml_split *out)
+{
+	size_t		i, ndistinct = 1, k = 0;
+
+	for (i = 1; i < n; i++)
+		ndistinct += v[i].ts_us != v[i - 1].ts_us;
+	out->nslots = ndistinct < PID_SLOTS_MAX ? (unsigned)ndistinct : PID_SLOTS_MAX;
+	for (i = 0; i < n; i++) {
+		if (i > 0 && v[i].ts_us != v[i - 1].ts_us)
+			k++;
+		/* Past PID_SLOTS_MAX samples, the oldest share the first slot. */
+		v[i].slot = k + out->nslots >= ndistinct ? (unsigned)(k + out->nslots - ndistinct) : 0;
+		if (i == 0 || v[i].ts_us != v[i - 1].ts_us)
+			out->slot_us[v[i].slot] += (uint64_t)v[i].w;
+	}
+}
+
+/* A mean in whole percent from a time-weighted sum acc over w us. */
+static unsigned
+nvml_decode_pct(double acc, double w)
+{
+	double	pct = w > 0 ? acc / w + 0.5 : 0;
+
+	return pct < UINT16_MAX ? (unsigned)pct : UINT16_MAX;
+}
+
+static uint8_t
+nvml_decode_clamp(unsigned pct)
+{
+	return (uint8_t)(pct < 100 ? pct : 100);
 }
 
 size_t
-nvml_decode_split(struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
-    const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
-    uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct)
+nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
+    nvml_is_mine_fn is_mine, const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
+    struct nvml_split *out)
 {
 	struct pid_usage	*u;
-	uint8_t			 sm, mem;
-	size_t			 i, run, k = 0;
+	double			 sm[PID_SLOTS_MAX], mem[PID_SLOTS_MAX], fsm[PID_SLOTS_MAX];
+	double			 fmem[PID_SLOTS_MAX], tsm, tmem, span;
+	unsigned		 j;
+	size_t			 i, k = 0;
 
-	*foreign_sm_pct = 0;
-	*foreign_mem_pct = 0;
+	memset(out, 0, sizeof *out);
+	memset(fsm, 0, sizeof fsm);
+	memset(fmem, 0, sizeof fmem);
+	if (n == 0)
+		return 0;
+	out->span_us = nvml_decode_weigh(v, n, since_us, &out->gap_us);
+	nvml_decode_slots(v, n, out);
+	span = (double)out->span_us;
 	/* Sorted by pid, the samples of one process are one run. */
 	qsort(v, n, sizeof *v, nvml_decode_pid_cmp);
-	for (i = 0; i < n; i += run) {
-		run = nvml_decode_mean(&v[i], n - i, &sm, &mem);
-		if (!is_mine(v[i].pid, arg)) {
-			*foreign_sm_pct = nvml_decode_add_sat(*foreign_sm_pct, sm);
-			*foreign_mem_pct = nvml_decode_add_sat(*foreign_mem_pct, mem);
+	for (i = 0; i < n; ) {
+		pid_t	pid = v[i].pid;
+		bool	is_ours = is_mine(pid, arg);
+
+		memset(sm, 0, sizeof sm);
+		memset(mem, 0, sizeof mem);
+		tsm = tmem = 0;
+		for (; i < n && v[i].pid == pid; i++) {
+			sm[v[i].slot] += v[i].sm_pct * v[i].w;
+			mem[v[i].slot] += v[i].mem_pct * v[i].w;
+			tsm += v[i].sm_pct * v[i].w;
+			tmem += v[i].mem_pct * v[i].w;
+		}
+		if (!is_ours) {
+			/* Absent from a sample: not busy in it (the driver lists busy processes). */
+			out->foreign_sm_pct = nvml_decode_add_sat(out->foreign_sm_pct,
+			    nvml_decode_pct(tsm, span));
+			out->foreign_mem_pct = nvml_decode_add_sat(out->foreign_mem_pct,
+			    nvml_decode_pct(tmem, span));
+			for (j = 0; j < out->nslots; j++) {
+				fsm[j] += sm[j];
+				fmem[j] += mem[j];
+			}
 			continue;
 		}
-		if (k == cap)
-			continue;
-		u = &mine[k++];
-		memset(u, 0, sizeof *u);
-		u->dev = dev;
-		u->pid = v[i].pid;
-		u->sm_pct = sm;
-		u->mem_pct = mem;
-		u->has_util = true;
+		for (j = 0; j < out->nslots && k < cap; j++) {
+			if (sm[j] == 0 && mem[j] == 0)
+				continue;
+			u = &mine[k++];
+			memset(u, 0, sizeof *u);
+			u->dev = dev;
+			u->pid = pid;
+			u->slot = j;
+			/* One process in one sample: at most 100 (a driver may list it twice). */
+			u->sm_pct = nvml_decode_clamp(nvml_decode_pct(sm[j], (double)out->slot_us[j]));
+			u->mem_pct = nvml_decode_clamp(nvml_decode_pct(mem[j], (double)out->slot_us[j]));
+			u->span_ns = out->slot_us[j] < (uint64_t)(INT64_MAX / NSEC_PER_USEC) ?
+			    (int64_t)out->slot_us[j] * NSEC_PER_USEC : INT64_MAX;
+			u->has_util = true;
+		}
+	}
+	for (j = 0; j < out->nslots; j++) {
+		out->slot_foreign_sm_pct[j] = nvml_decode_add_sat(0,
+		    nvml_decode_pct(fsm[j], (double)out->slot_us[j]));
+		out->slot_foreign_mem_pct[j] = nvml_decode_add_sat(0,
+		    nvml_decode_pct(fmem[j], (double)out->slot_us[j]));
 	}
 	return k;
 }

@@ -31,6 +31,8 @@ struct nvml_pid_util {
 	pid_t		pid;			/* host pid */
 	uint8_t		sm_pct;
 	uint8_t		mem_pct;
+	double		w;			/* us the sample stands for (nvml_decode_split) */
+	unsigned	slot;			/* which of the answer's samples */
 };
 
 /* One running-process entry. */
@@ -105,21 +107,37 @@ size_t	nvml_decode_util_info(const nvmlProcessUtilizationInfo_v1_t *v, size_t n,
 size_t	nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t n,
 	    uint64_t last_seen_us, struct nvml_pid_util *out, uint64_t *newest_us);
 
+/* What one answer of per-process samples came to, besides the tree's usage. */
+struct nvml_split {
+	uint64_t	span_us;		/* the time the answer covers */
+	uint64_t	gap_us;			/* smallest spacing of its samples; 0 = one */
+	uint16_t	foreign_sm_pct;		/* everybody else, summed, over the answer */
+	uint16_t	foreign_mem_pct;
+	unsigned	nslots;			/* its samples (the oldest merged past PID_SLOTS_MAX) */
+	uint64_t	slot_us[PID_SLOTS_MAX];	/* how long each stands for */
+	uint16_t	slot_foreign_sm_pct[PID_SLOTS_MAX];
+	uint16_t	slot_foreign_mem_pct[PID_SLOTS_MAX];
+};
+
 /*
- * Split normalized entries into usage of the tree's pids and the load of
- * everybody else.  Entries of the same pid are merged (their mean is
- * kept), since a driver may return several samples for one process; v is
- * sorted by pid in place to find them, so mine comes out by pid.  For
- * each pid that is_mine accepts, one struct pid_usage with dev, pid,
- * sm_pct, mem_pct and has_util is written to mine[0..cap); the others are
- * summed into *foreign_sm_pct and *foreign_mem_pct (saturating at
- * UINT16_MAX; a sum above 100 means the device was time-shared).  Returns
- * the number of pid_usage entries written (at most cap; the rest are
- * dropped).
+ * Split normalized entries, all newer than since_us (the newest timestamp
+ * of the previous answer), into usage of the tree's pids and the load of
+ * everybody else.  A driver may return several samples per process: each
+ * distinct timestamp is one sample, standing for the time since the one
+ * before (since_us for the first, but no longer than the spacing of the
+ * others).  A process's figure is its time-weighted mean over the whole
+ * answer, 0 in the samples it is absent from (the driver lists only busy
+ * processes).  v is reordered.  For each pid that is_mine accepts and each
+ * sample it is in, one struct pid_usage with dev, pid, slot, sm_pct,
+ * mem_pct, span_ns and has_util is written to mine[0..cap), by pid; the
+ * others are summed into out, per sample and over the answer (saturating
+ * at UINT16_MAX; a sum above 100 means the device was time-shared).
+ * Returns the number of pid_usage entries written (at most cap; the rest
+ * are dropped).
  */
-size_t	nvml_decode_split(struct nvml_pid_util *v, size_t n, nvml_is_mine_fn is_mine,
-	    const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
-	    uint16_t *foreign_sm_pct, uint16_t *foreign_mem_pct);
+size_t	nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
+	    nvml_is_mine_fn is_mine, const void *arg, size_t dev, struct pid_usage *mine,
+	    size_t cap, struct nvml_split *out);
 
 /*
  * Guess the entry size a driver really wrote into a running-process buffer

@@ -40,7 +40,6 @@ struct proctree;
  * time since the previous poll, which they cover.  The foreign load of the
  * last poll is repeated on every tick until the next one.
  */
-#define NVML_PID_POLL_NS	(500 * NSEC_PER_MSEC)
 
 /*
  * Our declarations of the NVML functions, with the prototypes of nvml.h.
@@ -153,7 +152,9 @@ struct nvml_dev {
 	uint64_t		 samples_seen_us;
 	/* Per-process polling. */
 	int64_t			 poll_ns;		/* previous poll (or probe) */
-	uint64_t		 util_seen_us;
+	uint64_t		 util_seen_us;		/* newest sample so far (or probe) */
+	bool			 has_util_seen;		/* util_seen_us is a sample's */
+	uint64_t		 util_gap_us;		/* the driver's sample spacing; 0 = not known */
 	uint64_t		 vgpu_seen_us;
 	void			*utilbuf;		/* raw entries of either layout */
 	struct nvml_pid_util	*norm;
@@ -166,7 +167,6 @@ struct nvml_dev {
 	struct pid_usage	*held;			/* this poll's usage of tree pids */
 	size_t			 nheld;
 	size_t			 capheld;
-	bool			 has_foreign;
 	uint16_t		 foreign_sm_pct;
 	uint16_t		 foreign_mem_pct;
 	struct backend_intset	 seen;			/* pids reported so far */
@@ -211,9 +211,21 @@ size_t		 nvml_proc_stride(const struct nvml_ctx *ctx, enum nvml_slot slot);
 bool		 nvml_is_nested_pidns(void);
 /* Per-process utilization and running processes, tried once at probe. */
 void		 nvml_procs_probe(struct nvml_dev *d, struct device *dev);
-/* One per-process poll of device d (index dev) at t_ns. */
-void		 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree,
-		    int64_t t_ns, struct pid_usage_set *pids);
+/*
+ * Whether a per-process poll is due at t_ns: twice per sample of the
+ * driver (its spacing is learnt from the answers), at every reading until
+ * that spacing is known.
+ */
+bool		 nvml_poll_due(const struct nvml_dev *d, int64_t t_ns);
+/*
+ * One per-process poll of device d (index dev) for its reading s: every
+ * sample the driver took since the last answer, and the running
+ * processes' memory.  Returns 1 when new samples came (into s: their span,
+ * slots and foreign load), 0 when there was nothing new (s says the last
+ * shares stand), -1 when per-process utilization cannot be read.
+ */
+int		 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree,
+		    struct sample *s, struct pid_usage_set *pids);
 /* The tree's processes that only accounting mode has seen, at the end. */
 void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
 		    const struct proctree *tree, struct pid_usage_set *pids);

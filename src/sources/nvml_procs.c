@@ -1,8 +1,9 @@
 /*
- * Per-process figures of the NVIDIA backend (nvml_priv.h): at most every
- * NVML_PID_POLL_NS, the utilization of each process since the previous
- * poll (nvmlDeviceGetProcessesUtilizationInfo, else the older
- * nvmlDeviceGetProcessUtilization) and the device memory of the running
+ * Per-process figures of the NVIDIA backend (nvml_priv.h): twice per
+ * sample of the driver, every utilization sample of each process since the
+ * previous answer (nvmlDeviceGetProcessesUtilizationInfo, else the older
+ * nvmlDeviceGetProcessUtilization), weighted by the time each stands for,
+ * and the device memory of the running
  * processes; the tree's processes go to the caller, the others are summed
  * into the foreign load, with the vGPU instances on a vGPU host.  At the
  * end, when accounting mode is on, the tree's processes that lived and
@@ -134,7 +135,9 @@ nvml_util_samples(struct nvml_dev *d, size_t *n)
 
 /*
  * Per-process utilization since the last poll, through the call chosen at
- * probe (slot); NOT_FOUND is "nobody was busy", a valid empty answer.
+ * probe (slot).  NOT_FOUND is "no sample newer than the last one": the
+ * shares of the last answer stand (NVML API Reference,
+ * nvmlDeviceGetProcessUtilization).
  */
 static nvmlReturn_t
 nvml_util_read(struct nvml_dev *d, enum nvml_slot slot, size_t *n)
@@ -148,7 +151,14 @@ nvml_util_read(struct nvml_dev *d, enum nvml_slot slot, size_t *n)
 		r = nvml_util_samples(d, n);
 	else
 		r = NVML_ERROR_FUNCTION_NOT_FOUND;
-	return r == NVML_ERROR_NOT_FOUND ? NVML_SUCCESS : r;
+	return r;
+}
+
+/* An answer that says the call works: samples, or none newer than the last. */
+static bool
+nvml_util_answers(nvmlReturn_t r)
+{
+	return r == NVML_SUCCESS || r == NVML_ERROR_NOT_FOUND;
 }
 
 static uint16_t
@@ -313,34 +323,92 @@ nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage
 		u = pid_usage_add(pids);
 		*u = d->held[i];
 		u->dev = dev;
-		u->span_ns = span_ns;
+		/* A sample's entry covers its sample; the others the whole answer. */
+		if (u->span_ns == 0)
+			u->span_ns = span_ns;
 		/* Remembered for end-of-run accounting. */
 		backend_intset_add(&d->seen, u->pid);
 	}
 }
 
-/* One per-process poll of device d (index dev) at t_ns: utilization, then memory. */
-void
-nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, int64_t t_ns,
+/*
+ * The driver's spacing of per-process samples, learnt from the answers:
+ * the smallest spacing within one answer, or between the newest sample of
+ * one answer and the oldest of the next.
+ */
+static void
+nvml_learn_gap(struct nvml_dev *d, uint64_t gap_us)
+{
+	if (gap_us > 0 && (d->util_gap_us == 0 || gap_us < d->util_gap_us))
+		d->util_gap_us = gap_us;
+}
+
+bool
+nvml_poll_due(const struct nvml_dev *d, int64_t t_ns)
+{
+	/* Twice per driver sample, so that none is missed; every reading until it is known. */
+	return t_ns - d->poll_ns >= (int64_t)d->util_gap_us * NSEC_PER_USEC / 2;
+}
+
+/* This answer's samples into the reading s. */
+static void
+nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *s)
+{
+	unsigned	j;
+
+	s->pid_span_ns = (int64_t)sp->span_us * NSEC_PER_USEC;
+	s->foreign_sm_pct = d->foreign_sm_pct;
+	s->foreign_mem_pct = d->foreign_mem_pct;
+	s->npid_slots = sp->nslots;
+	for (j = 0; j < sp->nslots; j++) {
+		s->pid_slots[j].span_ns = (int64_t)sp->slot_us[j] * NSEC_PER_USEC;
+		s->pid_slots[j].foreign_sm_pct = sp->slot_foreign_sm_pct[j];
+		s->pid_slots[j].foreign_mem_pct = sp->slot_foreign_mem_pct[j];
+	}
+	/* vGPU instances are known over the whole answer only. */
+	if (d->is_vgpu_host)
+		s->npid_slots = 0;
+	s->valid |= M_PID_UTIL | M_FOREIGN;
+}
+
+int
+nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sample *s,
     struct pid_usage_set *pids)
 {
-	size_t		n = 0;
-	bool		is_util_ok;
+	struct nvml_split	sp;
+	uint64_t		since = d->util_seen_us, oldest;
+	size_t			n = 0, i;
+	nvmlReturn_t		r = NVML_ERROR_FUNCTION_NOT_FOUND;
+	int			status = -1;
 
 	d->nheld = 0;
-	is_util_ok = d->has_pid_util && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS;
-	if (is_util_ok) {
+	if (d->has_pid_util)
+		r = nvml_util_read(d, d->util_slot, &n);
+	if (r == NVML_SUCCESS && n > 0) {
+		for (oldest = d->norm[0].ts_us, i = 1; i < n; i++)
+			oldest = d->norm[i].ts_us < oldest ? d->norm[i].ts_us : oldest;
+		if (d->has_util_seen)
+			nvml_learn_gap(d, oldest - since);
 		/* Out of memory, the split keeps what fits. */
 		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
-		d->nheld = nvml_decode_split(d->norm, n, nvml_is_mine, tree, dev, d->held,
-		    d->capheld, &d->foreign_sm_pct, &d->foreign_mem_pct);
+		d->nheld = nvml_decode_split(d->norm, n, since, nvml_is_mine, tree, dev, d->held,
+		    d->capheld, &sp);
+		nvml_learn_gap(d, sp.gap_us);
+		d->foreign_sm_pct = sp.foreign_sm_pct;
+		d->foreign_mem_pct = sp.foreign_mem_pct;
 		if (d->is_vgpu_host && d->ctx->fn.vgpu_util != NULL)
 			nvml_vgpu_foreign(d);
+		d->has_util_seen = true;
+		nvml_poll_slots(d, &sp, s);
+		status = 1;
+	} else if (r == NVML_ERROR_NOT_FOUND || r == NVML_SUCCESS) {
+		s->is_pid_unchanged = true;
+		status = 0;
 	}
-	d->has_foreign = is_util_ok;
-	nvml_poll_memory(d, tree, is_util_ok);
-	nvml_poll_emit(d, dev, t_ns - d->poll_ns, pids);
-	d->poll_ns = t_ns;
+	nvml_poll_memory(d, tree, status == 1);
+	nvml_poll_emit(d, dev, s->pid_span_ns, pids);
+	d->poll_ns = s->t_ns;
+	return status;
 }
 
 /*
@@ -363,9 +431,9 @@ nvml_procs_probe(struct nvml_dev *d, struct device *dev)
 		return;
 	/* The versioned call first (R550), else the older one. */
 	d->util_slot = NVML_S_PROCS_UTIL_INFO;
-	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) != NVML_SUCCESS)
+	if (!d->is_mig && !nvml_util_answers(nvml_util_read(d, d->util_slot, &n)))
 		d->util_slot = NVML_S_PROC_UTIL;
-	if (!d->is_mig && nvml_util_read(d, d->util_slot, &n) == NVML_SUCCESS) {
+	if (!d->is_mig && nvml_util_answers(nvml_util_read(d, d->util_slot, &n))) {
 		d->has_pid_util = true;
 		dev->measures |= M_PID_UTIL;
 		backend_how(dev, "pid-util", nvml_found(ctx, d->util_slot));
@@ -377,7 +445,7 @@ nvml_procs_probe(struct nvml_dev *d, struct device *dev)
 	}
 	if (dev->measures & M_PID_UTIL && !d->is_acct)
 		backend_note(dev, "accounting mode is off: processes that start and end "
-		    "between two per-process polls (500 ms) are not seen");
+		    "between two per-process samples of the driver are not seen");
 }
 
 /* The pids accounting knows on this device, sorted; NULL when none. */

@@ -337,11 +337,16 @@ t_bad_handle() {
 }
 
 t_tree_and_foreign() {
-	sim "$SCN/foreign.scn" init handle:0 fork:2 until:800 procutil:0:16:0 \
-	    procutil:0:16:18446744073709551615 running:0:16
+	sim "$SCN/foreign.scn" init handle:0 fork:2 until:800 procutil:0:64:0 \
+	    procutil:0:64:18446744073709551615 running:0:16
 	kid1=$(val fork 1 pid) kid2=$(val fork 2 pid)
+	# Every sample the driver keeps, each process in each sample it was
+	# busy in: 4242 in the 9 samples 0..800 ms, the tree (from 500) in 4.
 	expect procutil 1 rc 0
-	expect procutil 1 count 3
+	expect procutil 1 count 17
+	ts=$(grep '^cmd=procutil' out | head -n 1 | tr ' ' '\n' | sed -n 's/^p4242=.*\///p' | sort -u |
+	    wc -l)
+	assert_eq "$ts" 9 "distinct sample times of pid 4242"
 	case "$(val procutil 1 "p$kid1")" in 50/25/*) ;; *) fail "child $kid1 missing" ;; esac
 	case "$(val procutil 1 "p$kid2")" in 50/25/*) ;; *) fail "child $kid2 missing" ;; esac
 	case "$(val procutil 1 p4242)" in 30/10/*) ;; *) fail "foreign 4242 missing" ;; esac

@@ -46,7 +46,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	void			*entries;
 	uint8_t			 hdr[2];
 	uint64_t		 last_seen_us, newest_us;
-	uint16_t		 fsm, fmem;
+	struct nvml_split	 sp;
 	size_t			 esize, n, k, cap, i;
 	bool			 is_info;
 
@@ -68,13 +68,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    nvml_decode_util_samples(entries, n, last_seen_us, norm, &newest_us);
 	FUZZ_CHECK(k <= n);
 	fuzz_check_kept(norm, k, last_seen_us, newest_us);
-	n = nvml_decode_split(norm, k, fuzz_is_mine, NULL, 0, mine, cap, &fsm, &fmem);
+	n = nvml_decode_split(norm, k, last_seen_us, fuzz_is_mine, NULL, 0, mine, cap, &sp);
 	FUZZ_CHECK(n <= cap && n <= k);
+	/* The span reaches from the oldest kept sample's start to the newest. */
+	FUZZ_CHECK(k == 0 || (sp.span_us > 0 && sp.span_us <= newest_us - last_seen_us));
 	for (i = 0; i < n; i++) {
 		FUZZ_CHECK(mine[i].pid > 0 && mine[i].pid % 2 == 0 && mine[i].has_util);
 		FUZZ_CHECK(mine[i].sm_pct <= 100 && mine[i].mem_pct <= 100);
+		FUZZ_CHECK(mine[i].slot < PID_SLOTS_MAX && mine[i].span_ns > 0);
 		if (i > 0)
-			FUZZ_CHECK(mine[i].pid > mine[i - 1].pid);
+			FUZZ_CHECK(mine[i].pid > mine[i - 1].pid ||
+			    (mine[i].pid == mine[i - 1].pid && mine[i].slot > mine[i - 1].slot));
 	}
 	free(mine);
 	free(norm);

@@ -19,31 +19,82 @@ has_proc_util(const struct simdev *d)
 	return d->mig != MIG_ON;
 }
 
+/* One per-process utilization sample of one process. */
+struct util_sample {
+	unsigned		 pid;
+	unsigned		 sm_pct;
+	unsigned		 mem_pct;
+	unsigned long long	 ts_us;
+};
+
+struct util_list {
+	struct util_sample	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+static int
+util_push(struct util_list *ul, const struct util_sample *s)
+{
+	struct util_sample	*nv;
+
+	if (ul->n == ul->cap) {
+		ul->cap = ul->cap ? ul->cap * 2 : 64;
+		if ((nv = realloc(ul->v, ul->cap * sizeof(*nv))) == NULL)
+			return -1;
+		ul->v = nv;
+	}
+	ul->v[ul->n++] = *s;
+	return 0;
+}
+
 /*
- * The processes with nonzero utilization in the latest per-process sample
- * (time *ts_us), when that sample is newer than last_us.  Idle processes
- * are absent, as with the real driver.
+ * Every per-process sample newer than last_us that the driver still keeps
+ * (the newest NVSIM_UTIL_DEPTH, one every procutil_ms), oldest first: one
+ * entry per process that was busy in that sample period, each with the
+ * sample's own time.  Idle processes are absent, as with the real driver.
  */
 static nvmlReturn_t
 util_entries(const struct simdev *d, int64_t now, unsigned long long last_us,
-    struct proc_list *pl, unsigned long long *ts_us)
+    struct util_list *ul)
 {
-	size_t	 n = 0;
+	struct proc_list	 pl = { 0 };
+	struct util_sample	 s;
+	double			 newest = procs_tick_ms(d, state_ms(now)), t;
+	int			 k, rc = 0;
 
-	*ts_us = state_wall_us(procs_tick_ms(d, state_ms(now)));
-	if (*ts_us <= last_us)
-		return NVML_ERROR_NOT_FOUND;
-	if (procs_collect(d, state_ms(now), pl) == -1)
+	for (k = NVSIM_UTIL_DEPTH - 1; rc == 0 && k >= 0; k--) {
+		t = newest - k * (double)d->procutil_ms;
+		if (t < 0 || state_wall_us(t) <= last_us)
+			continue;
+		if (procs_collect(d, t, &pl) == -1) {
+			rc = -1;
+			break;
+		}
+		for (size_t i = 0; rc == 0 && i < pl.n; i++) {
+			s.pid = pl.v[i].pid;
+			s.ts_us = state_wall_us(t);
+			procs_util_sample(d, pl.v[i].spec, t, &s.sm_pct, &s.mem_pct);
+			if (s.sm_pct > 0 || s.mem_pct > 0)
+				rc = util_push(ul, &s);
+		}
+		procs_free(&pl);
+	}
+	procs_free(&pl);
+	if (rc == -1)
 		return NVML_ERROR_MEMORY;
-	for (size_t i = 0; i < pl->n; i++)
-		if (pl->v[i].sm_pct > 0 || pl->v[i].mem_pct > 0)
-			pl->v[n++] = pl->v[i];
-	pl->n = n;
-	return n == 0 ? NVML_ERROR_NOT_FOUND : NVML_SUCCESS;
+	return ul->n == 0 ? NVML_ERROR_NOT_FOUND : NVML_SUCCESS;
 }
 
 static nvmlReturn_t
-util_leave(struct proc_list *pl, nvmlReturn_t rc)
+util_leave(struct util_list *ul, nvmlReturn_t rc)
+{
+	free(ul->v);
+	return state_leave(rc);
+}
+
+static nvmlReturn_t
+list_leave(struct proc_list *pl, nvmlReturn_t rc)
 {
 	procs_free(pl);
 	return state_leave(rc);
@@ -53,10 +104,9 @@ nvmlReturn_t
 nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSample_t *buf,
     unsigned int *count, unsigned long long last_us)
 {
-	struct proc_list	 pl = { 0 };
+	struct util_list	 ul = { 0 };
 	struct simdev		*d;
 	int64_t			 now;
-	unsigned long long	 ts;
 	nvmlReturn_t		 rc;
 
 	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
@@ -65,27 +115,27 @@ nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSampl
 		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!has_proc_util(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
-	if ((rc = util_entries(d, now, last_us, &pl, &ts)) != NVML_SUCCESS)
-		return util_leave(&pl, rc);
-	if (buf == NULL || *count < pl.n) {
-		*count = (unsigned)pl.n;
-		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+	if ((rc = util_entries(d, now, last_us, &ul)) != NVML_SUCCESS)
+		return util_leave(&ul, rc);
+	if (buf == NULL || *count < ul.n) {
+		*count = (unsigned)ul.n;
+		return util_leave(&ul, NVML_ERROR_INSUFFICIENT_SIZE);
 	}
-	for (size_t i = 0; i < pl.n; i++)
-		buf[i] = (nvmlProcessUtilizationSample_t){ .pid = pl.v[i].pid, .timeStamp = ts,
-		    .smUtil = pl.v[i].sm_pct, .memUtil = pl.v[i].mem_pct };
-	*count = (unsigned)pl.n;
-	return util_leave(&pl, NVML_SUCCESS);
+	for (size_t i = 0; i < ul.n; i++)
+		buf[i] = (nvmlProcessUtilizationSample_t){ .pid = ul.v[i].pid,
+		    .timeStamp = ul.v[i].ts_us, .smUtil = ul.v[i].sm_pct,
+		    .memUtil = ul.v[i].mem_pct };
+	*count = (unsigned)ul.n;
+	return util_leave(&ul, NVML_SUCCESS);
 }
 
 /* The caller sets version, processSamplesCount, procUtilArray and lastSeenTimeStamp. */
 nvmlReturn_t
 nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device, nvmlProcessesUtilizationInfo_t *info)
 {
-	struct proc_list	 pl = { 0 };
+	struct util_list	 ul = { 0 };
 	struct simdev		*d;
 	int64_t			 now;
-	unsigned long long	 ts;
 	nvmlReturn_t		 rc;
 
 	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
@@ -96,17 +146,18 @@ nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device, nvmlProcessesUtilizat
 		return state_leave(NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	if (!has_proc_util(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
-	if ((rc = util_entries(d, now, info->lastSeenTimeStamp, &pl, &ts)) != NVML_SUCCESS)
-		return util_leave(&pl, rc);
-	if (info->procUtilArray == NULL || info->processSamplesCount < pl.n) {
-		info->processSamplesCount = (unsigned)pl.n;
-		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+	if ((rc = util_entries(d, now, info->lastSeenTimeStamp, &ul)) != NVML_SUCCESS)
+		return util_leave(&ul, rc);
+	if (info->procUtilArray == NULL || info->processSamplesCount < ul.n) {
+		info->processSamplesCount = (unsigned)ul.n;
+		return util_leave(&ul, NVML_ERROR_INSUFFICIENT_SIZE);
 	}
-	for (size_t i = 0; i < pl.n; i++)
-		info->procUtilArray[i] = (nvmlProcessUtilizationInfo_v1_t){ .timeStamp = ts,
-		    .pid = pl.v[i].pid, .smUtil = pl.v[i].sm_pct, .memUtil = pl.v[i].mem_pct };
-	info->processSamplesCount = (unsigned)pl.n;
-	return util_leave(&pl, NVML_SUCCESS);
+	for (size_t i = 0; i < ul.n; i++)
+		info->procUtilArray[i] = (nvmlProcessUtilizationInfo_v1_t){
+		    .timeStamp = ul.v[i].ts_us, .pid = ul.v[i].pid, .smUtil = ul.v[i].sm_pct,
+		    .memUtil = ul.v[i].mem_pct };
+	info->processSamplesCount = (unsigned)ul.n;
+	return util_leave(&ul, NVML_SUCCESS);
 }
 
 /* Writes entry i of a caller's array in one of the two entry layouts. */
@@ -162,16 +213,16 @@ running(const char *call, nvmlDevice_t device, unsigned int *count, void *infos,
 	if (d->mig == MIG_ON && !nvsim.sc.is_root)
 		return state_leave(NVML_ERROR_NO_PERMISSION);
 	if (procs_collect(d, state_ms(now), &pl) == -1)
-		return util_leave(&pl, NVML_ERROR_MEMORY);
+		return list_leave(&pl, NVML_ERROR_MEMORY);
 	keep_kind(&pl, is_graphics);
 	if (*count < pl.n) {
 		*count = (unsigned)pl.n;
-		return util_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
+		return list_leave(&pl, NVML_ERROR_INSUFFICIENT_SIZE);
 	}
 	for (size_t i = 0; i < pl.n; i++)
 		put(infos, i, &pl.v[i], d->mig == MIG_ON);
 	*count = (unsigned)pl.n;
-	return util_leave(&pl, NVML_SUCCESS);
+	return list_leave(&pl, NVML_SUCCESS);
 }
 
 nvmlReturn_t

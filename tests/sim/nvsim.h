@@ -29,6 +29,7 @@
 #define NVSIM_SAMPLE_DEPTH	120	/* driver power samples kept per device */
 #define NVSIM_FOREIGN_BASE	5000000u /* proccount pids: above any Linux pid_max */
 #define NVSIM_NEVER		INT64_MAX /* an open end of a time window */
+#define NVSIM_UTIL_DEPTH	10	/* per-process samples the driver keeps */
 #define NVSIM_ERRLEN		512
 
 enum power_kind {
@@ -79,6 +80,9 @@ struct proc_spec {
 	unsigned	 count;			/* PROC_MANY */
 	unsigned	 sm_pct;
 	unsigned	 mem_pct;
+	unsigned	 sm2_pct;		/* with every_ms: the other half of each cycle */
+	unsigned	 mem2_pct;
+	unsigned	 every_ms;		/* 0: constant; else alternate every every_ms */
 	unsigned long long gpumem_bytes;
 	int64_t		 from_ms;
 	int64_t		 to_ms;
@@ -123,6 +127,7 @@ struct proc_entry {
 	bool		 is_graphics;
 	int64_t		 from_ms;		/* -1 for tree processes: unknown */
 	int64_t		 to_ms;			/* NVSIM_NEVER when unknown */
+	const struct proc_spec *spec;		/* the line it comes from */
 };
 
 struct proc_list {
@@ -145,6 +150,7 @@ struct simdev {
 	enum power_kind	 power;
 	unsigned	 sample_ms;		/* 0: GetSamples is NOT_SUPPORTED */
 	unsigned	 procutil_ms;		/* per-process sample period */
+	double		 idle_w;		/* "idle W": for the attribution truth; <0 none */
 	enum mig_state	 mig;
 	nvmlGpuVirtualizationMode_t virt;
 	bool		 has_accounting;
@@ -272,6 +278,9 @@ int	procs_collect(const struct simdev *d, double t_ms, struct proc_list *out);
 void	procs_free(struct proc_list *pl);
 int	procs_account(struct simdev *d, double t_ms);
 double	procs_tick_ms(const struct simdev *d, double t_ms);
+void	procs_util_at(const struct proc_spec *ps, double t_ms, double *sm, double *mem);
+void	procs_util_sample(const struct simdev *d, const struct proc_spec *ps, double t_ms,
+	    unsigned *sm, unsigned *mem);
 
 #pragma GCC visibility pop
 

@@ -103,10 +103,56 @@ tree_walk(struct pidset *s)
 	return 0;
 }
 
+/*
+ * A process's utilization at t_ms: constant, or with every= alternating
+ * between the first values (first half of each cycle, from from=) and the
+ * second.
+ */
+void
+procs_util_at(const struct proc_spec *ps, double t_ms, double *sm, double *mem)
+{
+	bool	is_second = false;
+	double	k;
+
+	if (ps->every_ms > 0) {
+		k = floor((t_ms - (double)(ps->from_ms > 0 ? ps->from_ms : 0)) / ps->every_ms);
+		is_second = fmod(k, 2) != 0;
+	}
+	*sm = is_second ? ps->sm2_pct : ps->sm_pct;
+	*mem = is_second ? ps->mem2_pct : ps->mem_pct;
+}
+
+/*
+ * What the driver's per-process sample taken at t_ms says: the mean
+ * utilization over the sample period before it, in whole percent, as the
+ * fraction of the period the process kept the engines busy.
+ */
+void
+procs_util_sample(const struct simdev *d, const struct proc_spec *ps, double t_ms,
+    unsigned *sm, unsigned *mem)
+{
+	double	s = 0, m = 0, a, b, step = 0.5;
+	int	k, n = (int)(d->procutil_ms / step);
+
+	if (ps->every_ms == 0) {
+		*sm = ps->sm_pct;
+		*mem = ps->mem_pct;
+		return;
+	}
+	for (k = 0; k < n; k++) {
+		procs_util_at(ps, t_ms - d->procutil_ms + (k + 0.5) * step, &a, &b);
+		s += a;
+		m += b;
+	}
+	*sm = (unsigned)lround(s / n);
+	*mem = (unsigned)lround(m / n);
+}
+
 static int
-list_add(struct proc_list *pl, unsigned pid, const struct proc_spec *ps)
+list_add(struct proc_list *pl, unsigned pid, const struct proc_spec *ps, double t_ms)
 {
 	struct proc_entry *nv;
+	double		 sm, mem;
 
 	if (pl->n == pl->cap) {
 		pl->cap = pl->cap ? pl->cap * 2 : 64;
@@ -114,21 +160,22 @@ list_add(struct proc_list *pl, unsigned pid, const struct proc_spec *ps)
 			return -1;
 		pl->v = nv;
 	}
-	pl->v[pl->n++] = (struct proc_entry){ pid, ps->sm_pct, ps->mem_pct, ps->gpumem_bytes,
+	procs_util_at(ps, t_ms, &sm, &mem);
+	pl->v[pl->n++] = (struct proc_entry){ pid, (unsigned)sm, (unsigned)mem, ps->gpumem_bytes,
 	    ps->is_graphics, ps->kind == PROC_TREE ? -1 : ps->from_ms,
-	    ps->kind == PROC_TREE ? NVSIM_NEVER : ps->to_ms };
+	    ps->kind == PROC_TREE ? NVSIM_NEVER : ps->to_ms, ps };
 	return 0;
 }
 
 static int
-add_tree(struct proc_list *pl, const struct proc_spec *ps)
+add_tree(struct proc_list *pl, const struct proc_spec *ps, double t_ms)
 {
 	struct pidset	 s = { 0 };
 	int		 rc;
 
 	rc = tree_walk(&s);
 	for (size_t i = 0; rc == 0 && i < s.n; i++)
-		rc = list_add(pl, (unsigned)s.v[i], ps);
+		rc = list_add(pl, (unsigned)s.v[i], ps, t_ms);
 	free(s.v);
 	return rc;
 }
@@ -154,12 +201,12 @@ procs_collect(const struct simdev *d, double t_ms, struct proc_list *out)
 
 		if (ps->kind == PROC_TREE && is_on && !has_tree) {
 			has_tree = true;
-			rc = add_tree(out, ps);
+			rc = add_tree(out, ps, t_ms);
 		} else if (ps->kind == PROC_PID && is_on)
-			rc = list_add(out, ps->pid, ps);
+			rc = list_add(out, ps->pid, ps, t_ms);
 		for (unsigned k = 0; ps->kind == PROC_MANY && k < ps->count; k++, fake++)
 			if (rc == 0 && is_on)
-				rc = list_add(out, fake, ps);
+				rc = list_add(out, fake, ps, t_ms);
 	}
 	return rc;
 }

@@ -332,6 +332,19 @@ kw_procutil_ms(struct parser *p, int argc, char **argv)
 	return p->dev->procutil_ms == 0 ? perr(p, "procutil_ms must be above 0") : 0;
 }
 
+/* The idle power the attribution truth assumes (tests/sim/README, "Ground truth"). */
+static int
+kw_idle(struct parser *p, int argc, char **argv)
+{
+	unsigned long long	w;
+
+	(void)argc;
+	if (parse_num(p, "idle", argv[1], 10, 100000, &w) == -1)
+		return -1;
+	p->dev->idle_w = (double)w;
+	return 0;
+}
+
 static int
 kw_mig(struct parser *p, int argc, char **argv)
 {
@@ -599,6 +612,20 @@ kw_phase(struct parser *p, int argc, char **argv)
 	return 0;
 }
 
+/* PCT, or PCT/PCT for the two halves of a cycle (every=); one value is both. */
+static int
+parse_pair(struct parser *p, const char *key, char *v, unsigned *a, unsigned *b)
+{
+	char	*slash = strchr(v, '/');
+
+	if (slash != NULL)
+		*slash = '\0';
+	if (parse_uint(p, key, v, 100, a) == -1)
+		return -1;
+	*b = *a;
+	return slash != NULL ? parse_uint(p, key, slash + 1, 100, b) : 0;
+}
+
 static int
 proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
 {
@@ -610,9 +637,11 @@ proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
 	if ((v = split_kv(arg)) == NULL || *v == '\0')
 		return perr(p, "'%s' is not key=value", arg);
 	if (strcmp(arg, "sm") == 0)
-		return parse_uint(p, "sm", v, 100, &ps->sm_pct);
+		return parse_pair(p, "sm", v, &ps->sm_pct, &ps->sm2_pct);
 	if (strcmp(arg, "mem") == 0)
-		return parse_uint(p, "mem", v, 100, &ps->mem_pct);
+		return parse_pair(p, "mem", v, &ps->mem_pct, &ps->mem2_pct);
+	if (strcmp(arg, "every") == 0)
+		return parse_uint(p, "every", v, 3600000, &ps->every_ms);
 	if (strcmp(arg, "from") == 0)
 		return parse_ms(p, "from", v, &ps->from_ms);
 	if (strcmp(arg, "to") == 0)
@@ -641,6 +670,8 @@ add_procs(struct parser *p, struct proc_spec *ps, int argc, char **argv)
 			return -1;
 	if (ps->to_ms <= ps->from_ms)
 		return perr(p, "from= must come before to=");
+	if (ps->every_ms == 0 && (ps->sm2_pct != ps->sm_pct || ps->mem2_pct != ps->mem_pct))
+		return perr(p, "sm=A/B and mem=A/B need every=MS");
 	if (append(&p->dev->procs, &p->dev->nprocs, sizeof(*ps)) == NULL)
 		return perr(p, "out of memory");
 	p->dev->procs[p->dev->nprocs - 1] = *ps;
@@ -839,6 +870,7 @@ kw_device(struct parser *p, int argc, char **argv)
 	d->has_energy = true;
 	d->sample_ms = 20;
 	d->procutil_ms = 100;
+	d->idle_w = -1;
 	d->limit_mw = 300000;
 	d->limit_min_mw = 100000;
 	d->limit_max_mw = 300000;
@@ -865,6 +897,7 @@ static const struct keyword keywords[] = {
 	{ "power",		kw_power,		true,	2, 2 },
 	{ "sample_ms",		kw_sample_ms,		true,	2, 2 },
 	{ "procutil_ms",	kw_procutil_ms,		true,	2, 2 },
+	{ "idle",		kw_idle,		true,	2, 2 },
 	{ "mig",		kw_mig,			true,	2, 2 },
 	{ "virt",		kw_virt,		true,	2, 2 },
 	{ "accounting",		kw_accounting,		true,	2, 2 },

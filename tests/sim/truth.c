@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,81 @@ write_pstates(FILE *f, const struct sim_state *st, const struct simdev *d)
 	}
 }
 
+/* Weights of the attribution model (joulestat's defaults, --attrib-weights). */
+#define TRUTH_W_SM	0.7
+#define TRUTH_W_MEM	0.3
+
+static bool
+spec_on(const struct proc_spec *ps, double t_ms)
+{
+	return t_ms >= (double)ps->from_ms && (ps->to_ms == NVSIM_NEVER || t_ms < (double)ps->to_ms);
+}
+
+/*
+ * The workload's energy by the attribution model over the window
+ * a_ms..b_ms, sample period by sample period of the driver's per-process
+ * utilization (procutil_ms): in each, the exact energy above the
+ * scenario's idle power is shared by 0.7 SM% + 0.3 mem% and the idle
+ * energy by SM% (by score when nobody uses the SMs), between one tree
+ * process (the first open tree line) and every other process, with the
+ * utilization each sample reports.  This is the most a sampler of the
+ * driver's data can know; it can be off from the truth only by how it
+ * samples and aligns that data.
+ */
+static double
+attrib_truth_mj(const struct simdev *d, double a_ms, double b_ms)
+{
+	const struct proc_spec	*ps;
+	double			 e = 0, t, lo, hi, ed, idle_mj, score, oscore, f, g;
+	unsigned		 sm, mem, tsm, tmem, osm, omem, n;
+	bool			 has_tree;
+
+	for (t = floor(a_ms / d->procutil_ms) * d->procutil_ms; t - d->procutil_ms < b_ms;
+	    t += d->procutil_ms) {
+		lo = fmax(t - d->procutil_ms, a_ms);
+		hi = fmin(t, b_ms);
+		if (hi <= lo)
+			continue;
+		tsm = tmem = osm = omem = 0;
+		has_tree = false;
+		for (size_t i = 0; i < d->nprocs; i++) {
+			ps = &d->procs[i];
+			if (!spec_on(ps, t) || (ps->kind == PROC_TREE && has_tree))
+				continue;
+			procs_util_sample(d, ps, t, &sm, &mem);
+			n = ps->kind == PROC_MANY ? ps->count : 1;
+			if (ps->kind == PROC_TREE) {
+				has_tree = true;
+				tsm = sm;
+				tmem = mem;
+			} else {
+				osm += sm * n;
+				omem += mem * n;
+			}
+		}
+		score = TRUTH_W_SM * tsm + TRUTH_W_MEM * tmem;
+		oscore = TRUTH_W_SM * osm + TRUTH_W_MEM * omem;
+		if (score + oscore <= 0)
+			continue;
+		f = score / (score + oscore);
+		g = tsm + osm > 0 ? (double)tsm / (tsm + osm) : f;
+		ed = model_energy_mj(d, lo, hi);
+		idle_mj = d->idle_w * (hi - lo);	/* W times ms: mJ */
+		e += (ed - idle_mj) * f + idle_mj * g;
+	}
+	return e;
+}
+
+static void
+write_attrib(FILE *f, const struct sim_state *st, const struct simdev *d)
+{
+	if (d->nreads == 0 || d->idle_w < 0)
+		return;
+	fprintf(f, "attrib index=%u idle_w=%.3f workload_mj=%.3f\n", d->index, d->idle_w,
+	    attrib_truth_mj(d, (double)(d->first_read_ns - st->t0_ns) / 1e6,
+	    (double)(d->last_read_ns - st->t0_ns) / 1e6));
+}
+
 static void
 write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 {
@@ -47,6 +123,7 @@ write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 	    d->nreads > 0 ? d->first_read_ns : 0, d->nreads > 0 ? d->last_read_ns : 0, e,
 	    d->nreads);
 	write_pstates(f, st, d);
+	write_attrib(f, st, d);
 }
 
 static int

@@ -128,9 +128,9 @@ test_attrib_linear_in_idle(void **state)
 	(void)state;
 	attrib_window(&w, 100000, SEC(1), sm1, mem1, 2, a, b);
 	attrib_window(&w, 300000, SEC(2), sm2, mem2, 2, a, b);
-	/* Window 1 for participant 0 at idle 40 W: (100 - 40) x f0 + 40 x 0.5. */
+	/* Window 1 for participant 0 at idle 40 W: (100 - 40) x f0 + 40 x 50 / 70. */
 	f0 = (0.7 * 50 + 0.3 * 10) / (0.7 * 50 + 0.3 * 10 + 0.7 * 20);
-	want = 60000 * f0 + 40000 * 0.5;
+	want = 60000 * f0 + 40000 * 50.0 / 70;
 	assert_near(attrib_energy(a[0], b[0], 40000), want, 1e-6);
 }
 
@@ -148,7 +148,7 @@ test_attrib_zero_utilization(void **state)
 	assert_near(attrib_energy(a[1], b[1], 100000), 0, 0);
 }
 
-/* SM% adding up to more than 100 share idle energy as if scaled to 100. */
+/* SM% adding up to more than 100 share idle energy by their share of the sum. */
 static void
 test_attrib_sm_over_100(void **state)
 {
@@ -163,6 +163,63 @@ test_attrib_sm_over_100(void **state)
 	assert_near(attrib_energy(a[0], b[0], 80000), 200000 * 0.6, 1e-6);
 }
 
+/*
+ * A participant alone, partly busy (35% SM, 20% mem): all of the window's
+ * energy, whatever idle power is assumed, even one above the power drawn.
+ */
+static void
+test_attrib_alone_gets_all(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm[] = { 35, 0 }, mem[] = { 20, 0 };
+	const double			idle[] = { 0, 70000, 150000, 400000 };
+	double				a[2] = { 0 }, b[2] = { 0 };
+	size_t				i;
+
+	(void)state;
+	attrib_window(&w, 150000, SEC(1), sm, mem, 2, a, b);
+	for (i = 0; i < sizeof idle / sizeof idle[0]; i++) {
+		assert_near(attrib_energy(a[0], b[0], idle[i]), 150000, 1e-6);
+		assert_near(attrib_energy(a[1], b[1], idle[i]), 0, 1e-6);
+	}
+}
+
+/*
+ * The seed's worked example with SM adding up to less than 100: workload
+ * 30% SM / 10% mem, one other process 20% / 30%; 250 W drawn, idle 70 W,
+ * over 2 s.  Dynamic 360 J by score 24 : 23, idle 140 J by SM 30 : 20.
+ */
+static void
+test_attrib_partly_busy_shared(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm[] = { 30, 20 }, mem[] = { 10, 30 };
+	double				a[2] = { 0 }, b[2] = { 0 };
+
+	(void)state;
+	attrib_window(&w, 500000, SEC(2), sm, mem, 2, a, b);
+	assert_near(attrib_energy(a[0], b[0], 70000), 360000.0 * 24 / 47 + 140000.0 * 30 / 50,
+	    1e-6);
+	assert_near(attrib_energy(a[1], b[1], 70000), 360000.0 * 23 / 47 + 140000.0 * 20 / 50,
+	    1e-6);
+	assert_near(attrib_energy(a[0], b[0], 70000) + attrib_energy(a[1], b[1], 70000), 500000,
+	    1e-6);
+}
+
+/* Memory only, no SM at all: idle energy goes by score too, nothing is left over. */
+static void
+test_attrib_memory_only(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm[] = { 0, 0 }, mem[] = { 30, 10 };
+	double				a[2] = { 0 }, b[2] = { 0 };
+
+	(void)state;
+	attrib_window(&w, 100000, SEC(1), sm, mem, 2, a, b);
+	assert_near(attrib_energy(a[0], b[0], 60000), 75000, 1e-6);
+	assert_near(attrib_energy(a[1], b[1], 60000), 25000, 1e-6);
+}
+
 int
 main(void)
 {
@@ -171,6 +228,9 @@ main(void)
 		cmocka_unit_test(test_attrib_linear_in_idle),
 		cmocka_unit_test(test_attrib_zero_utilization),
 		cmocka_unit_test(test_attrib_sm_over_100),
+		cmocka_unit_test(test_attrib_alone_gets_all),
+		cmocka_unit_test(test_attrib_partly_busy_shared),
+		cmocka_unit_test(test_attrib_memory_only),
 		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
 		    pid_teardown),
 		cmocka_unit_test_setup_teardown(test_pid_growth, pid_setup, pid_teardown),

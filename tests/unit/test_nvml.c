@@ -209,30 +209,79 @@ static const struct util_row {
 static void
 check_split(struct nvml_pid_util *norm, size_t n, uint64_t newest)
 {
-	struct pid_usage	mine[4];
-	uint16_t		fsm = 0, fmem = 0;
+	struct pid_usage	mine[8];
+	struct nvml_split	sp;
 	size_t			k;
 
 	assert_int_equal(n, 5);
 	assert_true(newest == 2000);
-	k = nvml_decode_split(norm, n, in_tree, NULL, 3, mine, ARRAY_SIZE(mine), &fsm, &fmem);
-	assert_int_equal(k, 2);
+	/*
+	 * Samples at 1500, 1600, 1700, 1900 and 2000 us after the last answer
+	 * at 1000: the smallest spacing is 100, so the first sample stands for
+	 * 100 us (not 500), the one at 1900 for 200; 600 us in all.  A process
+	 * absent from a sample was idle in it.
+	 */
+	k = nvml_decode_split(norm, n, 1000, in_tree, NULL, 3, mine, ARRAY_SIZE(mine), &sp);
+	assert_true(sp.span_us == 600);
+	assert_true(sp.gap_us == 100);
+	/* One entry per process and sample it was busy in, each with its sample's span. */
+	assert_int_equal(k, 3);
+	assert_int_equal(sp.nslots, 5);
+	assert_true(sp.slot_us[0] == 100 && sp.slot_us[3] == 200 && sp.slot_us[4] == 100);
 	assert_int_equal(mine[0].pid, 100);
-	assert_int_equal(mine[0].sm_pct, 50);		/* mean of 40 and 60 */
-	assert_int_equal(mine[0].mem_pct, 20);
+	assert_int_equal(mine[0].slot, 0);
+	assert_int_equal(mine[0].sm_pct, 40);
+	assert_int_equal(mine[0].mem_pct, 10);
+	assert_true(mine[0].span_ns == 100000);
 	assert_int_equal(mine[0].dev, 3);
 	assert_true(mine[0].has_util);
 	assert_false(mine[0].is_between_ticks);
-	assert_int_equal(mine[1].pid, 101);
-	assert_int_equal(mine[1].sm_pct, 50);
-	assert_int_equal(mine[1].mem_pct, 5);
-	assert_int_equal(fsm, 55);
-	assert_int_equal(fmem, 35);
+	assert_int_equal(mine[1].pid, 100);
+	assert_int_equal(mine[1].slot, 3);
+	assert_int_equal(mine[1].sm_pct, 60);
+	assert_true(mine[1].span_ns == 200000);
+	assert_int_equal(mine[2].pid, 101);
+	assert_int_equal(mine[2].slot, 2);
+	assert_int_equal(mine[2].sm_pct, 50);
+	assert_int_equal(mine[2].mem_pct, 5);
+	/* Everybody else over the answer: 30 x 100 / 600 + 25 x 100 / 600, rounded each. */
+	assert_int_equal(sp.foreign_sm_pct, 9);		/* 5 + 4 */
+	assert_int_equal(sp.foreign_mem_pct, 6);	/* 3 + 3 */
+	/* ... and in each sample. */
+	assert_int_equal(sp.slot_foreign_sm_pct[1], 30);
+	assert_int_equal(sp.slot_foreign_mem_pct[1], 20);
+	assert_int_equal(sp.slot_foreign_sm_pct[4], 25);
+	assert_int_equal(sp.slot_foreign_sm_pct[0], 0);
 
 	/* No room: the tree's entries are dropped, the foreign sum stays. */
-	k = nvml_decode_split(norm, n, in_tree, NULL, 0, mine, 0, &fsm, &fmem);
+	k = nvml_decode_split(norm, n, 1000, in_tree, NULL, 0, mine, 0, &sp);
 	assert_int_equal(k, 0);
-	assert_int_equal(fsm, 55);
+	assert_int_equal(sp.foreign_sm_pct, 9);
+}
+
+/*
+ * Two samples of one process, 300 us apart, the first 100 us after the
+ * last answer: two entries, 80% standing for 100 us and 20% for 300 us.
+ */
+static void
+test_split_uneven_spacing(void **state)
+{
+	struct nvml_pid_util	norm[] = {
+		{ .ts_us = 1400, .pid = 100, .sm_pct = 20, .mem_pct = 0 },
+		{ .ts_us = 1100, .pid = 100, .sm_pct = 80, .mem_pct = 40 },
+	};
+	struct pid_usage	mine[2];
+	struct nvml_split	sp;
+
+	(void)state;
+	assert_int_equal(nvml_decode_split(norm, 2, 1000, in_tree, NULL, 0, mine, 2, &sp), 2);
+	assert_true(sp.span_us == 400);
+	assert_true(sp.gap_us == 300);
+	assert_true(sp.slot_us[0] == 100 && sp.slot_us[1] == 300);
+	assert_int_equal(mine[0].sm_pct, 80);
+	assert_int_equal(mine[1].sm_pct, 20);
+	/* Weighted by time: 35% over the answer, not the 50% of a plain mean. */
+	assert_int_equal((mine[0].sm_pct * 100 + mine[1].sm_pct * 300) / 400, 35);
 }
 
 static void
@@ -627,6 +676,7 @@ main(void)
 		cmocka_unit_test(test_timestamps),
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_util_info_layout),
+		cmocka_unit_test(test_split_uneven_spacing),
 		cmocka_unit_test(test_util_samples_layout),
 		cmocka_unit_test(test_util_bad_pids),
 		cmocka_unit_test(test_proc_strides),

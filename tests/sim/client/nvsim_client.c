@@ -389,7 +389,7 @@ cmd_procutil(struct client *c, char **v)
 	c->a = now_ns();
 	printf("cmd=procutil rc=%d b=%lld a=%lld count=%u", rc, (long long)c->b,
 	    (long long)c->a, cnt);
-	for (unsigned i = 0; rc == 0 && i < cnt && i < 8; i++)
+	for (unsigned i = 0; rc == 0 && i < cnt && i < 64; i++)
 		printf(" p%u=%u/%u/%llu", buf[i].pid, buf[i].sm, buf[i].mem, buf[i].ts);
 	putchar('\n');
 	free(buf);

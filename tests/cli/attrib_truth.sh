@@ -1,0 +1,129 @@
+#!/bin/bash
+# The workload's share of a GPU's energy against the simulator's ground
+# truth (tests/sim/README, "Ground truth"): the attrib record integrates
+# the attribution model over joulestat's own window, one driver sample at a
+# time, so what is measured here is how well joulestat samples and aligns
+# the driver's per-process data (HACKING.md, "Measurement rules").
+. "$(dirname "$0")/lib.sh"
+
+SCN=$TOP/tests/sim/scenarios
+
+# run_truth SCENARIO ARGS...: joulestat on the simulated GPU, summary in
+# s.csv, ground truth in t.txt.
+run_truth() {
+	scn=$1
+	shift
+	NVSIM_TRUTH=$PWD/t.txt NVSIM_SCENARIO=$SCN/$scn try -t 60 "$JOULESTAT" \
+	    --nvml-lib="$SIMLIB" -q --csv=s.csv "$@"
+	assert_rc 0
+	[ -s t.txt ] || fail "the simulator wrote no truth"
+}
+
+# truth_field RECORD KEY: KEY of the first RECORD line of t.txt.
+truth_field() {
+	awk -v r="$1" -v k="$2" '$1 == r {
+		for (f = 2; f <= NF; f++)
+			if (index($f, k "=") == 1) { print substr($f, length(k) + 2); exit }
+	}' t.txt
+}
+
+# check_share WHAT TOLERANCE: the workload's energy within TOLERANCE (a
+# fraction) of the truth's attrib record; the error is printed as a figure.
+check_share() {
+	csv_get s.csv workload_energy_j scope=device device=0
+	got=$csv_v
+	want=$(calc "$(truth_field attrib workload_mj) / 1000")
+	err=$(calc "($got - $want) / $want")
+	note "$1: workload $got J, truth $want J, error $(calc "$err * 100")%"
+	assert_near "$got" "$want" "$(calc "$want * $2")" "$1 workload energy"
+}
+
+# Alone at 35% SM: all of the energy, whatever idle power is assumed.
+test_alone_gets_all() {
+	run_truth attrib-alone.scn --idle-power=70 -- "$JS_WORK" sleep 2s
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	check_share "alone, idle 70 W given" 0.01
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "alone: workload vs device energy"
+	csv_get s.csv unattributed_energy_j scope=device device=0
+	assert_near "$csv_v" 0 "$(calc "$e * 0.01")" "alone: unattributed"
+	# An idle power above what was drawn changes nothing for a process alone.
+	run_truth attrib-alone.scn --idle-power=400 -- "$JS_WORK" sleep 1s
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "alone, idle 400 W: workload"
+}
+
+# The same GPU busy from the first reading, no idle option: the lowest
+# reading is no idle reference, so idle is unknown and energy above idle
+# is not a number; the workload still gets all of it.
+test_busy_from_start_default_idle() {
+	run_truth attrib-alone.scn -- "$JS_WORK" sleep 2s
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "workload vs device energy"
+	csv_get s.csv energy_above_idle_j scope=device device=0
+	assert_eq "$csv_v" "" "energy_above_idle_j (unknown)"
+	csv_get s.csv idle_method scope=device device=0
+	assert_eq "$csv_v" "" "idle_method (unknown: an empty field)"
+	NVSIM_SCENARIO=$SCN/attrib-alone.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -- \
+	    "$JS_WORK" sleep 0.5s
+	assert_match err 'idle power unknown.*--idle-baseline=2.*--idle-power=W'
+	assert_no_match err 'energy above idle +-'
+}
+
+# Workload 30% SM / 10% mem beside another process at 20% / 30%: the seed's
+# formula, (250 - 70) x 24/47 + 70 x 30/50 = 133.9 W of 250 W.
+test_shared_seed_formula() {
+	run_truth attrib-two.scn --idle-power=70 -- "$JS_WORK" sleep 2s
+	check_share "shared, constant" 0.01
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_near "$(calc "$csv_v / $e")" "$(calc "(180 * 24 / 47 + 70 * 0.6) / 250")" 0.01 \
+	    "share by the seed's formula"
+}
+
+# Two processes of the tree (sh, which execs into one js-work, and a second
+# js-work): each at 30/10, the tree 60/20 against the other's 20/30.
+test_two_pid_tree() {
+	NVSIM_SCENARIO=$SCN/attrib-two.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" -q \
+	    --csv=s.csv --idle-power=70 -- sh -c '"$0" sleep 2s & exec "$0" sleep 2s' "$JS_WORK"
+	assert_rc 0
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	want=$(calc "(180 * 48 / 71 + 70 * 60 / 80) / 250")
+	note "two-pid tree: share $(calc "$csv_v / $e"), formula $want"
+	assert_near "$(calc "$csv_v / $e")" "$want" 0.01 "two-pid share"
+	[ "$("$CSVTOOL" count s.csv scope=process)" -ge 2 ] || fail "fewer than two process rows"
+}
+
+# Utilization alternating 80%/10% every 185 ms beside a steady 20%: every
+# driver sample is used, weighted by the time it stands for, so neither the
+# tick rate nor the cycle aliases.
+test_alternating() {
+	for i in 100 500; do
+		run_truth attrib-alternating.scn --idle-power=70 -i $i -- "$JS_WORK" sleep 3s
+		check_share "alternating, -i $i" 0.05
+	done
+}
+
+# Short runs: the last per-process data is not lost at the end.
+test_short_runs() {
+	for d in 1s 2.2s; do
+		run_truth attrib-two.scn --idle-power=70 -- "$JS_WORK" sleep $d
+		check_share "a $d run" 0.05
+	done
+}
+
+t_run "alone on a GPU: all of its energy" test_alone_gets_all
+t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
+t_run "a shared GPU: the seed's formula" test_shared_seed_formula
+t_run "two processes in the tree" test_two_pid_tree
+t_run "alternating utilization does not alias" test_alternating
+t_run "1 s and 2.2 s runs keep their last window" test_short_runs
+t_done
