@@ -311,11 +311,16 @@ finish_write(FILE *f)
 }
 
 /* "1.002 s ± 0.001 (0.1%), min 1.000, max 1.004" */
+/* A mean over the runs; when it covers fewer than all nruns, it says over how many. */
 static void
-write_stat(FILE *f, const char *label, const struct series_stat *st, const char *unit)
+write_stat(FILE *f, const char *label, const struct series_stat *st, const char *unit,
+    size_t nruns)
 {
-	fprintf(f, "   %-18s %.3f %s ± %.3f (%.1f%%), min %.3f, max %.3f\n", label, st->mean, unit,
+	fprintf(f, "   %-18s %.3f %s ± %.3f (%.1f%%), min %.3f, max %.3f", label, st->mean, unit,
 	    st->sd, st->mean != 0 ? 100 * st->sd / fabs(st->mean) : 0, st->min, st->max);
+	if (st->n != nruns)
+		fprintf(f, " (%zu of %zu runs)", st->n, nruns);
+	fputc('\n', f);
 }
 
 static void
@@ -346,7 +351,8 @@ write_series_runs(FILE *f, const struct report *reps, size_t n)
 }
 
 static void
-write_series_device(FILE *f, const struct report *rep, const struct dev_series *ds, size_t d)
+write_series_device(FILE *f, const struct report *rep, const struct dev_series *ds, size_t d,
+    size_t n)
 {
 	const struct dev_report	*dr = &rep->devs[d];
 	char			 name[16], label[32];
@@ -354,21 +360,21 @@ write_series_device(FILE *f, const struct report *rep, const struct dev_series *
 
 	fprintf(f, "\n device %zu: %s  %s (%s)\n", d, dr->dev->name, dr->dev->id, dr->backend);
 	if (ds->has_energy)
-		write_stat(f, "energy", &ds->energy_j, "J");
+		write_stat(f, "energy", &ds->energy_j, "J", n);
 	else
 		fprintf(f, "   %-18s unknown\n", "energy");
 	if (ds->has_above_idle)
-		write_stat(f, "energy above idle", &ds->above_idle_j, "J");
+		write_stat(f, "energy above idle", &ds->above_idle_j, "J", n);
 	if (ds->avg_power_w.n > 0)
-		write_stat(f, "average power", &ds->avg_power_w, "W");
+		write_stat(f, "average power", &ds->avg_power_w, "W", n);
 	if (ds->has_workload)
-		write_stat(f, "workload estimate", &ds->workload_j, "J");
+		write_stat(f, "workload estimate", &ds->workload_j, "J", n);
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
 		schema_slot_name(dr->dev, k, name, sizeof name);
 		snprintf(label, sizeof label, "time in %s", name);
-		write_stat(f, label, &ds->state_s[k], "s");
+		write_stat(f, label, &ds->state_s[k], "s", n);
 	}
 }
 
@@ -379,11 +385,11 @@ write_series(FILE *f, const struct report *reps, size_t n, const struct series *
 
 	fprintf(f, "\n joulestat: %s  (%zu runs)\n\n", reps[0].command_quoted, n);
 	write_series_runs(f, reps, n);
-	write_stat(f, "wall time", &s->wall_s, "s");
-	write_stat(f, "user time", &s->user_s, "s");
-	write_stat(f, "sys time", &s->sys_s, "s");
+	write_stat(f, "wall time", &s->wall_s, "s", n);
+	write_stat(f, "user time", &s->user_s, "s", n);
+	write_stat(f, "sys time", &s->sys_s, "s", n);
 	for (i = 0; i < s->ndev; i++)
-		write_series_device(f, &reps[0], &s->devs[i], i);
+		write_series_device(f, &reps[0], &s->devs[i], i, n);
 	write_notes(f, &reps[0]);
 	if (s->nwarnings > 0)
 		fputc('\n', f);

@@ -120,10 +120,20 @@ test_short_runs() {
 	done
 }
 
+# -r: a mean that covers fewer runs than the series says over how many.
+test_series_counts() {
+	NVSIM_SCENARIO=$SCN/attrib-first-run.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" \
+	    -r 3 -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	assert_match err 'workload estimate +[0-9.]+ J ± [0-9.]+ .*\(1 of 3 runs\)$'
+	assert_no_match err '^ +energy .*of 3 runs'
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
 t_run "two processes in the tree" test_two_pid_tree
 t_run "alternating utilization does not alias" test_alternating
 t_run "1 s and 2.2 s runs keep their last window" test_short_runs
+t_run "-r: means say over how many runs when not all" test_series_counts
 t_done
