@@ -70,6 +70,7 @@ struct dev_acct {
 	double		foreign_mem_pct_ns;
 	int64_t		foreign_ns;
 	uint16_t	foreign_sm_max;
+	uint16_t	foreign_npids_max;	/* the most pids outside the tree in one answer */
 	/* Attribution: energy not yet shared, since the last per-process data. */
 	double		attrib_seen_mj;	/* headline energy when last looked at */
 	double		pending_mj;

@@ -78,6 +78,8 @@ struct dev_report {
 	double			 foreign_sm_pct; /* mean load of processes outside the tree */
 	double			 foreign_mem_pct;
 	uint16_t		 foreign_sm_max;
+	uint16_t		 foreign_npids_max; /* the most such pids the driver named at once */
+	bool			 is_shared;	/* processes outside the tree used the device */
 	struct proc_report	*procs;
 	size_t			 nprocs;
 };

@@ -88,6 +88,7 @@ struct device {
 	int64_t		 max_gap_ns;		/* sample at least this often; 0 = no need */
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
+	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */
 	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
 	int64_t		 throttle_power_ns;	/* time throttled by power over the run */
 	int64_t		 throttle_thermal_ns;	/* time throttled by temperature */
@@ -128,6 +129,7 @@ struct sample {
 	unsigned	 throttle;		/* enum throttle bits, mapped by the backend */
 	uint16_t	 foreign_sm_pct;	/* summed over pids not in the tree */
 	uint16_t	 foreign_mem_pct;
+	uint16_t	 foreign_npids;		/* how many such pids the driver named */
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
 	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
 	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */

@@ -234,6 +234,8 @@ add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
 	a->foreign_ns += dt;
 	if (s->foreign_sm_pct > a->foreign_sm_max)
 		a->foreign_sm_max = s->foreign_sm_pct;
+	if (s->foreign_npids > a->foreign_npids_max)
+		a->foreign_npids_max = s->foreign_npids;
 }
 
 void

@@ -108,7 +108,7 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 	fmt_energy(buf, sizeof buf, d->energy_mj);
 	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
 	    method_names[d->method]);
-	if (d->has_foreign && d->foreign_sm_max > 0)
+	if (d->is_shared)
 		fprintf(f, "   %-18s shared: other processes used this device during the run, so "
 		    "not all of it is the workload's%s\n", "", rep->is_exclusive ? "" :
 		    " (--exclusive serializes joulestat runs)");
@@ -166,6 +166,24 @@ write_states(FILE *f, const struct dev_report *d)
 		    schema_state_name(d->dev, s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
 		    100 * s->share, e, pw, sm);
 	}
+}
+
+/*
+ * Host pids that this pid namespace cannot see: the board's load, and the
+ * device was shared only when the driver named more processes at once
+ * than the workload's tree ever held.
+ */
+static void
+write_hidden_load(FILE *f, const struct report *rep, const struct dev_report *d)
+{
+	fprintf(f, "   %-18s SM %.1f%%, mem %.1f%% on average (peak SM %u%%) by up to %u "
+	    "processes named by host pids: not attributed\n", "device load",
+	    d->foreign_sm_pct, d->foreign_mem_pct, (unsigned)d->foreign_sm_max,
+	    (unsigned)d->foreign_npids_max);
+	if (d->is_shared)
+		fprintf(f, "   %-18s the driver named more processes at once (%u) than the "
+		    "workload's tree held (%u): this device was shared\n", "other processes",
+		    (unsigned)d->foreign_npids_max, (unsigned)rep->max_concurrent);
 }
 
 static const char *const idle_words[] = {
@@ -267,7 +285,9 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
-	if (d->has_foreign && d->foreign_sm_max > 0)
+	if (d->has_foreign && d->foreign_sm_max > 0 && dev->is_pid_hidden)
+		write_hidden_load(f, rep, d);
+	else if (d->is_shared)
 		fprintf(f, "   %-18s SM %.1f%%, mem %.1f%% on average (peak SM %u%%): this device "
 		    "was shared, so its energy is not the workload's alone\n", "other processes",
 		    d->foreign_sm_pct, d->foreign_mem_pct, (unsigned)d->foreign_sm_max);

@@ -298,7 +298,15 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->foreign_sm_pct = a->foreign_sm_pct_ns / (double)a->foreign_ns;
 		d->foreign_mem_pct = a->foreign_mem_pct_ns / (double)a->foreign_ns;
 		d->foreign_sm_max = a->foreign_sm_max;
+		d->foreign_npids_max = a->foreign_npids_max;
 	}
+	/*
+	 * Where the driver's pids cannot be matched (a pid namespace), all of
+	 * them look foreign: the device was shared only if it named more
+	 * processes at once than the tree ever held.
+	 */
+	d->is_shared = d->has_foreign && d->foreign_sm_max > 0 && (!d->dev->is_pid_hidden ||
+	    d->foreign_npids_max > run->tree.max_concurrent);
 	if (d->dev->measures & M_PSTATE)
 		build_states(d, a);
 	build_idle(d, b, i, gdev, &run->params);

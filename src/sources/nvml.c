@@ -405,10 +405,12 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 		backend_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
 		    "foreign load sharing the device");
 	}
-	if (d->ctx->is_nested_pidns)
-		backend_note(dev, "running in a nested pid namespace: NVML reports host pids, "
-		    "which cannot be matched to the workload's processes, so per-process "
-		    "attribution is unavailable");
+	if (d->ctx->is_pid_hidden) {
+		dev->is_pid_hidden = true;
+		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
+		    "shown, not attributed; run the container with docker run --pid=host "
+		    "(Kubernetes: hostPID: true)");
+	}
 	d->is_acct = fn->acct_mode != NULL && fn->acct_mode(d->handle, &acct) == NVML_SUCCESS &&
 	    acct == NVML_FEATURE_ENABLED && fn->acct_pids != NULL && fn->acct_stats != NULL;
 }
@@ -446,7 +448,7 @@ nvml_probe_end_figures(struct nvml_dev *d, struct device *dev)
 		dev->measures |= M_VIOLATION;
 		backend_how(dev, "violation", nvml_found(d->ctx, NVML_S_VIOLATION));
 	}
-	if (d->is_acct && !d->ctx->is_nested_pidns)
+	if (d->is_acct && !d->ctx->is_pid_hidden)
 		backend_how(dev, "accounting", nvml_found(d->ctx, NVML_S_ACCT_STATS));
 	if (d->is_vgpu_host && fn->vgpu_util != NULL)
 		backend_how(dev, "vgpu-util", nvml_found(d->ctx, NVML_S_VGPU_UTIL));
@@ -566,7 +568,7 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		free(ctx);
 		return -1;
 	}
-	ctx->is_nested_pidns = nvml_is_nested_pidns();
+	ctx->is_pid_hidden = nvml_pids_hidden();
 	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */

@@ -290,6 +290,8 @@ nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
 			tmem += v[i].mem_pct * v[i].w;
 		}
 		if (!is_ours) {
+			if (out->foreign_npids < UINT16_MAX)
+				out->foreign_npids++;
 			/* Absent from a sample: not busy in it (the driver lists busy processes). */
 			out->foreign_sm_pct = nvml_decode_add_sat(out->foreign_sm_pct,
 			    nvml_decode_pct(tsm, span));

@@ -111,6 +111,7 @@ size_t	nvml_decode_util_samples(const nvmlProcessUtilizationSample_t *v, size_t 
 struct nvml_split {
 	uint64_t	span_us;		/* the time the answer covers */
 	uint64_t	gap_us;			/* smallest spacing of its samples; 0 = one */
+	uint16_t	foreign_npids;		/* how many pids everybody else is */
 	uint16_t	foreign_sm_pct;		/* everybody else, summed, over the answer */
 	uint16_t	foreign_mem_pct;
 	unsigned	nslots;			/* its samples (the oldest merged past PID_SLOTS_MAX) */

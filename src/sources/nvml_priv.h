@@ -183,7 +183,7 @@ struct nvml_ctx {
 	void			*dl;
 	struct nvml_fn		 fn;
 	int			 found[NVML_NSLOTS];	/* the name found, or -1 */
-	bool			 is_nested_pidns;
+	bool			 is_pid_hidden;		/* nvml_pids_hidden() */
 	int64_t			 real_minus_mono_ns;
 	struct nvml_dev		*devs;
 	size_t			 ndev;
@@ -208,7 +208,7 @@ size_t		 nvml_proc_stride(const struct nvml_ctx *ctx, enum nvml_slot slot);
 /* ---- nvml_procs.c ----------------------------------------------------- */
 
 /* Whether NVML's pids can differ from the ones the process tree sees. */
-bool		 nvml_is_nested_pidns(void);
+bool		 nvml_pids_hidden(void);
 /* Per-process utilization and running processes, tried once at probe. */
 void		 nvml_procs_probe(struct nvml_dev *d, struct device *dev);
 /*

@@ -8,7 +8,8 @@
  * into the foreign load, with the vGPU instances on a vGPU host.  At the
  * end, when accounting mode is on, the tree's processes that lived and
  * died between two polls (NVML API Reference, nvmlDeviceGetAccountingStats).
- * NVML speaks of host pids: in a nested pid namespace nothing is matched.
+ * NVML speaks of host pids: where /proc cannot name them (a container with
+ * its own pid namespace), only the board's load is kept.
  */
 #include <sys/types.h>
 
@@ -18,7 +19,6 @@
 #include <unistd.h>
 
 #include "joulestat/backend.h"
-#include "joulestat/procfs.h"
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/util.h"
@@ -36,34 +36,46 @@
 #define NVML_INIT_PIDNS		"pid:[4026531836]"
 
 /*
- * Whether NVML's pids (those of the initial pid namespace) can differ
- * from the ones the process tree sees: true when this process is in
- * another pid namespace than the initial one, or when /proc/self/status
- * lists more than one NSpid.
+ * Whether NVML's pids (those of the initial pid namespace) are other than
+ * the ones /proc shows the process tree by: /proc speaks for a pid
+ * namespace other than the initial one.  That is so when this process is
+ * in another one, unless the /proc mounted here is the host's (its pid 1
+ * is in the initial namespace, as after "unshare --pid" without a new
+ * /proc).
  */
 bool
-nvml_is_nested_pidns(void)
+nvml_pids_hidden(void)
 {
-	struct proc_status	st;
-	char			buf[4096];
-	ssize_t			n;
+	char	buf[64];
+	ssize_t	n;
 
 	n = readlink("/proc/self/ns/pid", buf, sizeof buf - 1);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	if (strcmp(buf, NVML_INIT_PIDNS) == 0)
+		return false;
+	n = readlink("/proc/1/ns/pid", buf, sizeof buf - 1);
 	if (n > 0) {
 		buf[n] = '\0';
-		if (strcmp(buf, NVML_INIT_PIDNS) != 0)
-			return true;
+		return strcmp(buf, NVML_INIT_PIDNS) != 0;
 	}
-	if (read_file(AT_FDCWD, "/proc/self/status", buf, sizeof buf) < 0)
-		return false;
-	memset(&st, 0, sizeof st);
-	return procfs_parse_status(buf, &st) == 0 && st.nnspid > 1;
+	return true;
 }
 
 static bool
 nvml_is_mine(pid_t pid, const void *arg)
 {
 	return proctree_find_live(arg, pid) != NULL;
+}
+
+/* Host pids that /proc here cannot name: nobody is known to be ours. */
+static bool
+nvml_is_none(pid_t pid, const void *arg)
+{
+	(void)pid;
+	(void)arg;
+	return false;
 }
 
 static int
@@ -365,10 +377,18 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 		s->pid_slots[j].foreign_sm_pct = sp->slot_foreign_sm_pct[j];
 		s->pid_slots[j].foreign_mem_pct = sp->slot_foreign_mem_pct[j];
 	}
+	s->foreign_npids = sp->foreign_npids;
 	/* vGPU instances are known over the whole answer only. */
 	if (d->is_vgpu_host)
 		s->npid_slots = 0;
-	s->valid |= M_PID_UTIL | M_FOREIGN;
+	s->valid |= M_FOREIGN;
+	/* Host pids unseen here: the board's load, but no shares to give out. */
+	if (d->ctx->is_pid_hidden) {
+		s->pid_span_ns = 0;
+		s->npid_slots = 0;
+		return;
+	}
+	s->valid |= M_PID_UTIL;
 }
 
 int
@@ -391,7 +411,8 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 			nvml_learn_gap(d, oldest - since);
 		/* Out of memory, the split keeps what fits. */
 		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
-		d->nheld = nvml_decode_split(d->norm, n, since, nvml_is_mine, tree, dev, d->held,
+		d->nheld = nvml_decode_split(d->norm, n, since,
+		    d->ctx->is_pid_hidden ? nvml_is_none : nvml_is_mine, tree, dev, d->held,
 		    d->capheld, &sp);
 		nvml_learn_gap(d, sp.gap_us);
 		d->foreign_sm_pct = sp.foreign_sm_pct;
@@ -424,8 +445,6 @@ nvml_procs_probe(struct nvml_dev *d, struct device *dev)
 	d->util_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
 	d->vgpu_seen_us = d->util_seen_us;
 	d->poll_ns = now_ns();
-	if (ctx->is_nested_pidns)
-		return;
 	if (nvml_util_reserve(d, NVML_UTIL_CAP_MIN) != 0 ||
 	    nvml_procs_reserve(d, NVML_PROC_CAP_MIN) != 0)
 		return;
@@ -505,7 +524,7 @@ nvml_finish_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tr
 	unsigned int		*acct, n, pid;
 	size_t			 i;
 
-	if (!d->is_acct || d->ctx->is_nested_pidns || tree == NULL)
+	if (!d->is_acct || d->ctx->is_pid_hidden || tree == NULL)
 		return;
 	if ((acct = nvml_acct_pids(d, &n)) == NULL)
 		return;

@@ -129,6 +129,30 @@ test_series_counts() {
 	assert_no_match err '^ +energy .*of 3 runs'
 }
 
+# In a container with its own pid namespace the driver names host pids
+# (the simulator adds an offset, as a host would): the device's load is
+# kept, the device is called shared only when the driver named more
+# processes than the tree held, and the report says what to run instead.
+test_container() {
+	unshare --pid --fork --mount-proc true 2>/dev/null ||
+	    skip "cannot make a pid namespace here (unshare --pid needs root)"
+	NVSIM_PID_OFFSET=400000 NVSIM_SCENARIO=$SCN/attrib-alone.scn try -t 60 \
+	    unshare --pid --fork --mount-proc "$JOULESTAT" --nvml-lib="$SIMLIB" --csv=s.csv \
+	    -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	assert_match err 'device load +SM 35\.0%, mem 20\.0% on average .* by up to 1 processes'
+	assert_match err 'docker run --pid=host'
+	assert_no_match err 'shared'
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "no estimate from pids that cannot be matched"
+	NVSIM_PID_OFFSET=400000 NVSIM_SCENARIO=$SCN/attrib-two.scn try -t 60 \
+	    unshare --pid --fork --mount-proc "$JOULESTAT" --nvml-lib="$SIMLIB" -- \
+	    "$JS_WORK" sleep 1s
+	assert_rc 0
+	assert_match err 'named more processes at once \(2\) than the workload.s tree held \(1\)'
+	assert_match err '^ +shared: other processes used this device'
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
@@ -136,4 +160,5 @@ t_run "two processes in the tree" test_two_pid_tree
 t_run "alternating utilization does not alias" test_alternating
 t_run "1 s and 2.2 s runs keep their last window" test_short_runs
 t_run "-r: means say over how many runs when not all" test_series_counts
+t_run "in a container: the board's load, and what to run" test_container
 t_done

@@ -171,11 +171,13 @@ static int
 add_tree(struct proc_list *pl, const struct proc_spec *ps, double t_ms)
 {
 	struct pidset	 s = { 0 };
+	const char	*env = getenv("NVSIM_PID_OFFSET");
+	unsigned	 offset = env != NULL ? (unsigned)strtoul(env, NULL, 10) : 0;
 	int		 rc;
 
 	rc = tree_walk(&s);
 	for (size_t i = 0; rc == 0 && i < s.n; i++)
-		rc = list_add(pl, (unsigned)s.v[i], ps, t_ms);
+		rc = list_add(pl, (unsigned)s.v[i] + offset, ps, t_ms);
 	free(s.v);
 	return rc;
 }
