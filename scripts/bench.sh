@@ -2,7 +2,8 @@
 # make bench: prints figures, asserts nothing.  Medians of repeated runs.
 #  1. wrapper overhead: joulestat -q -- true vs /usr/bin/time true vs perf stat true vs true
 #  2. joulestat's own CPU time while wrapping a 100-process sleeping tree at
-#     10/100/1000 Hz, without devices and with the simulated NVML
+#     10/100/1000 Hz, without devices and with the simulated NVML, and what
+#     per-process polling of a GPU adds to a tick
 #  3. tick cost vs tree size (1, 100, 1000) and vs unrelated processes (0, 5000)
 #  4. timer lateness p50/p99/max at 1 kHz
 #  5. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
@@ -83,6 +84,14 @@ for lib in "" "$SIM"; do
 		    printf "  %4d Hz: %d ticks, own CPU %.3f s over %.2f s = %.2f%% of one core, %.1f us/tick\n",
 		    hz, ticks, cpu, wall, 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
 	done
+done
+
+echo "== per-process polling of one simulated GPU (100 Hz, 3 s): with it, without it"
+for scn in attrib-shared bench-nopids; do
+	set -- $(NVSIM_SCENARIO=tests/sim/scenarios/$scn.scn sampler_cpu "$SIM" -i 10 -- \
+	    "$W" sleep 3s)
+	awk -v scn=$scn -v cpu="$1" -v ticks="$2" 'BEGIN {
+	    printf "  %-14s %d ticks, %.1f us/tick\n", scn ":", ticks, ticks ? 1e6 * cpu / ticks : 0 }'
 done
 
 echo "== tick cost vs tree size (100 Hz, 3 s, sleeping processes)"

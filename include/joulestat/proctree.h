@@ -92,6 +92,12 @@ size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
 
+/*
+ * The newest process of the tree with this pid, alive or ended, or NULL:
+ * a driver reports samples of a process after it has exited.
+ */
+const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
+
 /* Sum of the last-seen user and system CPU time of every process, in ns. */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
 

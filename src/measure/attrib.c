@@ -128,7 +128,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		if (u->dev >= ndev)
 			continue;
 		s = &cur[u->dev];
-		p = proctree_find_live(tree, u->pid);
+		p = proctree_find(tree, u->pid);
 		a = attrib_pid(&at->pidacct, dev_base + u->dev, u->pid,
 		    p != NULL ? p->starttime_ticks : 0);
 		if (p != NULL && a->comm[0] == '\0')

@@ -504,6 +504,12 @@ proctree_find_live(const struct proctree *tree, pid_t pid)
 	return p != NULL && p->is_alive ? p : NULL;
 }
 
+const struct proc *
+proctree_find(const struct proctree *tree, pid_t pid)
+{
+	return lookup(tree, pid);
+}
+
 void
 proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 {

@@ -63,10 +63,11 @@ nvml_pids_hidden(void)
 	return true;
 }
 
+/* A process of the tree, alive or not: samples outlive the processes they describe. */
 static bool
 nvml_is_mine(pid_t pid, const void *arg)
 {
-	return proctree_find_live(arg, pid) != NULL;
+	return proctree_find(arg, pid) != NULL;
 }
 
 /* Host pids that /proc here cannot name: nobody is known to be ours. */
