@@ -270,6 +270,22 @@ drm_probe_driver(int devdir, struct drm_uevent *ue)
 	return DRM_NDRIVERS;
 }
 
+/* Number card (named "cardN") and say whether it is selected. */
+static bool
+drm_probe_select(struct devsel *sel, const char *card, enum drm_driver driver,
+    const struct drm_uevent *ue, struct device *dev)
+{
+	struct devsel_dev	sd;
+
+	memset(&sd, 0, sizeof sd);
+	sd.backend = "drm";
+	sd.local = card;
+	sd.id = ue->slot;
+	sd.bus_id = ue->slot;
+	sd.family = driver == DRM_AMDGPU ? DEVSEL_F_ROCM : DEVSEL_F_ZE;
+	return devsel_match(sel, &sd, &dev->number);
+}
+
 /* Probe card N into dev and d; false when it is not ours or not selected. */
 static bool
 drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d,
@@ -289,7 +305,7 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 	memset(dev, 0, sizeof *dev);
 	memset(d, 0, sizeof *d);
 	if (driver != DRM_NDRIVERS && ue.slot[0] != '\0' &&
-	    devsel_match(sel, card, ue.slot, ue.slot)) {
+	    drm_probe_select(sel, name, driver, &ue, dev)) {
 		d->driver = driver;
 		snprintf(d->pdev, sizeof d->pdev, "%s", ue.slot);
 		for (k = 0; k < DRM_NSENSORS; k++)

@@ -1,8 +1,8 @@
 #!/bin/bash
 # --list-devices on the fixture trees (tests/fixtures): which AMD, Intel
 # and RAPL devices are found and what each can measure, that cards of
-# other drivers and connectors are skipped, that -d selects by index and
-# PCI bus id, and that a machine without /sys/class/drm or powercap costs
+# other drivers and connectors are skipped, that -d selects by number,
+# PCI bus id and zone id, and that a machine without /sys/class/drm or powercap costs
 # nothing and says nothing about them.
 . "$(dirname "$0")/lib.sh"
 : "${TOP:?}"
@@ -77,7 +77,8 @@ t_select() {
 	list drm-amdgpu-input -d 03:00.0
 	assert_match out 'AMD Radeon RX 7900 XTX'
 	list rapl-2pkg -d package-1
-	assert_match out '^0: CPU package 1  package-1$'
+	# A device keeps its number whatever -d selects.
+	assert_match out '^2: CPU package 1  package-1$'
 	[ "$(grep -c 'backend rapl' out)" -eq 1 ] || fail "-d package-1 selected more"
 	list drm-amdgpu-input -d 0000:09:00.0
 	assert_no_match out 'backend drm'
