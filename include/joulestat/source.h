@@ -60,7 +60,7 @@ enum throttle {
 /* How a device's states (sample.pstate) are named in the report. */
 enum pstate_names {
 	PSTATE_NAMES_P,			/* P0..P15, as NVIDIA names them */
-	PSTATE_NAMES_DPM,		/* DPM0..DPM14 from the lowest clock, PSTATE_MAX deep sleep */
+	PSTATE_NAMES_DPM,		/* DPM0..DPM14 by the kernel's label, PSTATE_MAX deep sleep */
 	PSTATE_NAMES_RC6,		/* 0 awake, PSTATE_MAX asleep in RC6 */
 };
 

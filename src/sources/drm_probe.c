@@ -111,13 +111,40 @@ static const struct drm_file drm_files[] = {
 };
 
 /*
- * Open the file of sensor k: the first candidate that exists and reads.
- * A read refused with EPERM or EBUSY is kept (the GPU is asleep, or busy);
- * other errors (EOPNOTSUPP, EINVAL: not supported here) move on.
+ * Whether what candidate f read (n bytes of buf) makes it a source.  A DPM
+ * table that exists but is empty (amdgpu on SI and CIK) or has no level is
+ * none.  An energy counter that reads 0 (the card counter of xe on Linux
+ * 6.16 for Battlemage, while the package one grows) is skipped while is_strict,
+ * so that the next candidate is used; it is taken when nothing else is.
+ */
+static bool
+drm_probe_usable(struct drm_dev *d, const struct drm_file *f, char *buf, ssize_t n,
+    bool is_strict)
+{
+	struct drm_dpm	dpm;
+	uint64_t	v;
+
+	if (n < 0)
+		return true;			/* refused for now: kept, read later */
+	if (f->sensor == DRM_S_SCLK || f->sensor == DRM_S_MCLK)
+		return drm_parse_dpm(buf, &dpm) == 0 && dpm.nlevels > 0;
+	if (f->sensor == DRM_S_ENERGY && is_strict && drm_parse_value(buf, &v) == 0 && v == 0) {
+		if (f->path == drm_f_energy_card)
+			d->is_card_energy_zero = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Open the file of each sensor: the first candidate that exists, reads
+ * and is usable.  A read refused with EPERM or EBUSY is kept (the GPU is
+ * asleep, or busy); other errors (EOPNOTSUPP, EINVAL: not supported here)
+ * move on.
  */
 static void
 drm_probe_sensor(struct drm_dev *d, struct device *dev, const int base[3],
-    const char *hwmon)
+    const char *hwmon, bool is_strict)
 {
 	const struct drm_file	*f;
 	char			 buf[DRM_TEXT_MAX], what[64];
@@ -133,7 +160,8 @@ drm_probe_sensor(struct drm_dev *d, struct device *dev, const int base[3],
 		if ((fd = openat(base[f->base], f->path, O_RDONLY | O_CLOEXEC)) == -1)
 			continue;
 		n = pread_text(fd, buf, sizeof buf);
-		if (n < 0 && n != -EPERM && n != -EBUSY && n != -EAGAIN) {
+		if ((n < 0 && n != -EPERM && n != -EBUSY && n != -EAGAIN) ||
+		    !drm_probe_usable(d, f, buf, n, is_strict)) {
 			close(fd);
 			continue;
 		}
@@ -189,8 +217,8 @@ drm_probe_notes(struct drm_dev *d, struct device *dev)
 		dev->power_kind = POWER_KIND_AVERAGE_FW;
 	if (d->fds[DRM_S_SCLK] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_DPM;
-		backend_note(dev, "states are the DPM levels of pp_dpm_sclk, DPM0 the lowest "
-		    "clock, and deep sleep (S)");
+		backend_note(dev, "states are the DPM levels of pp_dpm_sclk by the kernel's "
+		    "labels, and deep sleep (S, or a clock below half the lowest level)");
 	}
 	if (d->fds[DRM_S_IDLE] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_RC6;
@@ -199,7 +227,11 @@ drm_probe_notes(struct drm_dev *d, struct device *dev)
 	}
 	if (d->fds[DRM_S_ENERGY] >= 0 && strcmp(d->paths[DRM_S_ENERGY], drm_f_energy_pkg) == 0)
 		backend_note(dev, "energy is the package counter (energy2_input): the card "
-		    "counter is not available");
+		    "counter %s", d->is_card_energy_zero ? "(energy1_input) reads 0" :
+		    "is not available");
+	else if (d->fds[DRM_S_ENERGY] >= 0 && d->is_card_energy_zero)
+		backend_note(dev, "energy is the card counter (energy1_input), which read 0 "
+		    "when the run began: no other counter");
 	if (d->fds[DRM_S_ENERGY] >= 0 && d->fds[DRM_S_POWER] < 0)
 		backend_note(dev, "no power readings: energy comes from the counter alone, "
 		    "so peak power is unknown");
@@ -313,7 +345,8 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 		base[DRM_AT_HWMON] = drm_probe_hwmon(base[DRM_AT_DEVICE], drm_driver_names[driver],
 		    hwmon, sizeof hwmon);
 		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue);
-		drm_probe_sensor(d, dev, base, hwmon);
+		drm_probe_sensor(d, dev, base, hwmon, true);
+		drm_probe_sensor(d, dev, base, hwmon, false);
 		drm_probe_measures(d, dev);
 		drm_probe_notes(d, dev);
 		dev->ops = &drm_ops;

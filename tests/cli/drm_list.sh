@@ -24,7 +24,7 @@ t_amdgpu_average() {
 	assert_match out 'clocks=hwmon0/freq1_input util=gpu_busy_percent'
 	assert_match out 'temp=hwmon0/temp1_input pid-util=fdinfo'
 	assert_match out 'note: power is hwmon power1_average, a firmware average'
-	assert_match out 'DPM levels of pp_dpm_sclk, DPM0 the lowest clock, and deep sleep'
+	assert_match out "DPM levels of pp_dpm_sclk by the kernel's labels, and deep sleep"
 	# Connectors and render nodes are not cards.
 	[ "$(grep -c 'backend drm' out)" -eq 1 ] || fail "expected one drm device"
 }
