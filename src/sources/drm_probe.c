@@ -321,7 +321,7 @@ drm_probe_select(struct devsel *sel, const char *card, enum drm_driver driver,
 /* Probe card N into dev and d; false when it is not ours or not selected. */
 static bool
 drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d,
-    struct device *dev)
+    struct device *dev, struct errbuf *err)
 {
 	struct drm_uevent	ue;
 	enum drm_driver		driver;
@@ -333,7 +333,13 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 	if ((base[DRM_AT_CARD] = backend_open_dir(classfd, name)) == -1)
 		return false;
 	base[DRM_AT_DEVICE] = backend_open_dir(base[DRM_AT_CARD], drm_f_device);
+	memset(&ue, 0, sizeof ue);
 	driver = base[DRM_AT_DEVICE] == -1 ? DRM_NDRIVERS : drm_probe_driver(base[DRM_AT_DEVICE], &ue);
+	/* The older AMD driver has no power interface of amdgpu's: said, not skipped silently. */
+	if (driver == DRM_NDRIVERS && strcmp(ue.driver, "radeon") == 0)
+		errbuf_set(err, "%s (%s, %04x:%04x) is driven by radeon, which is not supported: "
+		    "only amdgpu cards are measured", name, ue.slot[0] != '\0' ? ue.slot : "no bus id",
+		    (unsigned)ue.vendor, (unsigned)ue.device);
 	memset(dev, 0, sizeof *dev);
 	memset(d, 0, sizeof *d);
 	if (driver != DRM_NDRIVERS && ue.slot[0] != '\0' &&
@@ -395,7 +401,7 @@ drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, 
 /* Probe every card under class/drm into *devs. */
 static void
 drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct device **devs,
-    size_t *ndev)
+    size_t *ndev, struct errbuf *err)
 {
 	unsigned	cards[DRM_CARDS_MAX];
 	size_t		ncards, i;
@@ -405,7 +411,7 @@ drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct devic
 	*devs = xcalloc(ncards > 0 ? ncards : 1, sizeof **devs);
 	ctx->devs = xcalloc(ncards > 0 ? ncards : 1, sizeof *ctx->devs);
 	for (i = 0; i < ncards; i++) {
-		if (!drm_probe_card(classfd, cards[i], sel, &ctx->devs[*ndev], &(*devs)[*ndev]))
+		if (!drm_probe_card(classfd, cards[i], sel, &ctx->devs[*ndev], &(*devs)[*ndev], err))
 			continue;
 		ctx->devs[*ndev].ctx = ctx;
 		(*ndev)++;
@@ -420,7 +426,6 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	struct drm_ctx	*ctx;
 	int		 root, classfd;
 
-	(void)err;
 	*devs = NULL;
 	*ndev = 0;
 	/* No sysfs, or no DRM class: nothing here, and nothing to say. */
@@ -432,7 +437,7 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return 0;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->proc_dirfd = -1;
-	drm_enumerate(ctx, classfd, sc->sel, devs, ndev);
+	drm_enumerate(ctx, classfd, sc->sel, devs, ndev, err);
 	close(classfd);
 	if (*ndev == 0) {
 		drm_free(ctx);

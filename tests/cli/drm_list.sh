@@ -84,6 +84,14 @@ t_select() {
 	assert_no_match out 'backend drm'
 }
 
+# A card driven by radeon (LACT's HD 7870 capture): one line, not silence.
+t_radeon() {
+	list lact-hd7870
+	assert_match out '^no devices found$'
+	assert_match out '^drm: card0 \(0000:01:00\.0, 1002:6818\) is driven by radeon, which is not supported: only amdgpu cards are measured$'
+	[ "$(grep -c radeon out)" -eq 1 ] || fail "one line about radeon"
+}
+
 # No sysfs of ours at all: no device, and not a word about drm or rapl.
 t_absent() {
 	mkdir empty
@@ -141,6 +149,7 @@ t_run "i915 dGPU" t_i915
 t_run "xe dGPU, card and package energy" t_xe
 t_run "two-package RAPL machine" t_rapl
 t_run "-d by bus id, index and RAPL zone id" t_select
+t_run "a radeon card is said to be unsupported" t_radeon
 t_run "no DRM and no powercap: nothing said" t_absent
 t_run "RAPL energy_uj denied: one line with the fix" t_rapl_denied
 t_run "capture-fixture.sh copies what the backends read" t_capture
