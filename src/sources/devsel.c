@@ -367,6 +367,14 @@ devsel_mask_pos(const struct devsel_mask *m, unsigned index, const struct devsel
 		if (m->v[k].kind == DEVSEL_INDEX ? m->v[k].index == index :
 		    devsel_match_id(m->v[k].text, dev))
 			return (long)k;
+		/*
+		 * A MIG instance belongs to a board that lists its instances;
+		 * a board that lists none (the NVML backend does not ask yet)
+		 * may be its parent, so it is kept rather than hidden.
+		 */
+		if (m->v[k].kind == DEVSEL_ID && dev->naliases == 0 &&
+		    strncasecmp(m->v[k].text, "MIG-", 4) == 0)
+			return (long)k;
 	}
 	return -1;
 }

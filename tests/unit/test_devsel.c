@@ -216,7 +216,7 @@ struct node_dev {
 
 static const struct node_dev node[] = {
 	{ "nvml", "0", UUID0, BUS0, DEVSEL_F_CUDA, "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11" },
-	{ "nvml", "1", UUID1, BUS1, DEVSEL_F_CUDA, NULL },
+	{ "nvml", "1", UUID1, BUS1, DEVSEL_F_CUDA, "MIG-9a0e5f7c-1b2d-5c3e-8f4a-6d7b0c1e2f33" },
 	{ "drm", "card1", "0000:03:00.0", "0000:03:00.0", DEVSEL_F_ROCM, NULL },
 	{ "drm", "card2", "0000:04:00.0", "0000:04:00.0", DEVSEL_F_ROCM, NULL },
 	{ "drm", "card3", "0000:05:00.0", "0000:05:00.0", DEVSEL_F_ZE, NULL },
@@ -301,6 +301,7 @@ test_masks(void **state)
 {
 	struct devsel	sel;
 	char		buf[200];
+	unsigned	number;
 
 	(void)state;
 	/* Nothing set: everything.  Masks hide only their own vendor's GPUs. */
@@ -309,6 +310,13 @@ test_masks(void **state)
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA, UUID0), 0x3d);
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA,
 	    "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11"), 0x3d);
+	/* A board that lists no MIG instance may be the parent: kept. */
+	memset(&sel, 0, sizeof sel);
+	devsel_set_mask(&sel, DEVSEL_M_CUDA, "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11");
+	devsel_rewind(&sel);
+	assert_true(devsel_match(&sel, &(struct devsel_dev){ .backend = "nvml", .local = "0",
+	    .id = UUID1, .family = DEVSEL_F_CUDA }, &number));
+	devsel_free(&sel);
 	/* Set but empty hides them all; the list ends at the first bad entry. */
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA, ""), 0x3c);
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA, "NoDevFiles"), 0x3c);
