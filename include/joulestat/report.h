@@ -130,6 +130,9 @@ struct report {
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
 
+/* Where device number (devsel.h) is in rep->devs, or -1 when it was not measured. */
+long	report_device_at(const struct report *rep, unsigned number);
+
 /*
  * Summarize reps[0..n) (n >= 1, the same devices in each), with a warning
  * for each outlier run and each figure that varies too much to trust its

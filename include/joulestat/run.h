@@ -30,9 +30,9 @@ enum descendants {
 
 #define IDLE_ALL_DEVICES	(-1)
 
-/* --idle-power: watts for one device (by report index) or for all. */
+/* --idle-power: watts for one device (by its number, devsel.h) or for all. */
 struct idle_power {
-	int	device;		/* IDLE_ALL_DEVICES or a device index */
+	int	device;		/* IDLE_ALL_DEVICES or a device number */
 	double	watts;
 };
 

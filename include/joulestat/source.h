@@ -24,7 +24,7 @@ struct proctree;
  * once by the option parser: never struct config.
  */
 struct source_config {
-	struct devsel	*sel;		/* -d, parsed once; empty selects every device */
+	struct devsel	*sel;		/* -d and the visible-device masks, parsed once */
 	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
@@ -61,7 +61,7 @@ enum throttle {
 /* How a device's states (sample.pstate) are named in the report. */
 enum pstate_names {
 	PSTATE_NAMES_P,			/* P0..P15, as NVIDIA names them */
-	PSTATE_NAMES_DPM,		/* DPM0..DPM14 from the lowest clock, PSTATE_MAX deep sleep */
+	PSTATE_NAMES_DPM,		/* DPM0..DPM14 by the kernel's label, PSTATE_MAX deep sleep */
 	PSTATE_NAMES_RC6,		/* 0 awake, PSTATE_MAX asleep in RC6 */
 };
 
@@ -79,6 +79,7 @@ struct device {
 	char		 name[96];		/* marketing name for the report */
 	char		 bus_id[32];		/* PCI bus id, or empty */
 	unsigned	 index;			/* the backend's own index */
+	unsigned	 number;		/* the one numbering (devsel_match): -d N, the report */
 	unsigned	 measures;		/* enum measure: what probe found */
 	enum power_kind	 power_kind;
 	enum pstate_names pstate_names;
@@ -183,7 +184,9 @@ struct source_ops {
 	 * is not an error), or -1 with a one-line reason in err ("library not
 	 * found").  *devs is allocated with malloc and owned by the caller
 	 * until close.  A note for the report may be left in err with 0.
-	 * Every device selected is marked in sc->sel (devsel_match).
+	 * Every device the backend could measure is shown to sc->sel
+	 * (devsel_match), selected or not and in the backend's order, which
+	 * numbers it; only the selected ones are returned.
 	 */
 	int	(*probe)(const struct source_config *sc, struct device **devs, size_t *ndev,
 		    struct errbuf *err);

@@ -42,13 +42,13 @@ struct timeline {
 int	timeline_open(struct timeline *tl, const char *path, struct errbuf *err);
 
 /*
- * Add the row of device gdev read at s->t_ns in run number run; t0_ns is
+ * Add the row of device dev (by its number) read at s->t_ns in run number run; t0_ns is
  * the start of that run, acct the device's accounting after this reading
  * (cumulative energy, the tree's last utilization).  Writes buffered rows
  * when a second has passed since the last write.  Errors are kept in
  * tl->error.
  */
-void	timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns, size_t gdev,
+void	timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	    const struct device *dev, const struct sample *s, const struct dev_acct *acct,
 	    enum timeline_status status);
 

@@ -38,13 +38,14 @@ struct prep {
 static void
 write_timeline(void *arg, const struct run *run, const struct backend *b, size_t dev_base)
 {
+	(void)dev_base;
 	struct timeline		*tl = arg;
 	enum timeline_status	 st;
 	size_t			 i;
 
 	for (i = 0; i < b->ndev; i++) {
 		st = b->cur[i].is_lost ? TIMELINE_LOST : run->is_late ? TIMELINE_LATE : TIMELINE_OK;
-		timeline_row(tl, run->index, run->t0_ns, dev_base + i, &b->devs[i], &b->cur[i],
+		timeline_row(tl, run->index, run->t0_ns, &b->devs[i], &b->cur[i],
 		    &b->acct[i], st);
 	}
 }

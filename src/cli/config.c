@@ -131,7 +131,9 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"when the command ends before its descendants: leave them running (default), "
 		"wait for them, or kill them", "leave|wait|kill" },
 	    { "devices", 'd', POPT_ARG_STRING, &r->devices, OPT_STRING,
-		"measure only these devices: indices, UUIDs or PCI bus ids", "LIST" },
+		"measure only these devices: numbers from --list-devices, nvml:N, drm:cardN, "
+		"rapl:ZONE, UUIDs or PCI bus ids; \"all\" for every device (default: the GPUs "
+		"CUDA_VISIBLE_DEVICES and the like leave the command)", "all|LIST" },
 	    { "exclusive", '\0', POPT_ARG_NONE, &r->is_exclusive, 0,
 		"measure alone: wait for other joulestat --exclusive runs on the same devices", NULL },
 	    { "exclusive-timeout", '\0', POPT_ARG_STRING, &r->exclusive_wait, OPT_STRING,
@@ -295,7 +297,7 @@ static int
 parse_devices(struct devsel *sel, const char *list, struct errbuf *err)
 {
 	if (list[0] == '\0') {
-		errbuf_set(err, "--devices needs a list of indices, UUIDs or bus ids");
+		errbuf_set(err, "--devices needs \"all\" or a list of numbers, UUIDs or bus ids");
 		return -1;
 	}
 	if (devsel_parse(sel, list, err) != 0) {
@@ -318,9 +320,17 @@ env_override(const char *name)
 static void
 resolve_sources(struct config *cfg, const char *nvml_lib)
 {
-	const char	*p;
+	const char		*p;
+	enum devsel_mask_var	 k;
 
 	cfg->sources.sel = &cfg->devsel;
+	/*
+	 * A launched workload sees the GPUs its runtimes' masks leave it (set
+	 * but empty hides them all); an attached one has an environment of
+	 * its own, which is not read.
+	 */
+	for (k = 0; cfg->npids == 0 && k < DEVSEL_NMASKS; k++)
+		devsel_set_mask(&cfg->devsel, k, getenv(devsel_mask_name(k)));
 	cfg->sources.nvml_lib = nvml_lib != NULL && nvml_lib[0] != '\0' ? nvml_lib :
 	    env_override("JOULESTAT_NVML_LIB");
 	p = env_override("JOULESTAT_SYSFS_ROOT");

@@ -62,24 +62,26 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 {
 	double	x;
 	size_t	i, n = 0;
+	long	at = -1;
 
 	if (g->metric == GATE_TIME) {
 		*v = (double)rep->wall_ns / 1e9;
 		return true;
 	}
-	if (dev != GATE_ALL_DEVICES && (size_t)dev >= rep->ndev) {
+	/* dev is the device's number (--list-devices), not its place in the report. */
+	if (dev != GATE_ALL_DEVICES && (at = report_device_at(rep, (unsigned)dev)) < 0) {
 		snprintf(why, size, "the run has no device %d", dev);
 		return false;
 	}
 	if (g->metric == GATE_STATE_SHARE) {
-		*v = state_share(&rep->devs[dev], g->state);
-		if ((rep->devs[dev].dev->measures & M_PSTATE) == 0)
+		*v = state_share(&rep->devs[at], g->state);
+		if ((rep->devs[at].dev->measures & M_PSTATE) == 0)
 			snprintf(why, size, "device %d reports no performance states", dev);
-		return (rep->devs[dev].dev->measures & M_PSTATE) != 0;
+		return (rep->devs[at].dev->measures & M_PSTATE) != 0;
 	}
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
-		if ((dev == GATE_ALL_DEVICES || (size_t)dev == i) &&
+		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
 			n++;
@@ -174,7 +176,7 @@ judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gat
 	for (i = 0; i < reps[0].ndev; i++) {
 		if ((reps[0].devs[i].dev->measures & M_PSTATE) == 0)
 			continue;
-		judge_one(gs, gc, g, (int)i, reps, n);
+		judge_one(gs, gc, g, (int)reps[0].devs[i].dev->number, reps, n);
 		judged++;
 	}
 	if (judged == 0) {

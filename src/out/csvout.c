@@ -70,7 +70,7 @@ run_identity(struct cells *cl, const struct row *r)
 static void
 device_identity(struct cells *cl, const struct row *r)
 {
-	fmt_cell_int(&cl->c[COL_DEVICE], (int64_t)r->di);
+	fmt_cell_int(&cl->c[COL_DEVICE], (int64_t)r->d->dev->number);
 	fmt_cell_text(&cl->c[COL_DEVID], r->d->dev->id);
 	fmt_cell_text(&cl->c[COL_DEVNAME], r->d->dev->name);
 	fmt_cell_text(&cl->c[COL_BACKEND], r->d->backend);

@@ -166,12 +166,12 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 }
 
 static int
-put_identity(json_t *o, const struct dev_report *d, size_t index)
+put_identity(json_t *o, const struct dev_report *d)
 {
 	const struct device	*dev = d->dev;
 	int			 rc;
 
-	rc = fmt_json_put(o, "index", uinteger(index));
+	rc = fmt_json_put(o, "index", uinteger(dev->number));
 	rc |= fmt_json_put(o, "id", fmt_json_text(dev->id));
 	rc |= fmt_json_put(o, "name", fmt_json_text(dev->name));
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
@@ -204,12 +204,12 @@ put_lists(json_t *o, const struct dev_report *d)
 }
 
 static json_t *
-device_object(const struct dev_report *d, size_t index)
+device_object(const struct dev_report *d)
 {
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put_identity(o, d, index);
+	rc = put_identity(o, d);
 	rc |= put_figures(o, d, &figures_device);
 	rc |= put_lists(o, d);
 	return done(o, rc);
@@ -253,7 +253,7 @@ put_run_lists(json_t *o, const struct report *rep)
 	for (i = 0; i < rep->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rc |= append(notes, fmt_json_text(rep->notes[i]));
 	for (i = 0; i < rep->ndev; i++)
-		rc |= append(devs, device_object(&rep->devs[i], i));
+		rc |= append(devs, device_object(&rep->devs[i]));
 	rc |= fmt_json_put(o, "notes", notes);
 	rc |= fmt_json_put(o, "devices", devs);
 	return rc;
@@ -316,13 +316,13 @@ put_stats(json_t *o, const void *base, const struct stat_table *t)
 }
 
 static json_t *
-series_device(const struct device *dev, const struct dev_series *ds, size_t d)
+series_device(const struct device *dev, const struct dev_series *ds)
 {
 	json_t	*o = json_object(), *states = json_object();
 	char	 name[16];
 	int	 rc, k;
 
-	rc = fmt_json_put(o, "index", uinteger(d));
+	rc = fmt_json_put(o, "index", uinteger(dev->number));
 	rc |= put_stats(o, ds, &figures_series_device);
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
@@ -350,7 +350,7 @@ series_object(const struct report *reps, const struct series *s)
 	rc = fmt_json_put(o, "runs", uinteger(s->n));
 	rc |= put_stats(o, s, &figures_series_run);
 	for (i = 0; i < s->ndev; i++)
-		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i], i));
+		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i]));
 	rc |= fmt_json_put(o, "devices", devs);
 	for (i = 0; i < s->nwarnings; i++)
 		rc |= append(warn, fmt_json_text(s->warnings[i]));

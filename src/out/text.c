@@ -266,12 +266,13 @@ write_procs(FILE *f, const struct dev_report *d)
 }
 
 static void
-write_device(FILE *f, const struct report *rep, const struct dev_report *d, size_t i)
+write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 {
 	const struct device	*dev = d->dev;
 	unsigned		 k;
 
-	fprintf(f, "\n device %zu: %s  %s (%s)\n", i, dev->name, dev->id, d->backend);
+	fprintf(f, "\n device %u: %s  %s (%s, its index %u)\n", dev->number, dev->name, dev->id,
+	    d->backend, dev->index);
 	write_energy(f, rep, d);
 	write_power(f, d);
 	write_states(f, d);
@@ -351,7 +352,7 @@ write_series_runs(FILE *f, const struct report *reps, size_t n)
 
 	fprintf(f, "   %4s %-14s %9s %9s", "run", "exit status", "wall (s)", "user (s)");
 	for (d = 0; d < reps[0].ndev; d++) {
-		snprintf(buf, sizeof buf, "dev %zu (J)", d);
+		snprintf(buf, sizeof buf, "dev %u (J)", reps[0].devs[d].dev->number);
 		fprintf(f, " %12s", buf);
 	}
 	fputc('\n', f);
@@ -378,7 +379,8 @@ write_series_device(FILE *f, const struct report *rep, const struct dev_series *
 	char			 name[16], label[32];
 	int			 k;
 
-	fprintf(f, "\n device %zu: %s  %s (%s)\n", d, dr->dev->name, dr->dev->id, dr->backend);
+	fprintf(f, "\n device %u: %s  %s (%s, its index %u)\n", dr->dev->number, dr->dev->name,
+	    dr->dev->id, dr->backend, dr->dev->index);
 	if (ds->has_energy)
 		write_stat(f, "energy", &ds->energy_j, "J", n);
 	else
@@ -429,7 +431,7 @@ report_write_text(FILE *f, const struct report *reps, size_t n, const struct ser
 		return write_series(f, reps, n, series);
 	write_run(f, rep);
 	for (i = 0; i < rep->ndev; i++)
-		write_device(f, rep, &rep->devs[i], i);
+		write_device(f, rep, &rep->devs[i]);
 	write_notes(f, rep);
 	write_sampler(f, rep, "sampler");
 	return finish_write(f);

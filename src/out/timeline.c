@@ -135,14 +135,14 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 }
 
 void
-timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns, size_t gdev,
+timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
     const struct device *dev, const struct sample *s, const struct dev_acct *acct,
     enum timeline_status status)
 {
 	if (tl->fd < 0)
 		return;
-	put(tl, "%d,%u,%.6f,%zu,", TIMELINE_SCHEMA_VERSION, run, (double)(s->t_ns - t0_ns) / 1e9,
-	    gdev);
+	put(tl, "%d,%u,%.6f,%u,", TIMELINE_SCHEMA_VERSION, run, (double)(s->t_ns - t0_ns) / 1e9,
+	    dev->number);
 	put_text(tl, dev->id);
 	put(tl, ",%s", status_words[status]);
 	if (s->is_lost)

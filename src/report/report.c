@@ -207,13 +207,13 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 }
 
 static const struct idle_power *
-idle_given(const struct run_params *rp, size_t gdev)
+idle_given(const struct run_params *rp, unsigned number)
 {
 	const struct idle_power	*all = NULL;
 	size_t			 i;
 
 	for (i = 0; i < rp->nidle; i++) {
-		if (rp->idle[i].device == (int)gdev)
+		if (rp->idle[i].device == (int)number)
 			return &rp->idle[i];
 		if (rp->idle[i].device == IDLE_ALL_DEVICES)
 			all = &rp->idle[i];
@@ -223,10 +223,10 @@ idle_given(const struct run_params *rp, size_t gdev)
 
 /* Idle power by the first source that has it: measured, given, or the lowest reading. */
 static void
-build_idle(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
+build_idle(struct dev_report *d, const struct backend *b, size_t i,
     const struct run_params *rp)
 {
-	const struct idle_power	*given = idle_given(rp, gdev);
+	const struct idle_power	*given = idle_given(rp, b->devs[i].number);
 	const struct dev_acct	*a = &b->acct[i];
 
 	if (!isnan(b->baseline_mw[i])) {
@@ -309,7 +309,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	    d->foreign_npids_max > run->tree.max_concurrent);
 	if (d->dev->measures & M_PSTATE)
 		build_states(d, a);
-	build_idle(d, b, i, gdev, &run->params);
+	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);
 }
@@ -360,6 +360,18 @@ report_build(struct report *rep, const struct run *run)
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
+}
+
+long
+report_device_at(const struct report *rep, unsigned number)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->ndev; i++) {
+		if (rep->devs[i].dev->number == number)
+			return (long)i;
+	}
+	return -1;
 }
 
 void

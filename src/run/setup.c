@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "joulestat/account.h"
+#include "joulestat/devsel.h"
 #include "joulestat/launch.h"
 #include "joulestat/reading.h"
 #include "joulestat/proctree.h"
@@ -40,7 +41,9 @@ setup_probe(struct run *run, const struct source_config *sc)
 	const struct source_ops *const	*ops;
 	struct backend			*b;
 	struct errbuf			 err;
+	char				 what[DEVICE_NOTE_LEN];
 
+	devsel_rewind(sc->sel);
 	for (ops = sources; *ops != NULL; ops++) {
 		run->backends = xreallocarray(run->backends, run->nbackends + 1, sizeof *b);
 		b = &run->backends[run->nbackends];
@@ -63,6 +66,8 @@ setup_probe(struct run *run, const struct source_config *sc)
 			b->baseline_mw[k] = NAN;
 		run->nbackends++;
 	}
+	if (devsel_describe(sc->sel, what, sizeof what))
+		run_note(run, "joulestat", "", what);
 }
 
 void

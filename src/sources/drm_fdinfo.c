@@ -205,18 +205,21 @@ drm_client_get(struct drm_ctx *ctx, size_t dev, uint64_t id, bool *is_new)
 	return c;
 }
 
+/* The state of engine class name of client c; *is_new when it is met first now. */
 static struct drm_engine_state *
-drm_client_engine(struct drm_client *c, const char *name)
+drm_client_engine(struct drm_client *c, const char *name, bool *is_new)
 {
 	struct drm_engine_state	*st;
 	size_t			 i;
 
+	*is_new = false;
 	for (i = 0; i < c->nengines; i++) {
 		if (strcmp(c->engines[i].name, name) == 0)
 			return &c->engines[i];
 	}
 	if (c->nengines == DRM_ENGINES_MAX)
 		return NULL;
+	*is_new = true;
 	st = &c->engines[c->nengines++];
 	memset(st, 0, sizeof *st);
 	snprintf(st->name, sizeof st->name, "%s", name);
@@ -301,7 +304,7 @@ drm_client_update(struct drm_ctx *ctx, const struct proc *p, const struct drm_fd
 	struct drm_use		*u;
 	size_t			 dev, i;
 	uint64_t		 id;
-	bool			 is_new;
+	bool			 is_new, is_new_engine, is_fresh;
 
 	/* A client of another GPU (NVIDIA, unselected) is not ours. */
 	if ((dev = drm_dev_by_pdev(ctx, fi->pdev)) == ctx->ndev)
@@ -321,9 +324,17 @@ drm_client_update(struct drm_ctx *ctx, const struct proc *p, const struct drm_fd
 		u->mem_kib += fi->dev_mem_kib;
 	}
 	for (i = 0; i < fi->nengines; i++) {
-		if ((st = drm_client_engine(c, fi->engines[i].name)) != NULL)
-			drm_use_engine(u, st, &fi->engines[i], t_ns, span_ns,
-			    is_new && drm_is_fresh(p, &fi->engines[i], t_ns, is_launch));
+		if ((st = drm_client_engine(c, fi->engines[i].name, &is_new_engine)) == NULL)
+			continue;
+		/*
+		 * amdgpu prints an engine's line only after its first use
+		 * (Documentation/gpu/drm-usage-stats.rst: an absent key is 0),
+		 * so an engine that appears on a client already known was at 0
+		 * at the last scan: its first value is busy time since then.
+		 */
+		is_fresh = is_new ? drm_is_fresh(p, &fi->engines[i], t_ns, is_launch) :
+		    is_new_engine;
+		drm_use_engine(u, st, &fi->engines[i], t_ns, span_ns, is_fresh);
 	}
 }
 

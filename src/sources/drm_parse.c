@@ -500,13 +500,25 @@ drm_dpm_rest(const char *s, uint32_t *mhz, bool *is_current)
 	return 0;
 }
 
+/* The kernel's label of a level line: its number, or -1 when it has none. */
+static long
+drm_dpm_label(const char *label)
+{
+	uint64_t	n;
+
+	if (*label == '\0' || parse_u64_range(label, 0, 1000, &n) != 0)
+		return -1;
+	return (long)n;
+}
+
 /* One line of a pp_dpm table. */
 static int
-drm_dpm_line(struct drm_dpm *out, char *line)
+drm_dpm_line(struct drm_dpm *out, char *line, uint32_t *min_other)
 {
 	char		*colon = strchr(line, ':'), *label = line;
 	bool		 is_sleep, is_current;
 	uint32_t	 mhz;
+	long		 n;
 
 	while (*label == ' ' || *label == '\t')
 		label++;
@@ -520,9 +532,13 @@ drm_dpm_line(struct drm_dpm *out, char *line)
 	if (is_current && !out->has_current) {
 		out->has_current = true;
 		out->is_sleep = is_sleep;
-		out->level = out->nlevels;
+		/* The kernel's own label names the level; an unlabelled line, its place. */
+		n = colon != NULL && !is_sleep ? drm_dpm_label(label) : -1;
+		out->level = n >= 0 ? (unsigned)n : out->nlevels;
 		out->mhz = mhz;
-	}
+		out->is_lowest = !is_sleep && out->nlevels == 0;
+	} else if (!is_sleep && mhz < *min_other)
+		*min_other = mhz;
 	if (!is_sleep)
 		out->nlevels++;
 	return 0;
@@ -534,6 +550,7 @@ drm_parse_dpm(const char *text, struct drm_dpm *out)
 	char		 line[128];
 	const char	*p = text, *nl;
 	size_t		 len;
+	uint32_t	 min_other = UINT32_MAX;
 
 	memset(out, 0, sizeof *out);
 	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
@@ -545,8 +562,20 @@ drm_parse_dpm(const char *text, struct drm_dpm *out)
 			return -EINVAL;
 		memcpy(line, p, len);
 		line[len] = '\0';
-		if (drm_dpm_line(out, line) != 0)
+		if (drm_dpm_line(out, line, &min_other) != 0)
 			return -EINVAL;
+	}
+	/*
+	 * Fine-grained tables print the current clock on a line of its own;
+	 * the kernel calls a clock below half the lowest level deep sleep
+	 * (and newer kernels print it as "S:"), so a sleeping GPU's "1: 0Mhz *"
+	 * is deep sleep, not level 1.  The first level line is the lowest
+	 * level itself, never below it.
+	 */
+	if (out->has_current && !out->is_sleep && !out->is_lowest && min_other != UINT32_MAX &&
+	    out->mhz < min_other / 2) {
+		out->is_sleep = true;
+		out->is_deduced_sleep = true;
 	}
 	return out->nlevels > 0 || out->has_current ? 0 : -EINVAL;
 }

@@ -75,18 +75,23 @@ int	drm_parse_size_kib(const char *value, uint64_t *kib);
 /* The current line of an amdgpu pp_dpm_* table. */
 struct drm_dpm {
 	bool		 has_current;		/* some line carries the '*' */
-	bool		 is_sleep;		/* the current line is "S:" (deep sleep) */
-	unsigned	 level;			/* current line's position among level lines */
+	bool		 is_sleep;		/* deep sleep: the current line is "S:", or ... */
+	bool		 is_deduced_sleep;	/* ... its clock is below half the lowest level */
+	bool		 is_lowest;		/* the current line is the first level line */
+	unsigned	 level;			/* current line's label, else its place */
 	uint32_t	 mhz;			/* current line's clock */
 	unsigned	 nlevels;		/* level lines (all but "S:") */
 };
 
 /*
  * Parse a pp_dpm_sclk / pp_dpm_mclk table: lines "<label>: <f>Mhz[ *]"
- * where the label is a level number, "S" for deep sleep (newer kernels,
- * which then number the levels from 1), or missing (renoir's unnumbered
- * current line).  The level of the current line is its position among
- * the lines other than "S:", so it does not depend on that numbering.
+ * where the label is a level number, "S" for deep sleep (newer kernels),
+ * or missing (renoir's unnumbered current line).  The level of the
+ * current line is the kernel's label, so the same operating point keeps
+ * its name whether or not an "S:" line is printed above it; an unlabelled
+ * line takes its place among the level lines.  A current clock below half
+ * the lowest other level is deep sleep, the kernel's own rule, which
+ * fine-grained tables of kernels without "S:" show as "1: 0Mhz *".
  * Returns 0 (has_current false when no line is marked), or -EINVAL for a
  * line of another shape.
  */

@@ -62,6 +62,7 @@ struct drm_dev {
 	int64_t			 slow_ns;		/* next read of the context figures */
 	/* Cumulative counters; a failed read holds the last value. */
 	bool			 has_energy;
+	bool			 is_card_energy_zero;	/* energy1_input read 0 at the probe */
 	uint64_t		 energy_uj;
 	bool			 has_idle;
 	uint64_t		 idle_ms;

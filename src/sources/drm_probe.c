@@ -111,13 +111,40 @@ static const struct drm_file drm_files[] = {
 };
 
 /*
- * Open the file of sensor k: the first candidate that exists and reads.
- * A read refused with EPERM or EBUSY is kept (the GPU is asleep, or busy);
- * other errors (EOPNOTSUPP, EINVAL: not supported here) move on.
+ * Whether what candidate f read (n bytes of buf) makes it a source.  A DPM
+ * table that exists but is empty (amdgpu on SI and CIK) or has no level is
+ * none.  An energy counter that reads 0 (the card counter of xe on Linux
+ * 6.16 for Battlemage, while the package one grows) is skipped while is_strict,
+ * so that the next candidate is used; it is taken when nothing else is.
+ */
+static bool
+drm_probe_usable(struct drm_dev *d, const struct drm_file *f, char *buf, ssize_t n,
+    bool is_strict)
+{
+	struct drm_dpm	dpm;
+	uint64_t	v;
+
+	if (n < 0)
+		return true;			/* refused for now: kept, read later */
+	if (f->sensor == DRM_S_SCLK || f->sensor == DRM_S_MCLK)
+		return drm_parse_dpm(buf, &dpm) == 0 && dpm.nlevels > 0;
+	if (f->sensor == DRM_S_ENERGY && is_strict && drm_parse_value(buf, &v) == 0 && v == 0) {
+		if (f->path == drm_f_energy_card)
+			d->is_card_energy_zero = true;
+		return false;
+	}
+	return true;
+}
+
+/*
+ * Open the file of each sensor: the first candidate that exists, reads
+ * and is usable.  A read refused with EPERM or EBUSY is kept (the GPU is
+ * asleep, or busy); other errors (EOPNOTSUPP, EINVAL: not supported here)
+ * move on.
  */
 static void
 drm_probe_sensor(struct drm_dev *d, struct device *dev, const int base[3],
-    const char *hwmon)
+    const char *hwmon, bool is_strict)
 {
 	const struct drm_file	*f;
 	char			 buf[DRM_TEXT_MAX], what[64];
@@ -133,7 +160,8 @@ drm_probe_sensor(struct drm_dev *d, struct device *dev, const int base[3],
 		if ((fd = openat(base[f->base], f->path, O_RDONLY | O_CLOEXEC)) == -1)
 			continue;
 		n = pread_text(fd, buf, sizeof buf);
-		if (n < 0 && n != -EPERM && n != -EBUSY && n != -EAGAIN) {
+		if ((n < 0 && n != -EPERM && n != -EBUSY && n != -EAGAIN) ||
+		    !drm_probe_usable(d, f, buf, n, is_strict)) {
 			close(fd);
 			continue;
 		}
@@ -189,8 +217,8 @@ drm_probe_notes(struct drm_dev *d, struct device *dev)
 		dev->power_kind = POWER_KIND_AVERAGE_FW;
 	if (d->fds[DRM_S_SCLK] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_DPM;
-		backend_note(dev, "states are the DPM levels of pp_dpm_sclk, DPM0 the lowest "
-		    "clock, and deep sleep (S)");
+		backend_note(dev, "states are the DPM levels of pp_dpm_sclk by the kernel's "
+		    "labels, and deep sleep (S, or a clock below half the lowest level)");
 	}
 	if (d->fds[DRM_S_IDLE] >= 0) {
 		dev->pstate_names = PSTATE_NAMES_RC6;
@@ -199,7 +227,11 @@ drm_probe_notes(struct drm_dev *d, struct device *dev)
 	}
 	if (d->fds[DRM_S_ENERGY] >= 0 && strcmp(d->paths[DRM_S_ENERGY], drm_f_energy_pkg) == 0)
 		backend_note(dev, "energy is the package counter (energy2_input): the card "
-		    "counter is not available");
+		    "counter %s", d->is_card_energy_zero ? "(energy1_input) reads 0" :
+		    "is not available");
+	else if (d->fds[DRM_S_ENERGY] >= 0 && d->is_card_energy_zero)
+		backend_note(dev, "energy is the card counter (energy1_input), which read 0 "
+		    "when the run began: no other counter");
 	if (d->fds[DRM_S_ENERGY] >= 0 && d->fds[DRM_S_POWER] < 0)
 		backend_note(dev, "no power readings: energy comes from the counter alone, "
 		    "so peak power is unknown");
@@ -270,10 +302,26 @@ drm_probe_driver(int devdir, struct drm_uevent *ue)
 	return DRM_NDRIVERS;
 }
 
+/* Number card (named "cardN") and say whether it is selected. */
+static bool
+drm_probe_select(struct devsel *sel, const char *card, enum drm_driver driver,
+    const struct drm_uevent *ue, struct device *dev)
+{
+	struct devsel_dev	sd;
+
+	memset(&sd, 0, sizeof sd);
+	sd.backend = "drm";
+	sd.local = card;
+	sd.id = ue->slot;
+	sd.bus_id = ue->slot;
+	sd.family = driver == DRM_AMDGPU ? DEVSEL_F_ROCM : DEVSEL_F_ZE;
+	return devsel_match(sel, &sd, &dev->number);
+}
+
 /* Probe card N into dev and d; false when it is not ours or not selected. */
 static bool
 drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d,
-    struct device *dev)
+    struct device *dev, struct errbuf *err)
 {
 	struct drm_uevent	ue;
 	enum drm_driver		driver;
@@ -285,11 +333,17 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 	if ((base[DRM_AT_CARD] = backend_open_dir(classfd, name)) == -1)
 		return false;
 	base[DRM_AT_DEVICE] = backend_open_dir(base[DRM_AT_CARD], drm_f_device);
+	memset(&ue, 0, sizeof ue);
 	driver = base[DRM_AT_DEVICE] == -1 ? DRM_NDRIVERS : drm_probe_driver(base[DRM_AT_DEVICE], &ue);
+	/* The older AMD driver has no power interface of amdgpu's: said, not skipped silently. */
+	if (driver == DRM_NDRIVERS && strcmp(ue.driver, "radeon") == 0)
+		errbuf_set(err, "%s (%s, %04x:%04x) is driven by radeon, which is not supported: "
+		    "only amdgpu cards are measured", name, ue.slot[0] != '\0' ? ue.slot : "no bus id",
+		    (unsigned)ue.vendor, (unsigned)ue.device);
 	memset(dev, 0, sizeof *dev);
 	memset(d, 0, sizeof *d);
 	if (driver != DRM_NDRIVERS && ue.slot[0] != '\0' &&
-	    devsel_match(sel, card, ue.slot, ue.slot)) {
+	    drm_probe_select(sel, name, driver, &ue, dev)) {
 		d->driver = driver;
 		snprintf(d->pdev, sizeof d->pdev, "%s", ue.slot);
 		for (k = 0; k < DRM_NSENSORS; k++)
@@ -297,7 +351,8 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 		base[DRM_AT_HWMON] = drm_probe_hwmon(base[DRM_AT_DEVICE], drm_driver_names[driver],
 		    hwmon, sizeof hwmon);
 		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue);
-		drm_probe_sensor(d, dev, base, hwmon);
+		drm_probe_sensor(d, dev, base, hwmon, true);
+		drm_probe_sensor(d, dev, base, hwmon, false);
 		drm_probe_measures(d, dev);
 		drm_probe_notes(d, dev);
 		dev->ops = &drm_ops;
@@ -346,7 +401,7 @@ drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, 
 /* Probe every card under class/drm into *devs. */
 static void
 drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct device **devs,
-    size_t *ndev)
+    size_t *ndev, struct errbuf *err)
 {
 	unsigned	cards[DRM_CARDS_MAX];
 	size_t		ncards, i;
@@ -356,7 +411,7 @@ drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct devic
 	*devs = xcalloc(ncards > 0 ? ncards : 1, sizeof **devs);
 	ctx->devs = xcalloc(ncards > 0 ? ncards : 1, sizeof *ctx->devs);
 	for (i = 0; i < ncards; i++) {
-		if (!drm_probe_card(classfd, cards[i], sel, &ctx->devs[*ndev], &(*devs)[*ndev]))
+		if (!drm_probe_card(classfd, cards[i], sel, &ctx->devs[*ndev], &(*devs)[*ndev], err))
 			continue;
 		ctx->devs[*ndev].ctx = ctx;
 		(*ndev)++;
@@ -371,7 +426,6 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	struct drm_ctx	*ctx;
 	int		 root, classfd;
 
-	(void)err;
 	*devs = NULL;
 	*ndev = 0;
 	/* No sysfs, or no DRM class: nothing here, and nothing to say. */
@@ -383,7 +437,7 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return 0;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->proc_dirfd = -1;
-	drm_enumerate(ctx, classfd, sc->sel, devs, ndev);
+	drm_enumerate(ctx, classfd, sc->sel, devs, ndev, err);
 	close(classfd);
 	if (*ndev == 0) {
 		drm_free(ctx);

@@ -521,6 +521,23 @@ nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 	return NVML_SUCCESS;
 }
 
+/* Number device index and say whether it is selected. */
+static bool
+nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
+{
+	struct devsel_dev	sd;
+	char			local[16];
+
+	snprintf(local, sizeof local, "%u", index);
+	memset(&sd, 0, sizeof sd);
+	sd.backend = "nvml";
+	sd.local = local;
+	sd.id = dev->id;
+	sd.bus_id = dev->bus_id;
+	sd.family = DEVSEL_F_CUDA;
+	return devsel_match(sel, &sd, &dev->number);
+}
+
 /* Find, select and probe the devices; notes about skipped ones go in err. */
 static int
 nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
@@ -545,7 +562,7 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 			nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
 			continue;
 		}
-		if (!devsel_match(sel, i, dev->id, dev->bus_id))
+		if (!nvml_select(sel, i, dev))
 			continue;
 		nvml_probe_device(d, dev, pci_id);
 		(*ndev)++;

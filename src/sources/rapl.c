@@ -264,7 +264,9 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 		return -1;
 	memset(dev, 0, sizeof *dev);
 	rapl_identify(dev, &name, text, pkg);
-	if (!devsel_match(sel, (*idx)++, dev->id, NULL))
+	(*idx)++;
+	if (!devsel_match(sel, &(struct devsel_dev){ .backend = "rapl", .local = dev->id,
+	    .id = dev->id, .family = DEVSEL_F_NONE }, &dev->number))
 		return -1;
 	if (rapl_read_value(classfd, e->dir, rapl_f_range, &range) != 0)
 		range = 0;

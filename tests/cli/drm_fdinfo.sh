@@ -147,9 +147,50 @@ t_real_proc() {
 	assert_no_match err 'fdinfo of'
 }
 
+# The counters of the late engine at NOW_US: gfx unused for 1 s, then a
+# 300 ms burst already done when its line first shows, then 50 %.
+late_tick() {
+	d=$((($1 - tc) * 1000))
+	if [ "$d" -lt 1000000000 ]; then
+		fx_fdinfo amdgpu-unused-gfx.fdinfo "proc/$p1/fdinfo/5" PDEV=$PDEV ID=10 DMA=$BASE
+	else
+		late_gfx=$((300000000 + (d - 1000000000) / 2))
+		fx_fdinfo amdgpu.fdinfo "proc/$p1/fdinfo/5" PDEV=$PDEV ID=10 \
+		    GFX=$((BASE + late_gfx)) DMA=$BASE
+		echo "$late_gfx" >late-gfx
+	fi
+}
+
+# amdgpu prints an engine's line only once the engine has been used: a
+# known client's new engine starts from 0, not from its first value.
+t_late_engine() {
+	fx_copy drm-amdgpu-input
+	mkdir proc
+	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" "$JOULESTAT" \
+	    -i 500 --csv=s.csv -- "$JS_WORK" -p p1 sleep 2.5s
+	wait_file p1
+	p1=$t_file_pid
+	mkdir -p "proc/$p1/fdinfo"
+	tc=$(fx_now_us)
+	late_tick "$tc"
+	fx_loop late_tick
+	reap
+	fx_stop
+	assert_rc 0
+	[ -s late-gfx ] || fail "the gfx line never showed"
+	# SM% is the mean over the windows with gfx data, which begin when the
+	# line shows and last at most 2 s: the burst adds at least 15 points to
+	# the steady 50 %.  Taken as a baseline, it would add none.
+	csv_get s.csv sm_pct scope=process device=0 pid="$p1"
+	note "SM% $csv_v: 50 steady, plus the 300 ms burst counted from 0"
+	assert_ge "$csv_v" 62 "SM% with the burst of a late engine"
+	assert_le "$csv_v" 100 "SM% at most 100"
+}
+
 t_run "shared client counted once, counters going backwards, another GPU's client" \
     t_shared_and_backwards
 t_run "a process without permission is named once" t_denied
+t_run "amdgpu: an engine that appears late counts from 0" t_late_engine
 t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
 t_run "the real /proc: no DRM fd, nothing read" t_real_proc
 t_done

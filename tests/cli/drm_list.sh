@@ -1,8 +1,8 @@
 #!/bin/bash
 # --list-devices on the fixture trees (tests/fixtures): which AMD, Intel
 # and RAPL devices are found and what each can measure, that cards of
-# other drivers and connectors are skipped, that -d selects by index and
-# PCI bus id, and that a machine without /sys/class/drm or powercap costs
+# other drivers and connectors are skipped, that -d selects by number,
+# PCI bus id and zone id, and that a machine without /sys/class/drm or powercap costs
 # nothing and says nothing about them.
 . "$(dirname "$0")/lib.sh"
 : "${TOP:?}"
@@ -24,7 +24,7 @@ t_amdgpu_average() {
 	assert_match out 'clocks=hwmon0/freq1_input util=gpu_busy_percent'
 	assert_match out 'temp=hwmon0/temp1_input pid-util=fdinfo'
 	assert_match out 'note: power is hwmon power1_average, a firmware average'
-	assert_match out 'DPM levels of pp_dpm_sclk, DPM0 the lowest clock, and deep sleep'
+	assert_match out "DPM levels of pp_dpm_sclk by the kernel's labels, and deep sleep"
 	# Connectors and render nodes are not cards.
 	[ "$(grep -c 'backend drm' out)" -eq 1 ] || fail "expected one drm device"
 }
@@ -77,10 +77,19 @@ t_select() {
 	list drm-amdgpu-input -d 03:00.0
 	assert_match out 'AMD Radeon RX 7900 XTX'
 	list rapl-2pkg -d package-1
-	assert_match out '^0: CPU package 1  package-1$'
+	# A device keeps its number whatever -d selects.
+	assert_match out '^2: CPU package 1  package-1$'
 	[ "$(grep -c 'backend rapl' out)" -eq 1 ] || fail "-d package-1 selected more"
 	list drm-amdgpu-input -d 0000:09:00.0
 	assert_no_match out 'backend drm'
+}
+
+# A card driven by radeon (LACT's HD 7870 capture): one line, not silence.
+t_radeon() {
+	list lact-hd7870
+	assert_match out '^no devices found$'
+	assert_match out '^drm: card0 \(0000:01:00\.0, 1002:6818\) is driven by radeon, which is not supported: only amdgpu cards are measured$'
+	[ "$(grep -c radeon out)" -eq 1 ] || fail "one line about radeon"
 }
 
 # No sysfs of ours at all: no device, and not a word about drm or rapl.
@@ -140,6 +149,7 @@ t_run "i915 dGPU" t_i915
 t_run "xe dGPU, card and package energy" t_xe
 t_run "two-package RAPL machine" t_rapl
 t_run "-d by bus id, index and RAPL zone id" t_select
+t_run "a radeon card is said to be unsupported" t_radeon
 t_run "no DRM and no powercap: nothing said" t_absent
 t_run "RAPL energy_uj denied: one line with the fix" t_rapl_denied
 t_run "capture-fixture.sh copies what the backends read" t_capture

@@ -11,15 +11,14 @@
 
 #include "fuzz.h"
 
-static const struct {
-	unsigned	 index;
-	const char	*id;
-	const char	*bus_id;
-} fuzz_devs[] = {
-	{ 0, "GPU-5a1c7d3e-9b2f-4e61-8d0a-3c7f1e2b4a90", "00000000:17:00.0" },
-	{ 1, "0000:03:00.0", "0000:03:00.0" },
-	{ 2, "package-0", NULL },
-	{ 3, "", "" },
+static const char *const fuzz_mig[] = { "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11" };
+
+static const struct devsel_dev fuzz_devs[] = {
+	{ "nvml", "0", "GPU-5a1c7d3e-9b2f-4e61-8d0a-3c7f1e2b4a90", "00000000:17:00.0",
+	    fuzz_mig, 1, DEVSEL_F_CUDA },
+	{ "drm", "card1", "0000:03:00.0", "0000:03:00.0", NULL, 0, DEVSEL_F_ROCM },
+	{ "rapl", "package-0", "package-0", NULL, NULL, 0, DEVSEL_F_NONE },
+	{ "drm", "card2", "", "", NULL, 0, DEVSEL_F_ZE },
 };
 
 int
@@ -29,16 +28,23 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct errbuf	 err = { { 0 } };
 	char		*text = fuzz_text(data, size);
 	size_t		 i;
+	unsigned	 number;
 
+	memset(&sel, 0, sizeof sel);
 	if (devsel_parse(&sel, text, &err) == 0) {
 		FUZZ_CHECK(text[0] == '\0' ? sel.n == 0 : sel.n >= 1);
 		for (i = 0; i < sel.n; i++) {
 			FUZZ_CHECK(sel.v[i].text[0] != '\0');
 			FUZZ_CHECK(!isspace((unsigned char)sel.v[i].text[0]));
 		}
-		for (i = 0; i < ARRAY_SIZE(fuzz_devs); i++)
-			(void)devsel_match(&sel, fuzz_devs[i].index, fuzz_devs[i].id,
-			    fuzz_devs[i].bus_id);
+		/* The same text as every mask, as the environment may hold anything. */
+		for (i = 0; i < DEVSEL_NMASKS; i++)
+			devsel_set_mask(&sel, (enum devsel_mask_var)i, text);
+		devsel_rewind(&sel);
+		for (i = 0; i < ARRAY_SIZE(fuzz_devs); i++) {
+			(void)devsel_match(&sel, &fuzz_devs[i], &number);
+			FUZZ_CHECK(number == i);
+		}
 		if (devsel_check(&sel, &err) != 0)
 			FUZZ_CHECK(err.msg[0] != '\0');
 	} else {

@@ -378,13 +378,48 @@ test_dpm_deep_sleep(void **state)
 	assert_true(dpm.is_sleep);
 	assert_int_equal(dpm.mhz, 19);
 	assert_int_equal(dpm.nlevels, 3);
-	/* Awake again: numbered from 0; the level is the position, not the label. */
-	assert_int_equal(drm_parse_dpm("0: 500Mhz \n1: 1200Mhz *\n2: 2304Mhz \n", &dpm), 0);
+	assert_false(dpm.is_deduced_sleep);
+	/* The level is the kernel's label: 789 MHz is level 1 with or without "S:". */
+	assert_int_equal(drm_parse_dpm("S: 500Mhz \n1: 789Mhz *\n", &dpm), 0);
 	assert_false(dpm.is_sleep);
 	assert_int_equal(dpm.level, 1);
-	/* A table that kept the 1-based labels still gives position 1 for 1200. */
-	assert_int_equal(drm_parse_dpm("1: 500Mhz \n2: 1200Mhz *\n3: 2304Mhz \n", &dpm), 0);
+	assert_int_equal(drm_parse_dpm("0: 500Mhz \n1: 789Mhz *\n", &dpm), 0);
 	assert_int_equal(dpm.level, 1);
+	assert_int_equal(drm_parse_dpm("1: 500Mhz \n2: 1200Mhz *\n3: 2304Mhz \n", &dpm), 0);
+	assert_int_equal(dpm.level, 2);
+}
+
+/* Fine-grained tables of real cards (LACT's snapshots, tests/fixtures/README). */
+static void
+test_dpm_fine_grained_sleep(void **state)
+{
+	struct drm_dpm	dpm;
+
+	(void)state;
+	/* RX 7600S asleep: the current clock 0 is below half of 255 MHz. */
+	assert_int_equal(drm_parse_dpm("0: 255Mhz\n1: 0Mhz *\n2: 1841Mhz\n", &dpm), 0);
+	assert_true(dpm.is_sleep);
+	assert_true(dpm.is_deduced_sleep);
+	assert_int_equal(dpm.mhz, 0);
+	/* A clock of a few MHz is asleep too; just under half the minimum, not yet. */
+	assert_int_equal(drm_parse_dpm("0: 500Mhz\n1: 31Mhz *\n2: 2100Mhz\n", &dpm), 0);
+	assert_true(dpm.is_sleep);
+	assert_int_equal(drm_parse_dpm("0: 500Mhz\n1: 250Mhz *\n2: 2100Mhz\n", &dpm), 0);
+	assert_false(dpm.is_sleep);
+	assert_int_equal(dpm.level, 1);
+	/* RX 6600 at work: the middle line is the current clock, level 1. */
+	assert_int_equal(drm_parse_dpm("0: 500Mhz \n1: 2605Mhz *\n2: 2700Mhz \n", &dpm), 0);
+	assert_false(dpm.is_sleep);
+	assert_int_equal(dpm.level, 1);
+	assert_int_equal(dpm.mhz, 2605);
+	/* At the lowest level of a table whose next level is more than twice it. */
+	assert_int_equal(drm_parse_dpm("0: 500Mhz *\n1: 1200Mhz \n2: 2304Mhz \n", &dpm), 0);
+	assert_false(dpm.is_sleep);
+	assert_int_equal(dpm.level, 0);
+	/* Phoenix at its lowest level. */
+	assert_int_equal(drm_parse_dpm("0: 800Mhz *\n1: 1100Mhz \n2: 2700Mhz \n", &dpm), 0);
+	assert_false(dpm.is_sleep);
+	assert_int_equal(dpm.level, 0);
 }
 
 static void
@@ -690,6 +725,7 @@ main(void)
 		cmocka_unit_test(test_size_kib),
 		cmocka_unit_test(test_dpm_polaris),
 		cmocka_unit_test(test_dpm_deep_sleep),
+		cmocka_unit_test(test_dpm_fine_grained_sleep),
 		cmocka_unit_test(test_dpm_other_shapes),
 		cmocka_unit_test(test_dpm_garbage),
 		cmocka_unit_test(test_uevent_and_values),

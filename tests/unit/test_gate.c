@@ -116,6 +116,9 @@ setup(void **state)
 	snprintf(fx->devs[1].id, sizeof fx->devs[1].id, "GPU-B");
 	snprintf(fx->devs[1].name, sizeof fx->devs[1].name, "Test GPU B");
 	fx->devs[1].measures = M_ENERGY | M_POWER;
+	/* Gates name devices by their number (devsel.h): here, their place. */
+	fx->devs[0].number = 0;
+	fx->devs[1].number = 1;
 	for (r = 0; r < NRUNS; r++) {
 		for (d = 0; d < NDEVS; d++) {
 			fx->dreps[r][d].dev = &fx->devs[d];
