@@ -260,6 +260,10 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d, size
 	if (d->lost_samples > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
 		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
+	if (d->is_partial)
+		fprintf(f, "   %-18s %.3f s of %.3f s: energy, average power and energy above idle "
+		    "cover only that\n", "measured", (double)d->measured_ns / 1e9,
+		    (double)d->span_ns / 1e9);
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
@@ -373,7 +377,10 @@ write_series(FILE *f, const struct report *reps, size_t n, const struct series *
 {
 	size_t	i;
 
-	fprintf(f, "\n joulestat: %s  (%zu runs)\n\n", reps[0].command_quoted, n);
+	fprintf(f, "\n joulestat: %s  (%zu runs", reps[0].command_quoted, n);
+	if (s->ncounted < n)
+		fprintf(f, ", statistics over the %zu that succeeded", s->ncounted);
+	fprintf(f, ")\n\n");
 	write_series_runs(f, reps, n);
 	write_stat(f, "wall time", &s->wall_s, "s");
 	write_stat(f, "user time", &s->user_s, "s");
