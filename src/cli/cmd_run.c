@@ -168,6 +168,9 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	    (rc = setup_take_devices(run, &p->ex, cfg->exclusive_wait_s, sigfd)) != 0)
 		return rc;
 	outputs_open(o);
+	/* An output that cannot be created is said before the workload runs. */
+	if (o->is_failed)
+		return -1;
 	if (o->has_timeline) {
 		run->on_reading = write_timeline;
 		run->on_reading_arg = &o->timeline;
@@ -218,7 +221,8 @@ cmd_run(const struct config *cfg)
 	size_t		 nreps = 0, i;
 	int		 rc, sig = 0;
 
-	if (signals_take(&ss, &err) != 0) {
+	/* First, before any fd of joulestat's own could take a closed stdout's place. */
+	if (outputs_check(&cfg->out, &err) != 0 || signals_take(&ss, &err) != 0) {
 		warnmsg("%s", err.msg);
 		end.is_setup_failed = true;
 		return exitcode_of(&end);
