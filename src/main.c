@@ -50,16 +50,20 @@ usage_error(const char *msg)
  * would take those numbers and the workload would write into them: hold
  * them with /dev/null first.
  */
-static void
+static unsigned
 hold_std_fds(void)
 {
-	int	fd;
+	unsigned	closed = 0;
+	int		fd;
 
 	for (fd = 0; fd <= 2; fd++) {
-		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
-		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) == -1)
-			return;
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF) {
+			closed |= 1u << fd;
+			if (open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) == -1)
+				break;
+		}
 	}
+	return closed;
 }
 
 int
@@ -68,9 +72,10 @@ main(int argc, char **argv)
 	struct config	cfg;
 	struct errbuf	err = { "" };
 	size_t		i;
+	unsigned	closed;
 	int		status;
 
-	hold_std_fds();
+	closed = hold_std_fds();
 	/* A workload called merge runs as "joulestat -- merge". */
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(word_commands); i++) {
 		if (strcmp(argv[1], word_commands[i].word) == 0)
@@ -80,6 +85,8 @@ main(int argc, char **argv)
 		config_free(&cfg);
 		return usage_error(err.msg);
 	}
+	/* An explicit - on a closed stdout is an error, not a silent loss. */
+	cfg.out.is_stdout_closed = (closed & (1u << STDOUT_FILENO)) != 0;
 	status = option_commands[cfg.action](&cfg);
 	config_free(&cfg);
 	return status;

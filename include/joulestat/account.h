@@ -32,6 +32,9 @@ struct dev_acct {
 	bool		is_after_gap;	/* readings were lost since prev */
 	struct sample	prev;		/* last good reading; points not kept */
 	int64_t		first_ns;	/* first good reading */
+	int64_t		start_ns;	/* first reading, good or lost */
+	bool		has_start;
+	int64_t		head_lost_ns;	/* lost before the first good reading */
 	int64_t		last_ns;	/* last good reading */
 	/* The last readings that had energy, and power: intervals are bridged over others. */
 	bool		has_last_e;
@@ -46,6 +49,7 @@ struct dev_acct {
 	uint64_t	counter_wraps;
 	uint64_t	counter_resets;
 	int64_t		counter_gap_ns;	/* intervals without a counter delta */
+	int64_t		counter_ns;	/* time the counter's energy covers */
 	/* Energy integrated from one power reading per tick. */
 	bool		has_ticks_integral;
 	double		ticks_mj;
@@ -133,6 +137,15 @@ double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
  */
 bool	account_is_idle_reading(const struct device *dev, const struct sample *s);
 void	account_note_idle(struct dev_acct *a, const struct device *dev, const struct sample *s);
+
+/*
+ * The time the energy of method covers, and the time from the device's
+ * first reading (good or lost) to its last: a headline energy whose
+ * covered time is shorter than the span left time unmeasured (HACKING.md,
+ * "Measurement rules", Validity).
+ */
+int64_t	account_covered_ns(const struct dev_acct *a, enum energy_method method);
+int64_t	account_span_ns(const struct dev_acct *a);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

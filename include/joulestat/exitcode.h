@@ -35,6 +35,7 @@ struct ending {
 	bool	is_setup_failed; /* joulestat could not set up or start a run */
 	int	setup_signal;	/* a signal ended set-up before the workload ran */
 	int	workload;	/* the series' status: exitcode_of_run of its last run */
+	int	series_signal;	/* a signal ended the series between or after runs */
 	bool	is_output_failed;
 	bool	is_gate_failed;
 	int	gate_code;	/* --gate-exit-code */
@@ -42,9 +43,10 @@ struct ending {
 
 /*
  * joulestat's exit status.  Set-up that failed wins, since nothing ran.
- * Then the workload's status always wins; joulestat's own failure (125) is
- * only reported when the workload itself succeeded, and a failed gate only
- * when neither the workload nor joulestat failed.
+ * Then the workload's status always wins; then a signal that interrupted
+ * the series (128+N); joulestat's own failure (125) is only reported when
+ * the workload itself succeeded, and a failed gate only when neither the
+ * workload nor joulestat failed.
  */
 int	exitcode_of(const struct ending *e);
 

@@ -52,6 +52,7 @@ struct gate_config {
 	int			exit_code;	/* --gate-exit-code */
 	const char		*baseline_path;	/* --baseline */
 	enum regression_metric	regress;
+	bool			is_partial_measured; /* --gate-partial=measured */
 };
 
 /*
@@ -63,6 +64,9 @@ struct gate_config {
  */
 int	gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg,
 	    struct errbuf *err);
+
+/* --gate-partial: fail or measured.  0 or -1. */
+int	gate_parse_partial(struct gate_config *gc, const char *arg, struct errbuf *err);
 
 /* --regression-metric: energy, time or energy-above-idle.  0 or -1. */
 int	gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err);
@@ -110,6 +114,7 @@ enum gate_verdict {
 	GATE_PASS,
 	GATE_FAIL,
 	GATE_NO_DATA,		/* the figure was not measured: a failure too */
+	GATE_PARTIAL,		/* it covers less than the run (--gate-partial=fail) */
 };
 
 struct gate_result {
@@ -136,7 +141,7 @@ void	gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct 
 	    size_t n, const struct baseline *base);
 void	gate_set_free(struct gate_set *gs);
 
-/* "pass", "FAIL", "FAIL (not measured)". */
+/* "pass", "FAIL", "FAIL (not measured)", "FAIL (partly measured)". */
 const char *gate_verdict_word(enum gate_verdict v);
 
 /* The gates section of the text report.  0 or -errno. */

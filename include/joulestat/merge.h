@@ -42,6 +42,7 @@ struct merge_dev {
 	double		 start_s;	/* the window over all runs: first start */
 	double		 end_s;		/* ... and last end */
 	bool		 has_window;
+	bool		 is_partial;	/* a run's energy covers less than its window */
 };
 
 /* One input file: one rank's summary. */
@@ -96,6 +97,7 @@ struct merge_job {
 	double		 above_idle_j;	/* the same */
 	double		 workload_j;	/* over ranks: no deduplication */
 	size_t		 n_energy, n_above_idle, n_workload; /* figures summed */
+	size_t		 n_partial;	/* summed figures that cover less than their window */
 };
 
 /* Add v to *sum and count it in *n, when has. */

@@ -8,12 +8,15 @@
 #ifndef JOULESTAT_OUTPUTS_H
 #define JOULESTAT_OUTPUTS_H
 
+#include <sys/types.h>
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
 #include "joulestat/timeline.h"
+#include "joulestat/util.h"
 
 struct gate_set;
 struct report;
@@ -27,6 +30,14 @@ struct output_paths {
 	const char	*timeline_path;	/* --timeline: one CSV row per device per reading */
 	const char	*plot_path;	/* --plot: PNG drawn from the timeline */
 	bool		 is_quiet;	/* -q: no report */
+	bool		 is_stdout_closed; /* joulestat started with fd 1 closed */
+};
+
+/* A file output: the temporary file written in place of path, renamed at the end. */
+struct out_file {
+	const char	*path;
+	char		*tmp;		/* NULL: written in place (stdout, a FIFO, a device) */
+	mode_t		 mode;		/* what a plain open would have given path */
 };
 
 /* Every output of a run, opened before it starts. */
@@ -35,6 +46,7 @@ struct outputs {
 	FILE		*report;	/* text or -x CSV; NULL with -q */
 	FILE		*csv;
 	FILE		*json;
+	struct out_file	 report_file, csv_file, json_file;
 	struct timeline	 timeline;
 	bool		 has_timeline;
 	char		*plot_tool;	/* --plot: joulestat-plot, found before the run */
@@ -43,6 +55,14 @@ struct outputs {
 	bool		 is_pipe_dfl;	/* ... and SIGPIPE had its default action */
 	bool		 is_failed;	/* some output could not be opened or written */
 };
+
+/*
+ * Before anything is opened: refuse names that look like options ("--";
+ * "./--" is a file), two outputs that are one file (by st_dev and st_ino,
+ * or directory and name), an output that is joulestat's own standard
+ * output or error, and two outputs on "-".  Returns 0, or -1 with a cause.
+ */
+int	outputs_check(const struct output_paths *paths, struct errbuf *err);
 
 /* A zeroed o that outputs_abandon accepts, before outputs_open. */
 void	outputs_init(struct outputs *o, const struct output_paths *paths);

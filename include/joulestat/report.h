@@ -49,6 +49,10 @@ struct dev_report {
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
 	int64_t			 window_ns;	/* first to last good reading */
+	int64_t			 measured_ns;	/* the time energy_mj covers */
+	bool			 has_measured;	/* method != ENERGY_NONE */
+	int64_t			 span_ns;	/* first to last reading, lost ones too */
+	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
@@ -68,7 +72,7 @@ struct dev_report {
 	enum idle_method	 idle_method;
 	double			 idle_mw;
 	bool			 has_above_idle;
-	double			 above_idle_mj;	/* energy minus idle power over the window */
+	double			 above_idle_mj;	/* energy minus idle power over measured_ns */
 	bool			 has_attrib;	/* per-process data shared the energy out */
 	double			 workload_mj;	/* estimates: the tree's processes */
 	double			 other_mj;	/* processes outside the tree */

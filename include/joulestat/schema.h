@@ -70,6 +70,7 @@
 	C(COL_AVGSM, "avg_sm_mhz")					\
 	C(COL_LOST, "lost_readings")					\
 	C(COL_LOSTS, "lost_s")						\
+	C(COL_MEASURED, "measured_s")					\
 	C(COL_THR_POWER, "throttled_power_s")				\
 	C(COL_THR_THERMAL, "throttled_thermal_s")			\
 	C(COL_IDLE, "idle_power_w")					\

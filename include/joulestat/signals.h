@@ -33,7 +33,8 @@ int	signals_take(struct sigstate *ss, struct errbuf *err);
  * Wait until the CLOCK_MONOTONIC time deadline_ns, or until a signal other
  * than SIGCHLD arrives on sigfd (a child that ends is not a reason to
  * stop waiting; it is reaped by the next run's loop).  Returns that
- * signal's number, or 0 at the deadline.  A negative sigfd only waits.
+ * signal's number, or 0 at the deadline.  A deadline already past looks
+ * once at what is pending.  A negative sigfd only waits.
  */
 int	wait_for_signal(int sigfd, int64_t deadline_ns);
 

@@ -34,7 +34,8 @@ struct dev_series {
 
 /* The summary of repeated runs. */
 struct series {
-	size_t			 n;
+	size_t			 n;		/* runs */
+	size_t			 ncounted;	/* runs the statistics cover: those that succeeded */
 	struct series_stat	 wall_s;
 	struct series_stat	 user_s;
 	struct series_stat	 sys_s;
@@ -55,6 +56,9 @@ void	series_figure(const double *v, size_t n, struct series_stat *out);
  */
 void	series_check(struct series *s, const double *v, const unsigned *runs, const char *what,
 	    const struct series_stat *st);
+
+/* Add a warning (printf-style) to s, when there is room. */
+void	series_warn(struct series *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* Release what report_series allocated in s. */
 void	report_series_free(struct series *s);

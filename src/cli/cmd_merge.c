@@ -72,6 +72,12 @@ take_arg(char **dst, poptContext ctx)
 	*dst = poptGetOptArg(ctx);
 }
 
+static bool
+is_stdout(const char *path)
+{
+	return path != NULL && strcmp(path, "-") == 0;
+}
+
 /* Returns -1 to go on, or the exit status (help, usage error). */
 static int
 parse_options(struct merge_opts *o, poptContext ctx)
@@ -97,29 +103,53 @@ parse_options(struct merge_opts *o, poptContext ctx)
 	files = poptGetArgs(ctx);
 	if (files == NULL || files[0] == NULL)
 		return usage_error("no files given");
+	/* Two documents on one stream cannot be parsed apart. */
+	if (is_stdout(o->csv) + is_stdout(o->json) + (!o->is_quiet && is_stdout(o->output)) > 1)
+		return usage_error("only one of -o, --csv and --json can be - (standard output)");
 	return -1;
 }
+
+/* The path that stands for standard error: the text, moved off a busy stdout. */
+static const char to_stderr[] = "(standard error)";
 
 /* Write one output to path ("-": standard output); 0, or -1 after a message. */
 static int
 write_output(const char *path, int (*emit)(FILE *, const struct merge_job *),
     const struct merge_job *job)
 {
-	FILE	*f = strcmp(path, "-") == 0 ? stdout : fopen(path, "w");
-	int	 rc;
+	FILE	*f = path == to_stderr ? stderr : strcmp(path, "-") == 0 ? stdout :
+		    fopen(path, "w");
+	const char	*name = path == to_stderr ? "standard error" : f == stdout ?
+			    "standard output" : path;
+	bool		 is_std = f == stdout || f == stderr;
+	int		 rc;
 
 	if (f == NULL) {
 		warnmsg("merge: %s: %s", path, strerror(errno));
 		return -1;
 	}
 	rc = emit(f, job);
-	if (f != stdout && fclose(f) != 0 && rc == 0)
+	if ((is_std ? fflush(f) : fclose(f)) != 0 && rc == 0)
 		rc = -errno;
 	if (rc != 0) {
-		warnmsg("merge: %s: %s", f == stdout ? "standard output" : path, strerror(-rc));
+		warnmsg("merge: %s: %s", name, strerror(-rc));
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * Where the text report goes: -o, else standard output, or standard error
+ * when --csv=- or --json=- has standard output (joulestat(1), merge).
+ */
+static const char *
+text_path(const struct merge_opts *o)
+{
+	if (o->is_quiet)
+		return NULL;
+	if (o->output != NULL)
+		return o->output;
+	return is_stdout(o->csv) || is_stdout(o->json) ? to_stderr : "-";
 }
 
 static int
@@ -129,7 +159,7 @@ write_outputs(const struct merge_opts *o, const struct merge_job *job)
 		const char	*path;
 		int		(*emit)(FILE *, const struct merge_job *);
 	} outs[] = {
-		{ o->is_quiet ? NULL : o->output != NULL ? o->output : "-", merge_write_report },
+		{ text_path(o), merge_write_report },
 		{ o->csv, merge_write_csv },
 		{ o->json, merge_write_json },
 	};

@@ -92,25 +92,29 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
 
 /*
  * Warm-up runs, then the measured ones (-r).  A run that fails stops the
- * series, and its status is the series' status; so does a signal during
- * --cooldown.  Returns that status, or -1 when a run could not be started.
+ * series, and its status is the series' status.  A stop signal before a
+ * run (pending since set-up, or during --cooldown) or during a run that
+ * still succeeded stops it too, in *sig.  Returns the status, or -1 when a
+ * run could not be started.
  */
 static int
 run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
-    struct report *reps, size_t *nreps, bool *is_failed)
+    struct report *reps, size_t *nreps, bool *is_failed, int *sig)
 {
 	struct report	rep;
-	unsigned	k;
-	int		status = 0;
+	unsigned	k, total = cfg->warmup + cfg->repeat;
+	int		status = 0, seen;
 
-	for (k = 0; k < cfg->warmup + cfg->repeat && status == 0; k++) {
-		if (k > 0) {
-			if (cfg->cooldown_s > 0 && wait_for_signal(ss->sigfd,
-			    now_ns() + (int64_t)(cfg->cooldown_s * 1e9)) != 0)
-				break;
+	for (k = 0; k < total && status == 0; k++) {
+		/* The one wait between runs; with no --cooldown, a look at what is pending. */
+		*sig = wait_for_signal(ss->sigfd, k > 0 && cfg->cooldown_s > 0 ?
+		    now_ns() + (int64_t)(cfg->cooldown_s * 1e9) : 0);
+		if (*sig != 0)
+			break;
+		if (k > 0)
 			setup_reset(run);
-		}
 		run->index = k >= cfg->warmup ? k - cfg->warmup + 1 : 0;
+		seen = run->signals_seen;
 		if (run_once(run, ss, &rep, is_failed) != 0)
 			return -1;
 		status = rep.exit_status;
@@ -121,7 +125,16 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
 		if (status != 0 && run->index == 0)
 			warnmsg("warm-up run %u failed with status %d: nothing was measured", k + 1,
 			    status);
+		if (status == 0 && !run->is_attach && run->signals_seen > seen && k + 1 < total) {
+			*sig = run->last_signal;
+			break;
+		}
 	}
+	if (*sig != 0 && k > 0)
+		warnmsg("signal %d: the series was interrupted after %u of %u runs", *sig, k,
+		    total);
+	else if (*sig != 0)
+		warnmsg("signal %d before the command started: it was not run", *sig);
 	return status;
 }
 
@@ -156,6 +169,9 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	    (rc = setup_take_devices(run, &p->ex, cfg->exclusive_wait_s, sigfd)) != 0)
 		return rc;
 	outputs_open(o);
+	/* An output that cannot be created is said before the workload runs. */
+	if (o->is_failed)
+		return -1;
 	if (o->has_timeline) {
 		run->on_reading = write_timeline;
 		run->on_reading_arg = &o->timeline;
@@ -204,9 +220,10 @@ cmd_run(const struct config *cfg)
 	struct ending	 end = { .is_setup_failed = false };
 	struct errbuf	 err = { "" };
 	size_t		 nreps = 0, i;
-	int		 rc;
+	int		 rc, sig = 0;
 
-	if (signals_take(&ss, &err) != 0) {
+	/* First, before any fd of joulestat's own could take a closed stdout's place. */
+	if (outputs_check(&cfg->out, &err) != 0 || signals_take(&ss, &err) != 0) {
 		warnmsg("%s", err.msg);
 		end.is_setup_failed = true;
 		return exitcode_of(&end);
@@ -224,10 +241,15 @@ cmd_run(const struct config *cfg)
 	o.child_mask = ss.old_mask;
 	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
-	if ((rc = run_series(&run, cfg, &ss, reps, &nreps, &o.is_failed)) < 0)
+	if ((rc = run_series(&run, cfg, &ss, reps, &nreps, &o.is_failed, &sig)) < 0)
 		end.is_setup_failed = true;
 	else
 		end.workload = rc;
+	/* No run started: as for a signal during set-up; else the series was cut short. */
+	if (run.t0_ns == 0)
+		end.setup_signal = sig;
+	else
+		end.series_signal = sig;
 	if (nreps > 0)
 		gate_judge(&gates, &cfg->gate, reps, nreps, p.has_base ? &p.base : NULL);
 	/* Clocks and devices go back before the outputs are written. */

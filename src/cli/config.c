@@ -66,6 +66,7 @@ struct raw_opts {
 	char	*gate_exit;
 	char	*baseline;
 	char	*regress;
+	char	*gate_partial;
 	char	*lock;
 	char	*exclusive_wait;
 	char	*plot;
@@ -75,7 +76,7 @@ struct raw_opts {
 	int	 is_exclusive;
 };
 
-#define NOPTIONS 37
+#define NOPTIONS 38
 
 struct parser {
 	struct raw_opts	 raw;
@@ -98,6 +99,7 @@ own_strings(struct parser *ps)
 		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
 		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
 		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
+		&ps->raw.gate_partial,
 		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
 	};
 	size_t		 i, k;
@@ -142,6 +144,9 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"write the report as CSV with separator SEP", "SEP" },
 	    { "gate-exit-code", '\0', POPT_ARG_STRING, &r->gate_exit, OPT_STRING,
 		"exit with N, 1 to 124, when a gate fails (default 3)", "N" },
+	    { "gate-partial", '\0', POPT_ARG_STRING, &r->gate_partial, OPT_STRING,
+		"when an energy or power figure covers less than the run (a device stopped "
+		"answering): fail its gate (default) or judge what was measured", "fail|measured" },
 	    { "gate-sigma", '\0', POPT_ARG_STRING, &r->gate_sigma, OPT_STRING,
 		"with --repeat, judge mean + K standard deviations, not the mean", "K" },
 	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
@@ -492,7 +497,7 @@ parse_lock_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 	return 0;
 }
 
-/* --gate-sigma, --gate-exit-code, --baseline and --regression-metric. */
+/* --gate-sigma, --gate-exit-code, --gate-partial, --baseline and --regression-metric. */
 static int
 parse_gate_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 {
@@ -517,6 +522,8 @@ parse_gate_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 		return -1;
 	}
 	if (r->regress != NULL && gate_parse_regress(gc, r->regress, err) != 0)
+		return -1;
+	if (r->gate_partial != NULL && gate_parse_partial(gc, r->gate_partial, err) != 0)
 		return -1;
 	for (i = 0; i < gc->nspecs; i++)
 		has_regression |= gc->specs[i].metric == GATE_REGRESSION;

@@ -17,6 +17,34 @@
 #include "joulestat/report.h"
 #include "joulestat/util.h"
 
+/*
+ * What the energy figures of the runs judged so far covered: a gate whose
+ * figure covers less than the run is partial (joulestat(1), --gate-partial).
+ */
+struct cover {
+	int64_t	measured_ns;
+	int64_t	span_ns;
+	size_t	npartial;
+};
+
+static void
+cover_add(struct cover *c, const struct dev_report *d)
+{
+	c->measured_ns += d->measured_ns;
+	c->span_ns += d->span_ns;
+	c->npartial += d->is_partial;
+}
+
+/* "device time measured 0.400 s of 2.002 s" into buf, after what it holds. */
+static void
+cover_words(const struct cover *c, char *buf, size_t size)
+{
+	size_t	len = strlen(buf);
+
+	snprintf(buf + len, size - len, "%slost time: %.3f s of %.3f s of device time measured",
+	    len > 0 ? "; " : "", (double)c->measured_ns / 1e9, (double)c->span_ns / 1e9);
+}
+
 /* The figure of one run for a gate; false when the run did not measure it. */
 static bool
 dev_figure(enum gate_metric m, const struct dev_report *d, double *v)
@@ -58,7 +86,7 @@ state_share(const struct dev_report *d, const char *state)
  */
 static bool
 run_figure(const struct gate_spec *g, int dev, const struct report *rep, double *v,
-    char *why, size_t size)
+    struct cover *cov, char *why, size_t size)
 {
 	double	x;
 	size_t	i, n = 0;
@@ -85,6 +113,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
 			n++;
+			cover_add(cov, &rep->devs[i]);
 		}
 	}
 	if (n == 0)
@@ -132,6 +161,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 {
 	struct gate_result	*r = new_result(gs, g);
 	struct series_stat	 st;
+	struct cover		 cov = { 0, 0, 0 };
 	double			*v = xcalloc(n, sizeof *v);
 	char			 why[96] = "", where[32];
 	size_t			 i;
@@ -147,7 +177,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	else
 		snprintf(r->what, sizeof r->what, "%s%s", gate_name(g->metric), where);
 	for (i = 0; i < n; i++) {
-		if (!run_figure(g, dev, &reps[i], &v[i], why, sizeof why)) {
+		if (!run_figure(g, dev, &reps[i], &v[i], &cov, why, sizeof why)) {
 			no_data(gs, r, why);
 			free(v);
 			return;
@@ -162,6 +192,16 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		    why[0] != '\0' ? "; " : "");
 	/* A total that left devices out says so. */
 	snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail), "%s", why);
+	if (cov.npartial > 0) {
+		cover_words(&cov, r->detail, sizeof r->detail);
+		if (!gc->is_partial_measured) {
+			r->verdict = GATE_PARTIAL;
+			gs->nfailed++;
+			return;
+		}
+		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
+		    ", judged on that (--gate-partial=measured)");
+	}
 	set_verdict(gs, r, is_min ? r->measured >= g->limit : r->measured <= g->limit);
 }
 
@@ -219,7 +259,7 @@ cur_has(const struct report *rep, const char *id)
  */
 static bool
 cur_regress(const struct gate_config *gc, const struct report *rep, const struct baseline *base,
-    double *v, size_t *ncommon)
+    double *v, size_t *ncommon, struct cover *cov)
 {
 	enum gate_metric	m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY : GATE_ABOVE_IDLE;
 	double			x;
@@ -236,9 +276,10 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 		if (!base_has(base, rep->devs[i].dev->id))
 			continue;
 		(*ncommon)++;
-		if (dev_figure(m, &rep->devs[i], &x))
+		if (dev_figure(m, &rep->devs[i], &x)) {
 			*v += x;
-		else
+			cover_add(cov, &rep->devs[i]);
+		} else
 			is_measured = false;
 	}
 	return *ncommon > 0 && is_measured;
@@ -287,6 +328,7 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 {
 	struct gate_result	*r = new_result(gs, g);
 	struct series_stat	 cs, bs;
+	struct cover		 cov = { 0, 0, 0 };
 	double			*cv = xcalloc(n, sizeof *cv), *bv = xcalloc(base->nruns, sizeof *bv);
 	double			 ratio, growth, unc = 0;
 	size_t			 i, ncommon = 0;
@@ -294,7 +336,7 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 
 	snprintf(r->what, sizeof r->what, "%s growth over the baseline", regress_words[gc->regress]);
 	for (i = 0; i < n; i++) {
-		if (!cur_regress(gc, &reps[i], base, &cv[i], &ncommon)) {
+		if (!cur_regress(gc, &reps[i], base, &cv[i], &ncommon, &cov)) {
 			no_data(gs, r, ncommon == 0 && gc->regress != REGRESS_TIME ?
 			    "no device in common with the baseline" : "a run did not measure it");
 			goto out;
@@ -322,6 +364,14 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 	if (gc->regress != REGRESS_TIME)
 		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
 		    ", %zu device%s", ncommon, ncommon == 1 ? "" : "s");
+	if (cov.npartial > 0) {
+		cover_words(&cov, r->detail, sizeof r->detail);
+		if (!gc->is_partial_measured) {
+			r->verdict = GATE_PARTIAL;
+			gs->nfailed++;
+			goto out;
+		}
+	}
 	set_verdict(gs, r, r->measured <= g->limit);
 out:
 	free(cv);
@@ -358,6 +408,7 @@ static const char *const verdict_words[] = {
 	[GATE_PASS] = "pass",
 	[GATE_FAIL] = "FAIL",
 	[GATE_NO_DATA] = "FAIL (not measured)",
+	[GATE_PARTIAL] = "FAIL (partly measured)",
 };
 
 const char *
@@ -396,9 +447,9 @@ gate_write_text(FILE *f, const struct gate_set *gs)
 void
 gate_failure_line(const struct gate_result *r, char *buf, size_t size)
 {
-	if (r->verdict == GATE_NO_DATA)
-		snprintf(buf, size, "gate failed: %s (%s): %s", r->what,
-		    gate_option(r->metric), r->detail);
+	if (r->verdict == GATE_NO_DATA || r->verdict == GATE_PARTIAL)
+		snprintf(buf, size, "gate failed: %s (%s): %s%s", r->what, gate_option(r->metric),
+		    r->detail, r->verdict == GATE_PARTIAL ? " (--gate-partial=fail)" : "");
 	else
 		snprintf(buf, size, "gate failed: %s (%s): %.3f %s, limit %s %.3f %s", r->what,
 		    gate_option(r->metric), r->measured, r->unit,

@@ -168,3 +168,17 @@ gate_parse_regress(struct gate_config *gc, const char *arg, struct errbuf *err)
 	return 0;
 }
 
+
+int
+gate_parse_partial(struct gate_config *gc, const char *arg, struct errbuf *err)
+{
+	if (strcmp(arg, "fail") == 0)
+		gc->is_partial_measured = false;
+	else if (strcmp(arg, "measured") == 0)
+		gc->is_partial_measured = true;
+	else {
+		errbuf_set(err, "invalid --gate-partial '%s': expected fail or measured", VIS(arg));
+		return -1;
+	}
+	return 0;
+}

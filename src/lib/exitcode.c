@@ -33,6 +33,8 @@ exitcode_of(const struct ending *e)
 		return EXIT_SIGNAL_BASE + e->setup_signal;
 	if (e->workload != 0)
 		return e->workload;
+	if (e->series_signal != 0)
+		return EXIT_SIGNAL_BASE + e->series_signal;
 	if (e->is_output_failed)
 		return EXIT_TOOL;
 	return e->is_gate_failed ? e->gate_code : 0;

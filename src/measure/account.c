@@ -179,10 +179,13 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 		*e = points_e;
 	else
 		*e = ticks_e;
-	if (d >= 0)
+	if (d >= 0) {
 		a->counter_mj += d;
-	else if (d == COUNTER_RESET && *e > 0)
+		a->counter_ns += s->t_ns - p->t_ns;
+	} else if (d == COUNTER_RESET && *e > 0) {
 		a->counter_mj += *e;	/* a reset interval: filled from power */
+		a->counter_ns += s->t_ns - p->t_ns;
+	}
 	return *e >= 0;
 }
 
@@ -244,6 +247,10 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	double	e = 0;
 	bool	has_e, is_spread;
 
+	if (!a->has_start) {
+		a->start_ns = s->t_ns;
+		a->has_start = true;
+	}
 	if (s->is_lost) {
 		a->lost_samples++;
 		a->last_lost_ns = s->t_ns;
@@ -261,6 +268,9 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->throttled_samples++;
 	if (!a->has_prev) {
 		a->first_ns = a->last_ns = s->t_ns;
+		/* Lost from the start: that time is unmeasured too. */
+		a->head_lost_ns = s->t_ns - a->start_ns;
+		a->lost_ns += a->head_lost_ns;
 		add_counter(a, s, range_mj);
 		add_ticks(a, s);
 		add_points(a, NULL, s, false);
@@ -286,6 +296,18 @@ account_finish(struct dev_acct *a)
 {
 	double	tail;
 
+	/*
+	 * After the last driver sample, its power stands until the last good
+	 * reading (not over a lost stretch after it).
+	 */
+	if (a->has_points && a->last_ns > a->last_point_ns) {
+		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
+		a->points_mj += tail;
+		if (!a->has_counter)
+			a->states[state_slot(&a->prev)].energy_mj += tail;
+		a->last_point_ns = a->last_ns;
+		a->points_ns = a->last_ns - a->first_ns;
+	}
 	/* Lost until the end: the time since the last good reading is a gap too. */
 	if (a->is_after_gap && a->last_lost_ns > a->last_ns) {
 		a->lost_ns += a->last_lost_ns - a->last_ns;
@@ -293,15 +315,29 @@ account_finish(struct dev_acct *a)
 		a->is_after_gap = false;
 		a->is_lost_at_end = true;
 	}
-	/* After the last driver sample, its power stands until the last reading. */
-	if (!a->has_points || a->last_ns <= a->last_point_ns)
-		return;
-	tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
-	a->points_mj += tail;
-	if (!a->has_counter)
-		a->states[state_slot(&a->prev)].energy_mj += tail;
-	a->last_point_ns = a->last_ns;
-	a->points_ns = a->last_ns - a->first_ns;
+}
+
+int64_t
+account_covered_ns(const struct dev_acct *a, enum energy_method method)
+{
+	switch (method) {
+	case ENERGY_COUNTER:
+		return a->counter_ns;
+	case ENERGY_TICKS:
+		return a->ticks_ns;
+	case ENERGY_POINTS:
+		/* The driver's samples stop at a lost stretch as the readings do. */
+		return a->has_prev ? a->last_ns - a->first_ns - (a->lost_ns - a->head_lost_ns) : 0;
+	case ENERGY_NONE:
+		break;
+	}
+	return 0;
+}
+
+int64_t
+account_span_ns(const struct dev_acct *a)
+{
+	return a->has_start && a->has_prev ? a->last_ns - a->start_ns : 0;
 }
 
 bool

@@ -26,10 +26,7 @@ series_figure(const double *v, size_t n, struct series_stat *out)
 	free(known);
 }
 
-static void
-series_warn(struct series *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
+void
 series_warn(struct series *s, const char *fmt, ...)
 {
 	va_list	ap;

@@ -291,6 +291,7 @@ add_totals(struct merge_job *job)
 	for (i = 0; i < job->ngroups; i++) {
 		d = &job->ranks[job->groups[i].kept_rank].devs[job->groups[i].kept_dev];
 		merge_add_figure(&job->energy_j, &job->n_energy, d->energy_j, d->n_energy > 0);
+		job->n_partial += d->n_energy > 0 && d->is_partial;
 		merge_add_figure(&job->above_idle_j, &job->n_above_idle, d->above_idle_j,
 		    d->n_above_idle > 0);
 	}

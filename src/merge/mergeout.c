@@ -219,6 +219,10 @@ merge_write_report(FILE *f, const struct merge_job *job)
 	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n", job->ngroups,
 	    job->ngroups == 1 ? "" : "s");
 	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups, NULL);
+	if (job->n_partial > 0)
+		fprintf(f, "   %-18s %zu device measurement%s lost time: the totals cover less "
+		    "than the job\n", "partly measured", job->n_partial,
+		    job->n_partial == 1 ? "" : "s");
 	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle, job->ngroups,
 	    NULL);
 	report_total(f, "workload", job->workload_j, job->n_workload, job->n_workload,
@@ -481,6 +485,7 @@ json_totals(const struct merge_job *job)
 	rc |= put(o, MCOL_WORKLOAD, jreal(job->workload_j, job->n_workload > 0));
 	rc |= fmt_json_put(o, "devices_without_energy",
 	    json_integer((json_int_t)(job->ngroups - job->n_energy)));
+	rc |= fmt_json_put(o, "devices_partly_measured", json_integer((json_int_t)job->n_partial));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;

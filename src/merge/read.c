@@ -27,6 +27,7 @@
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
+	int	lost, measured;
 };
 
 /* The first four make a file a summary; without the others a figure is unknown. */
@@ -50,6 +51,8 @@ static const struct {
 	{ COL_TIME, offsetof(struct cols, time), false },
 	{ COL_ABOVEIDLE, offsetof(struct cols, above_idle), false },
 	{ COL_WORKLOAD, offsetof(struct cols, workload), false },
+	{ COL_LOSTS, offsetof(struct cols, lost), false },
+	{ COL_MEASURED, offsetof(struct cols, measured), false },
 };
 
 /* A numbered "run" row. */
@@ -323,8 +326,8 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	const char		*id = csvin_get(rd->t, row, rd->c.id);
 	const struct run_info	*ri;
 	struct merge_dev	*d;
-	double			 v[4] = { 0 };
-	bool			 has[4];
+	double			 v[6] = { 0 };
+	bool			 has[6];
 	int64_t			 index;
 
 	if (id[0] == '\0') {
@@ -340,9 +343,17 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	    row_num(rd, row, rd->c.time, 0, MERGE_MAX_S, &v[0], &has[0]) != 0 ||
 	    row_num(rd, row, rd->c.energy, -MERGE_MAX_J, MERGE_MAX_J, &v[1], &has[1]) != 0 ||
 	    row_num(rd, row, rd->c.above_idle, -MERGE_MAX_J, MERGE_MAX_J, &v[2], &has[2]) != 0 ||
-	    row_num(rd, row, rd->c.workload, -MERGE_MAX_J, MERGE_MAX_J, &v[3], &has[3]) != 0)
+	    row_num(rd, row, rd->c.workload, -MERGE_MAX_J, MERGE_MAX_J, &v[3], &has[3]) != 0 ||
+	    row_num(rd, row, rd->c.lost, 0, MERGE_MAX_S, &v[4], &has[4]) != 0 ||
+	    row_num(rd, row, rd->c.measured, 0, MERGE_MAX_S, &v[5], &has[5]) != 0)
 		return -1;
 	d = find_dev(rd, row, id, index);
+	/*
+	 * Energy that covers less than the device's window (joulestat(1),
+	 * --gate-partial); a summary without measured_s says so by lost time.
+	 */
+	if (has[1] && (has[5] ? has[0] && v[5] < v[0] - 2e-6 : has[4] && v[4] > 0))
+		d->is_partial = true;
 	merge_add_figure(&d->time_s, &d->n_time, v[0], has[0]);
 	merge_add_figure(&d->energy_j, &d->n_energy, v[1], has[1]);
 	merge_add_figure(&d->above_idle_j, &d->n_above_idle, v[2], has[2]);

@@ -118,6 +118,8 @@ static const struct figure device_figures[] = {
 	{ COL_PEAKPOWER, D(peak_power_mw), .scale = 1e3, .prec = 3, D_HAS(has_peak) },
 	{ COL_LOST, D(lost_samples) },
 	{ COL_LOSTS, D(lost_ns), .scale = 1e9, .prec = 6 },
+	{ COL_MEASURED, D(measured_ns), .scale = 1e9, .prec = 6, D_HAS(has_measured) },
+	{ COL_NONE, "partial", D(is_partial) },
 	{ COL_NONE, "counter_resets", D(counter_resets) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },

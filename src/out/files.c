@@ -1,12 +1,20 @@
 /*
  * Opening, writing and closing the outputs of a run (include/joulestat/outputs.h).
+ * A regular-file output is written to a temporary file made by mkostemp in
+ * its directory and renamed over the name at the end, so that a run that
+ * fails, or is killed, never empties an earlier result (joulestat(1), FILES).
  */
 #include "joulestat/outputs.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "joulestat/csvout.h"
 #include "joulestat/gate.h"
@@ -15,20 +23,163 @@
 #include "joulestat/text.h"
 #include "joulestat/util.h"
 
+/* The mode open(2) with 0666 would give a new file: the umask applied. */
+static mode_t
+plain_mode(void)
+{
+	mode_t	mask = umask(0);
+
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+/*
+ * A regular file (or a name not there yet): a temporary file beside it,
+ * renamed over it by close_output.  Anything else (a FIFO, a terminal,
+ * /dev/null) is opened as it is, without blocking on a FIFO that has no
+ * reader yet: that is an error rather than a wait no signal can end.
+ */
 static FILE *
-open_output(const char *path, bool *is_failed)
+open_file(const char *path, struct out_file *of)
+{
+	struct stat	 st;
+	char		*dir, *base;
+	int		 fd, fl;
+	bool		 is_there = stat(path, &st) == 0;
+
+	if (is_there && !S_ISREG(st.st_mode)) {
+		if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+			return NULL;
+		if ((fl = fcntl(fd, F_GETFL)) != -1)
+			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+		return fdopen(fd, "w");
+	}
+	of->mode = is_there ? st.st_mode & 07777 : plain_mode();
+	dir = xstrdup(path);
+	base = xstrdup(path);
+	if (asprintf(&of->tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) == -1)
+		of->tmp = NULL;
+	free(dir);
+	free(base);
+	if (of->tmp == NULL) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) == -1) {
+		free(of->tmp);
+		of->tmp = NULL;
+		return NULL;
+	}
+	return fdopen(fd, "w");
+}
+
+static FILE *
+open_output(const char *path, struct out_file *of, bool *is_failed)
 {
 	FILE	*f;
 
+	memset(of, 0, sizeof *of);
+	of->path = path;
 	if (path == NULL)
 		return stderr;
-	if (strcmp(path, "-") == 0)
+	if (strcmp(path, "-") == 0) {
 		return stdout;
-	if ((f = fopen(path, "w")) == NULL) {
+	}
+	if ((f = open_file(path, of)) == NULL) {
 		warnmsg("%s: %s", path, strerror(errno));
 		*is_failed = true;
 	}
 	return f;
+}
+
+/* dev:ino of the file, or of its directory with its name when it is not there yet. */
+static bool
+identity(const char *path, char *key, size_t size)
+{
+	struct stat	 st;
+	char		*dir, *base;
+	bool		 ok;
+
+	if (stat(path, &st) == 0) {
+		snprintf(key, size, "%ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+		return true;
+	}
+	dir = xstrdup(path);
+	base = xstrdup(path);
+	ok = stat(dirname(dir), &st) == 0;
+	if (ok)
+		snprintf(key, size, "%ju:%ju/%s", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino,
+		    basename(base));
+	free(dir);
+	free(base);
+	return ok;
+}
+
+/* Is path the file behind joulestat's fd (its stdout or stderr)? */
+static bool
+is_fd_file(const char *path, int fd)
+{
+	struct stat	a, b;
+
+	return stat(path, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino;
+}
+
+int
+outputs_check(const struct output_paths *p, struct errbuf *err)
+{
+	const struct {
+		const char	*opt;
+		const char	*path;
+	} outs[] = {
+		{ "-o", p->is_quiet ? NULL : p->output },
+		{ "--csv", p->csv_path },
+		{ "--json", p->json_path },
+		{ "--timeline", p->timeline_path },
+		{ "--plot", p->plot_path },
+	};
+	char	keys[ARRAY_SIZE(outs)][4200];
+	bool	has[ARRAY_SIZE(outs)];
+	size_t	i, k, nstdout = 0;
+
+	for (i = 0; i < ARRAY_SIZE(outs); i++) {
+		has[i] = false;
+		if (outs[i].path == NULL)
+			continue;
+		if (strcmp(outs[i].path, "-") == 0) {
+			if (p->is_stdout_closed) {
+				errbuf_set(err, "%s -: standard output is closed", outs[i].opt);
+				return -1;
+			}
+			if (++nstdout > 1) {
+				errbuf_set(err, "%s -: another output is already on standard output",
+				    outs[i].opt);
+				return -1;
+			}
+			continue;
+		}
+		if (outs[i].path[0] == '-' || outs[i].path[0] == '\0') {
+			errbuf_set(err, "%s: '%s' is not a file name (write ./%s for a file of that "
+			    "name)", outs[i].opt, VIS(outs[i].path), VIS(outs[i].path));
+			return -1;
+		}
+		if (is_fd_file(outs[i].path, STDOUT_FILENO) ||
+		    is_fd_file(outs[i].path, STDERR_FILENO)) {
+			errbuf_set(err, "%s %s: that is joulestat's own standard %s; write - for "
+			    "standard output, or a file of its own", outs[i].opt, VIS(outs[i].path),
+			    is_fd_file(outs[i].path, STDOUT_FILENO) ? "output" : "error");
+			return -1;
+		}
+		has[i] = identity(outs[i].path, keys[i], sizeof keys[i]);
+		for (k = 0; has[i] && k < i; k++) {
+			if (has[k] && strcmp(keys[i], keys[k]) == 0) {
+				errbuf_set(err, "%s and %s name the same file, %s", outs[k].opt,
+				    outs[i].opt, VIS(outs[i].path));
+				return -1;
+			}
+		}
+	}
+	return 0;
 }
 
 void
@@ -48,11 +199,11 @@ outputs_open(struct outputs *o)
 	if (o->paths->plot_path != NULL)
 		timeline = plot_prepare(o);
 	if (!o->paths->is_quiet)
-		o->report = open_output(o->paths->output, &o->is_failed);
+		o->report = open_output(o->paths->output, &o->report_file, &o->is_failed);
 	if (o->paths->csv_path != NULL)
-		o->csv = open_output(o->paths->csv_path, &o->is_failed);
+		o->csv = open_output(o->paths->csv_path, &o->csv_file, &o->is_failed);
 	if (o->paths->json_path != NULL)
-		o->json = open_output(o->paths->json_path, &o->is_failed);
+		o->json = open_output(o->paths->json_path, &o->json_file, &o->is_failed);
 	if (timeline != NULL) {
 		o->has_timeline = timeline_open(&o->timeline, timeline, &err) == 0;
 		if (!o->has_timeline) {
@@ -69,17 +220,29 @@ check_linked(FILE *f)
 	return f != stdout && f != stderr && fd_is_unlinked(fileno(f)) ? -ENOENT : 0;
 }
 
+/* Close f; a temporary file takes the mode a plain open gives and replaces the name. */
 static void
-close_output(FILE *f, const char *path, int werr, bool *is_failed)
+close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
 {
+	const char	*path = of->path;
+
 	if (f == NULL)
 		return;
 	if (werr == 0)
 		werr = check_linked(f);
+	if (werr == 0 && of->tmp != NULL && fflush(f) == 0 && fchmod(fileno(f), of->mode) != 0)
+		werr = -errno;
 	if (f != stdout && f != stderr && fclose(f) != 0 && werr == 0)
 		werr = -errno;
+	if (werr == 0 && of->tmp != NULL && rename(of->tmp, path) != 0)
+		werr = -errno;
+	if (of->tmp != NULL && werr != 0)
+		unlink(of->tmp);
+	free(of->tmp);
+	of->tmp = NULL;
 	if (werr != 0) {
-		warnmsg("%s: %s", path != NULL ? path : "standard error", strerror(-werr));
+		warnmsg("%s: %s", path == NULL ? "standard error" : strcmp(path, "-") == 0 ?
+		    "standard output" : path, strerror(-werr));
 		*is_failed = true;
 	}
 }
@@ -118,12 +281,12 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 		else if ((werr = report_write_text(o->report, reps, nreps, &s)) == 0)
 			werr = gate_write_text(o->report, gates);
 	}
-	close_output(o->report, o->paths->output, werr, &o->is_failed);
+	close_output(o->report, &o->report_file, werr, &o->is_failed);
 	say_failed_gates(o->paths, gates);
 	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, gates, ",") : 0;
-	close_output(o->csv, o->paths->csv_path, werr, &o->is_failed);
+	close_output(o->csv, &o->csv_file, werr, &o->is_failed);
 	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s, gates) : 0;
-	close_output(o->json, o->paths->json_path, werr, &o->is_failed);
+	close_output(o->json, &o->json_file, werr, &o->is_failed);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
 		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline : o->paths->timeline_path,
 		    strerror(-werr));
@@ -138,12 +301,18 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 void
 outputs_abandon(struct outputs *o)
 {
-	FILE	*const files[] = { o->report, o->csv, o->json };
-	size_t	 i;
+	FILE		*const files[] = { o->report, o->csv, o->json };
+	struct out_file	*const of[] = { &o->report_file, &o->csv_file, &o->json_file };
+	size_t		 i;
 
+	/* The earlier results stay: only the temporary files go. */
 	for (i = 0; i < ARRAY_SIZE(files); i++) {
 		if (files[i] != NULL && files[i] != stdout && files[i] != stderr)
 			fclose(files[i]);
+		if (of[i]->tmp != NULL)
+			unlink(of[i]->tmp);
+		free(of[i]->tmp);
+		of[i]->tmp = NULL;
 	}
 	if (o->has_timeline)
 		timeline_close(&o->timeline);

@@ -348,6 +348,7 @@ series_object(const struct report *reps, const struct series *s)
 	devs = json_array();
 	warn = json_array();
 	rc = fmt_json_put(o, "runs", uinteger(s->n));
+	rc |= fmt_json_put(o, "runs_in_statistics", uinteger(s->ncounted));
 	rc |= put_stats(o, s, &figures_series_run);
 	for (i = 0; i < s->ndev; i++)
 		rc |= append(devs, series_device(reps[0].devs[i].dev, &s->devs[i]));

@@ -283,6 +283,10 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 	if (d->lost_samples > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
 		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
+	if (d->is_partial)
+		fprintf(f, "   %-18s %.3f s of %.3f s: energy, average power and energy above idle "
+		    "cover only that\n", "measured", (double)d->measured_ns / 1e9,
+		    (double)d->span_ns / 1e9);
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
@@ -405,13 +409,17 @@ write_series(FILE *f, const struct report *reps, size_t n, const struct series *
 {
 	size_t	i;
 
-	fprintf(f, "\n joulestat: %s  (%zu runs)\n\n", reps[0].command_quoted, n);
+	fprintf(f, "\n joulestat: %s  (%zu runs", reps[0].command_quoted, n);
+	if (s->ncounted < n)
+		fprintf(f, ", statistics over the %zu that succeeded", s->ncounted);
+	fprintf(f, ")\n\n");
 	write_series_runs(f, reps, n);
-	write_stat(f, "wall time", &s->wall_s, "s", n);
-	write_stat(f, "user time", &s->user_s, "s", n);
-	write_stat(f, "sys time", &s->sys_s, "s", n);
+	/* Each mean says over how many runs only when it covers fewer than the statistics. */
+	write_stat(f, "wall time", &s->wall_s, "s", s->ncounted);
+	write_stat(f, "user time", &s->user_s, "s", s->ncounted);
+	write_stat(f, "sys time", &s->sys_s, "s", s->ncounted);
 	for (i = 0; i < s->ndev; i++)
-		write_series_device(f, &reps[0], &s->devs[i], i, n);
+		write_series_device(f, &reps[0], &s->devs[i], i, s->ncounted);
 	write_notes(f, &reps[0]);
 	if (s->nwarnings > 0)
 		fputc('\n', f);

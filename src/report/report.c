@@ -243,7 +243,7 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i,
 	d->has_above_idle = d->idle_method != IDLE_UNKNOWN && d->method != ENERGY_NONE;
 	/* Above idle is never below nothing: an idle power above the mean gives 0. */
 	if (d->has_above_idle)
-		d->above_idle_mj = fmax(0, d->energy_mj - d->idle_mw * (double)d->window_ns / 1e9);
+		d->above_idle_mj = fmax(0, d->energy_mj - d->idle_mw * (double)d->measured_ns / 1e9);
 }
 
 static void
@@ -271,7 +271,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->dev = &b->devs[i];
 	d->backend = b->ops->name;
 	d->is_gone = b->is_gone || a->is_lost_at_end;
-	d->window_ns = a->has_prev ? a->last_ns - a->first_ns : 0;
+	/* From the first reading to the last, lost ones at either end included. */
+	d->window_ns = account_span_ns(a);
 	d->energy_mj = account_energy_mj(a, &d->method);
 	/* Every method this device allowed, to show them side by side. */
 	for (m = 0; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
@@ -282,9 +283,14 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->alt_mj[m] = account_energy_mj(&only, &got);
 		d->has_alt[m] = m != ENERGY_NONE && (int)got == m;
 	}
-	d->has_avg_power = d->method != ENERGY_NONE && d->window_ns > 0;
+	/* Averages and idle are over the time the energy covers, not lost time. */
+	d->measured_ns = account_covered_ns(a, d->method);
+	d->has_measured = d->method != ENERGY_NONE;
+	d->span_ns = account_span_ns(a);
+	d->is_partial = d->method != ENERGY_NONE && d->measured_ns < d->span_ns;
+	d->has_avg_power = d->method != ENERGY_NONE && d->measured_ns > 0;
 	if (d->has_avg_power)
-		d->avg_power_mw = d->energy_mj / ((double)d->window_ns / 1e9);
+		d->avg_power_mw = d->energy_mj / ((double)d->measured_ns / 1e9);
 	d->has_peak = a->has_power;
 	d->peak_power_mw = a->peak_power_mw;
 	d->has_throttle = (d->dev->final_valid & M_VIOLATION) != 0;

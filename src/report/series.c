@@ -2,7 +2,9 @@
  * report_series: the figures of the runs of -r, taken from their reports
  * and summarized by stats.c.  A figure a run did not measure is left out
  * of that figure's summary, never counted as 0; a P-state a run never
- * entered is 0 s in it.
+ * entered is 0 s in it.  A run that failed or was interrupted is in no
+ * statistic, and a device's energy that covers less than its run (time
+ * was lost) is not in the energy's (joulestat(1), --repeat).
  */
 #include "joulestat/report.h"
 
@@ -38,14 +40,16 @@ static double
 get_energy(const struct report *r, size_t d, int s)
 {
 	(void)s;
-	return r->devs[d].method != ENERGY_NONE ? r->devs[d].energy_mj / 1e3 : NAN;
+	return r->devs[d].method != ENERGY_NONE && !r->devs[d].is_partial ?
+	    r->devs[d].energy_mj / 1e3 : NAN;
 }
 
 static double
 get_above_idle(const struct report *r, size_t d, int s)
 {
 	(void)s;
-	return r->devs[d].has_above_idle ? r->devs[d].above_idle_mj / 1e3 : NAN;
+	return r->devs[d].has_above_idle && !r->devs[d].is_partial ?
+	    r->devs[d].above_idle_mj / 1e3 : NAN;
 }
 
 static double
@@ -82,6 +86,7 @@ struct series_input {
 	const struct report	*reps;
 	double			*v;		/* one figure of each run */
 	unsigned		*runs;		/* the runs' numbers */
+	bool			*is_counted;	/* the run succeeded: in the statistics */
 };
 
 /*
@@ -95,7 +100,7 @@ series_of(const struct series_input *in, size_t n, size_t dev, int slot,
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		in->v[i] = get(&in->reps[i], dev, slot);
+		in->v[i] = in->is_counted[i] ? get(&in->reps[i], dev, slot) : NAN;
 	series_figure(in->v, n, out);
 }
 
@@ -122,6 +127,31 @@ series_device(struct series *s, const struct series_input *in, size_t d)
 	}
 }
 
+/* Say which runs the statistics leave out, and why. */
+static void
+series_left_out(struct series *s, const struct series_input *in)
+{
+	const struct report	*r;
+	size_t			 i, d;
+
+	for (i = 0; i < s->n; i++) {
+		r = &in->reps[i];
+		if (!in->is_counted[i]) {
+			series_warn(s, "run %u %s (status %d): it is in no statistic", r->index,
+			    r->outcome == OUTCOME_SIGNALED ? "was interrupted" : "failed",
+			    r->exit_status);
+			continue;
+		}
+		for (d = 0; d < r->ndev; d++) {
+			if (r->devs[d].is_partial)
+				series_warn(s, "run %u: device %zu measured %.3f s of %.3f s: its "
+				    "energy is not in the statistics", r->index, d,
+				    (double)r->devs[d].measured_ns / 1e9,
+				    (double)r->devs[d].span_ns / 1e9);
+		}
+	}
+}
+
 void
 report_series(struct series *s, const struct report *reps, size_t n)
 {
@@ -132,8 +162,13 @@ report_series(struct series *s, const struct report *reps, size_t n)
 	s->n = n;
 	in.v = xcalloc(n, sizeof *in.v);
 	in.runs = xcalloc(n, sizeof *in.runs);
-	for (i = 0; i < n; i++)
+	in.is_counted = xcalloc(n, sizeof *in.is_counted);
+	for (i = 0; i < n; i++) {
 		in.runs[i] = reps[i].index;
+		in.is_counted[i] = reps[i].exit_status == 0;
+		s->ncounted += in.is_counted[i];
+	}
+	series_left_out(s, &in);
 	series_of(&in, n, 0, 0, get_user, &s->user_s);
 	series_of(&in, n, 0, 0, get_sys, &s->sys_s);
 	series_of(&in, n, 0, 0, get_wall, &s->wall_s);
@@ -144,4 +179,5 @@ report_series(struct series *s, const struct report *reps, size_t n)
 		series_device(s, &in, d);
 	free(in.v);
 	free(in.runs);
+	free(in.is_counted);
 }

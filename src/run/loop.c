@@ -211,8 +211,12 @@ on_signal(struct loop *lp, int sig)
 	}
 	if (sig != SIGINT && sig != SIGQUIT && !run->child.has_exited)
 		kill(run->child.pid, sig);
+	/* A stopped workload would never see it (as timeout(1) does). */
+	if ((sig == SIGTERM || sig == SIGINT || sig == SIGHUP) && !run->child.has_exited)
+		kill(run->child.pid, SIGCONT);
 	if (lp->phase == PHASE_DRAINING && (sig == SIGINT || sig == SIGTERM)) {
 		kill_tree(run, SIGTERM);
+		kill_tree(run, SIGCONT);
 		lp->kill_at_ns = now_ns() + KILL_GRACE_NS;
 		lp->phase = PHASE_KILLING;
 	}

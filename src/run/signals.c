@@ -11,19 +11,30 @@
 #include <string.h>
 #include <unistd.h>
 
+/*
+ * Every catchable signal whose default action ends a process and that
+ * another process sends (signal(7)), taken rather than left to kill
+ * joulestat: the workload is not orphaned, the report and the clock
+ * restore survive.  Faults (SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP,
+ * SIGABRT) are joulestat's own and keep their default action.
+ */
+static const int stop_signals[] = {
+	SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, SIGPROF, SIGVTALRM,
+	SIGIO, SIGPWR, SIGSYS, SIGXCPU, SIGXFSZ, SIGSTKFLT,
+};
+
 void
 signals_set(sigset_t *set)
 {
+	size_t	i;
+	int	sig;
+
 	sigemptyset(set);
 	sigaddset(set, SIGCHLD);
-	sigaddset(set, SIGINT);
-	sigaddset(set, SIGQUIT);
-	sigaddset(set, SIGTERM);
-	sigaddset(set, SIGHUP);
-	/* Taken too rather than left to kill joulestat: the report and the clock restore survive. */
-	sigaddset(set, SIGUSR1);
-	sigaddset(set, SIGUSR2);
-	sigaddset(set, SIGALRM);
+	for (i = 0; i < sizeof stop_signals / sizeof stop_signals[0]; i++)
+		sigaddset(set, stop_signals[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
 }
 
 int
@@ -50,14 +61,18 @@ wait_for_signal(int sigfd, int64_t deadline_ns)
 	struct signalfd_siginfo	si;
 	int64_t			left;
 
-	while ((left = deadline_ns - now_ns()) > 0) {
+	/* At least one look, so that a deadline already past still sees a pending signal. */
+	for (;;) {
+		left = deadline_ns - now_ns();
 		/* Rounded up, so that the deadline has passed when poll times out. */
-		if (poll(&pfd, 1, (int)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC)) <= 0)
-			continue;
-		while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
-			if (si.ssi_signo != SIGCHLD)
-				return (int)si.ssi_signo;
+		if (poll(&pfd, 1, left > 0 ? (int)((left + NSEC_PER_MSEC - 1) / NSEC_PER_MSEC) :
+		    0) > 0) {
+			while (read(sigfd, &si, sizeof si) == (ssize_t)sizeof si) {
+				if (si.ssi_signo != SIGCHLD)
+					return (int)si.ssi_signo;
+			}
 		}
+		if (left <= 0)
+			return 0;
 	}
-	return 0;
 }

@@ -3,11 +3,13 @@
 # --json and --timeline each sent to /dev/full, into a directory that does
 # not exist, into a directory that cannot be written, and into a directory
 # that is removed while the workload runs.  In every case: one line on
-# stderr, "joulestat: FILE: cause", naming the file; the other outputs are
-# still written and parse (csvtool, jsontool); the workload runs to its end
-# (it leaves ./marker as its last act); and the exit status is 125 when the
-# workload succeeded, the workload's own status when it failed (EXIT STATUS
-# in the man page).  The simulated GPU gives the timeline rows to write.
+# stderr, "joulestat: FILE: cause", naming the file.  An output that cannot
+# be created is said before the workload runs (125, the workload never
+# starts).  One that fails later leaves the other outputs written and
+# parsing (csvtool, jsontool); the workload runs to its end (it leaves
+# ./marker as its last act); and the exit status is 125 when the workload
+# succeeded, the workload's own status when it failed (EXIT STATUS in the
+# man page).  The simulated GPU gives the timeline rows to write.
 . "$(dirname "$0")/lib.sh"
 : "${SIMLIB:?}" "${TOP:?}" "${CSVTOOL:?}" "${JSONTOOL:?}"
 
@@ -71,6 +73,17 @@ check_outcome() {
 	fi
 }
 
+# check_refused PATH: an output that could not be created, said before the run.
+check_refused() {
+	[ ! -f marker ] || fail "the workload ran although an output could not be created"
+	assert_rc 125
+	n=$(grep -c -F -- "$1" err)
+	assert_eq "$n" 1 "lines on stderr that name $1"
+	assert_match err "^joulestat: $(printf '%s' "$1" | sed 's/[.[\*^$/]/\\&/g'): [^ ].*\$"
+	n=$(grep -c '^joulestat: ' err)
+	assert_eq "$n" 1 "error lines on stderr"
+}
+
 # ---- /dev/full: every write fails with ENOSPC -----------------------------
 
 dev_full() {
@@ -96,7 +109,7 @@ test_full_status_wins() {
 
 no_dir() {
 	js_out "$1" "$PWD/nodir/x.out" 200ms "$2"
-	check_outcome "$1" "$PWD/nodir/x.out" "$2"
+	check_refused "$PWD/nodir/x.out"
 	assert_match err 'No such file or directory$'
 }
 
@@ -118,7 +131,7 @@ test_notdir() {
 	for k in report csv json timeline; do
 		rm -f marker
 		js_out "$k" afile/x.out 100ms 0
-		check_outcome "$k" afile/x.out 0
+		check_refused afile/x.out
 		assert_match err 'Not a directory$'
 	done
 }
@@ -145,7 +158,7 @@ test_unwritable_dir() {
 		mapfile -t o_args <opts
 		try env NVSIM_SCENARIO="$SCN/demo.scn" $asnobody "$JOULESTAT" --nvml-lib="$SIMLIB" \
 		    -i 50 "${o_args[@]}" -- sh -c "$WL" "$JS_WORK" 100ms 0
-		check_outcome "$k" "$PWD/ro/x.out" 0
+		check_refused "$PWD/ro/x.out"
 		assert_match err 'Permission denied$'
 	done
 }
@@ -182,7 +195,7 @@ t_run "report into a missing directory: one error, 125" test_nodir_report
 t_run "--csv into a missing directory: one error, 125" test_nodir_csv
 t_run "--json into a missing directory: one error, 125" test_nodir_json
 t_run "--timeline into a missing directory: one error, 125" test_nodir_timeline
-t_run "each output into a missing directory: the workload's status wins" test_nodir_status_wins
+t_run "each output into a missing directory: the workload never runs" test_nodir_status_wins
 t_run "each output under a regular file (ENOTDIR): one error, 125" test_notdir
 t_run "each output into an unwritable directory: one error, 125" test_unwritable_dir
 t_run "report whose directory is removed mid-run: an error, 125" test_vanish_report

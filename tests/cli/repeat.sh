@@ -76,6 +76,21 @@ test_failing_run_stops() {
 }
 
 # A failing warm-up stops too, before any measured run.
+# Run 3 fails: the statistics are those of runs 1 and 2, and say so.
+test_failed_run_not_in_statistics() {
+	counter
+	FAIL=3 try "$JOULESTAT" -r 3 --csv=s.csv -- sh count.sh "$JS_WORK" sleep 0.2s
+	assert_rc 5
+	csv_get s.csv wall_s scope=run run=1
+	w1=$csv_v
+	csv_get s.csv wall_s scope=run run=2
+	w2=$csv_v
+	csv_get s.csv wall_s scope=run run=mean
+	assert_near "$csv_v" "$(calc "($w1 + $w2) / 2")" 0.000002 "mean wall_s of the runs that succeeded"
+	assert_match err '\(3 runs, statistics over the 2 that succeeded\)'
+	assert_match err 'warning: run 3 failed \(status 5\): it is in no statistic'
+}
+
 test_failing_warmup() {
 	counter
 	FAIL=1 try "$JOULESTAT" --warmup=1 -r 3 -- sh count.sh "$JS_WORK" exit 0
@@ -117,6 +132,7 @@ t_run "-r 3: three runs, then mean and stddev rows" test_three_runs_mean_stddev
 t_run "the JSON summary of a series matches the CSV" test_json_series
 t_run "--warmup runs are not reported" test_warmup_not_reported
 t_run "a failing run stops the series with its status" test_failing_run_stops
+t_run "a failed run is not in mean and sd, and the report says so" test_failed_run_not_in_statistics
 t_run "a failing warm-up stops the series" test_failing_warmup
 t_run "--cooldown pauses between runs" test_cooldown
 t_run "bad repeat values are usage errors" test_bad_values

@@ -338,7 +338,10 @@ test_lost_before_first_reading(void **state)
 	assert_near(account_energy_mj(&a, &m), 100000, 1e-9);
 	assert_int_equal(m, ENERGY_TICKS);
 	assert_true(a.ticks_ns == SEC(1));
-	assert_true(a.lost_ns == 0);
+	/* The second before the first good reading went unmeasured: lost time. */
+	assert_true(a.lost_ns == SEC(1));
+	assert_true(account_covered_ns(&a, m) == SEC(1));
+	assert_true(account_span_ns(&a) == SEC(2));
 	assert_true(a.states[2].time_ns == SEC(1));
 }
 

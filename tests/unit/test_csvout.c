@@ -38,7 +38,7 @@ static const char *const HEADER[] = {
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
 	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
-	"avg_sm_mhz", "lost_readings", "lost_s", "throttled_power_s", "throttled_thermal_s",
+	"avg_sm_mhz", "lost_readings", "lost_s", "measured_s", "throttled_power_s", "throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",

@@ -1,0 +1,98 @@
+#!/bin/bash
+# Outputs never destroy each other or earlier results (joulestat(1), FILES):
+# two outputs on one file, or an output on joulestat's own stdout/stderr,
+# are refused (125) before the command runs; regular files are written to a
+# temporary file and renamed at the end, with the mode a plain open gives;
+# names that look like options, an explicit - on a closed stdout and a FIFO
+# without a reader are errors, not losses or hangs.
+. "$(dirname "$0")/lib.sh"
+
+# refused CMD...: joulestat refused at once, 125, the workload never ran.
+refused() {
+	try "$JOULESTAT" "$@" -- sh -c 'touch ran'
+	assert_rc 125
+	[ ! -e ran ] || fail "the workload ran: $*"
+}
+
+test_same_file_refused() {
+	refused -o r.txt --csv=r.txt
+	assert_match err 'name the same file'
+	refused --csv=t.csv --timeline=./t.csv
+	refused --json=j --plot=j
+	echo earlier >e.csv
+	ln -s e.csv link.csv
+	refused --csv=e.csv --json=link.csv
+	assert_eq "$(cat e.csv)" earlier "e.csv"
+}
+
+# --csv=/dev/stdout with stdout on a file: 753 of 1000 lines of the
+# workload survived; under >> app.log the log was truncated.
+test_own_stdout_refused() {
+	seq 1 5 >app.log
+	try_in /dev/null sh -c '"$0" --csv=/dev/stdout -- seq 1 1000 >>app.log' "$JOULESTAT"
+	assert_rc 125
+	assert_eq "$(wc -l <app.log | tr -d ' ')" 5 "lines of app.log kept"
+	assert_match err "joulestat's own standard output"
+	refused --csv=- -o -
+}
+
+# A failure before the run, and a run killed by SIGKILL, keep the earlier results.
+test_earlier_results_survive() {
+	echo earlier >s.csv
+	echo earlier >j.json
+	refused --csv=s.csv --json=j.json -p 999999999
+	assert_eq "$(cat s.csv)" earlier "s.csv after a dead -p"
+	spawn "$JOULESTAT" --csv=s.csv --json=j.json -- "$JS_WORK" -p w sleep 30s
+	wait_file w
+	kill -s KILL "$t_pid"
+	reap
+	assert_eq "$(cat s.csv)" earlier "s.csv after SIGKILL"
+	assert_eq "$(cat j.json)" earlier "j.json after SIGKILL"
+	try "$JOULESTAT" -q --csv=s.csv -- true
+	assert_rc 0
+	assert_match s.csv '^schema_version,'
+}
+
+test_mode_of_a_plain_open() {
+	(umask 027 && try "$JOULESTAT" -q --csv=new.csv -- true)
+	assert_eq "$(stat -c %a new.csv)" 640 "mode of a new file under umask 027"
+	: >old.csv
+	chmod 604 old.csv
+	try "$JOULESTAT" -q --csv=old.csv -- true
+	assert_eq "$(stat -c %a old.csv)" 604 "mode of a replaced file"
+	assert_eq "$(ls -A | grep -c '^\.old\.csv\.')" 0 "temporary files left"
+}
+
+# --json -- cmd made a file named --.
+test_option_like_names() {
+	refused --json --
+	assert_match err "'--' is not a file name \(write \./-- for a file of that name\)"
+	try "$JOULESTAT" -q --json=./-- -- true
+	assert_rc 0
+	[ -s ./-- ] || fail "./-- was not written"
+}
+
+test_closed_stdout_and_fifo() {
+	try sh -c 'exec "$0" -q --csv=- -- true >&-' "$JOULESTAT"
+	assert_rc 125
+	assert_match err 'standard output is closed'
+	mkfifo f
+	refused --csv=f
+	assert_match err '^joulestat: f: '
+}
+
+test_merge_one_document_on_stdout() {
+	try "$JOULESTAT" -q --csv=s.csv -- true
+	try "$JOULESTAT" merge -o - --json=- s.csv
+	assert_rc 125
+	assert_match err 'only one of -o, --csv and --json can be -'
+}
+
+t_run "two outputs on one file are refused before the run" test_same_file_refused
+t_run "an output on joulestat's own stdout is refused" test_own_stdout_refused
+t_run "a failure before the run or SIGKILL keeps the earlier results" test_earlier_results_survive
+t_run "outputs get the mode a plain open gives" test_mode_of_a_plain_open
+t_run "output names that look like options are refused" test_option_like_names
+t_run "- on a closed stdout and a FIFO without reader are errors" test_closed_stdout_and_fifo
+t_run "merge: one document on stdout" test_merge_one_document_on_stdout
+t_done

@@ -1,0 +1,95 @@
+#!/bin/bash
+# A lost GPU never makes a gate pass (joulestat(1), --gate-partial): the
+# average power and the energy above idle cover only the measured time,
+# gates whose figure covers less than the run fail unless
+# --gate-partial=measured, and the -r statistics leave such runs out.
+. "$(dirname "$0")/lib.sh"
+
+SCN=$TOP/tests/sim/scenarios
+
+sim() {
+	scn=$1
+	shift
+	NVSIM_SCENARIO=$scn try "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
+}
+
+# fault-lost-end.scn: 200 W, lost from 0.5 s for good.  Before: "average
+# power 40.0 W", "energy above idle -320 J", both gates pass, exit 0.
+test_lost_gpu_fails_gates() {
+	sim "$SCN/fault-lost-end.scn" --csv=s.csv --max-avg-power=150 \
+	    --max-energy-above-idle=0 --max-energy=1000 -- "$JS_WORK" sleep 2s
+	assert_rc 3
+	csv_get s.csv avg_power_w scope=device device=0
+	note "average power of a 200 W GPU lost at 0.5 s of 2 s: $csv_v W"
+	assert_near "$csv_v" 200 2 "average power over the measured time"
+	csv_get s.csv energy_above_idle_j scope=device device=0
+	note "energy above idle: $csv_v J"
+	assert_near "$csv_v" 0 2 "above idle over the measured time (idle = lowest = 200 W)"
+	csv_get s.csv measured_s scope=device device=0
+	assert_le "$csv_v" 1.0 "measured_s"
+	for g in --max-avg-power --max-energy-above-idle --max-energy; do
+		csv_get s.csv gate_verdict scope=gate gate=$g
+		assert_eq "$csv_v" fail "$g on a partly measured device"
+	done
+	assert_match err 'FAIL \(partly measured\)'
+	assert_match err 'lost time: 0\.[0-9]+ s of [0-9.]+ s of device time measured'
+	assert_match err '^ +measured +0\.[0-9]+ s of [0-9.]+ s'
+}
+
+test_gate_partial_measured() {
+	sim "$SCN/fault-lost-end.scn" -q --gate-partial=measured --max-avg-power=250 \
+	    -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	sim "$SCN/fault-lost-end.scn" --gate-partial=measured --max-avg-power=150 \
+	    -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	assert_match err 'judged on that \(--gate-partial=measured\)'
+	assert_match err "average power.* (199|200)\\.[0-9]+ W +FAIL$"
+	sim "$SCN/fault-lost-end.scn" --gate-partial=bogus -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err "invalid --gate-partial 'bogus'"
+	[ ! -e ran ] || fail "the workload ran"
+}
+
+# Lost from 1.5 s for good: the first 1 s run is whole, the second is not.
+test_repeat_leaves_partial_runs_out() {
+	cat >late.scn <<-'SCN'
+	device 0
+	name Test GPU
+	uuid GPU-00000000-1111-2222-3333-444444444455
+	busid 00000000:01:00.0
+	pciid 0x233010DE 0x16C110DE
+	energy_counter yes
+	power instant
+	phase at=0 power=100 pstate=0
+	lost 1500 86400000
+	SCN
+	sim "$PWD/late.scn" -r 2 --csv=s.csv --max-energy=1000 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	csv_get s.csv energy_j scope=device run=1 device=0
+	e1=$csv_v
+	csv_get s.csv energy_j scope=device run=mean device=0
+	assert_near "$csv_v" "$e1" 0.000001 "the mean is that of the whole run only"
+	assert_match err 'run 2: device 0 measured [0-9.]+ s of [0-9.]+ s: its energy is not in the statistics'
+	assert_match err 'energy, all devices .*FAIL \(partly measured\)'
+}
+
+# A rank whose GPU was lost: the merged total says it covers less than the job.
+test_merge_inherits_partial() {
+	sim "$SCN/fault-lost-end.scn" -q --csv=r0.csv -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	try "$JOULESTAT" merge r0.csv
+	assert_rc 0
+	assert_match out 'partly measured +1 device measurement lost time'
+	try "$JOULESTAT" merge --json=- r0.csv
+	assert_rc 0
+	"$JSONTOOL" get out '.totals.devices_partly_measured' >v ||
+	    fail "stdout is not the JSON alone, or has no devices_partly_measured"
+	assert_eq "$(cat v)" 1 "devices_partly_measured"
+}
+
+t_run "a GPU lost mid-run: averages over the measured time, gates fail" test_lost_gpu_fails_gates
+t_run "--gate-partial=measured judges what was measured and says so" test_gate_partial_measured
+t_run "-r: a partly measured run is not in the energy statistics" test_repeat_leaves_partial_runs_out
+t_run "merge: a partly measured device marks the job total" test_merge_inherits_partial
+t_done
