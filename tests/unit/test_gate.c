@@ -26,20 +26,13 @@
 #include "joulestat/report.h"
 #include "joulestat/util.h"
 
+#include "near.h"
+
 #define NRUNS		3
 #define NDEVS		2
 #define TOL		1e-9
 
 /* Doubles compared with a stated tolerance, printing both on failure. */
-#define assert_near(got, want, tol) do {					\
-	double got_ = (got), want_ = (want);					\
-	if (!(fabs(got_ - want_) <= (tol))) {					\
-		print_error("%s = %.9f, want %.9f (tolerance %g)\n", #got,	\
-		    got_, want_, (double)(tol));				\
-		fail();								\
-	}									\
-} while (0)
-
 /* s holds sub, printing both when it does not. */
 #define assert_contains(s, sub) do {						\
 	const char *s_ = (s), *sub_ = (sub);					\
