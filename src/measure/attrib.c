@@ -145,6 +145,9 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 			a->last_sm_pct = a->last_mem_pct = 0;
 			a->slot_mask = 0;
 			cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
+			/* Samples it is absent from count as idle time in its mean. */
+			if (s->npid_slots > 0)
+				a->util_ns += s->pid_span_ns;
 		}
 		if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
 			a->slot_mask |= 1u << u->slot;
@@ -158,7 +161,8 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		}
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
-		a->util_ns += span;
+		if (s->npid_slots == 0)
+			a->util_ns += span;
 	}
 }
 

@@ -178,11 +178,28 @@ proc_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
+/*
+ * How long the tree saw process a alive, 0 when unknown.  A driver leaves
+ * a process out of the samples in which it was idle, and answers nothing
+ * while nobody is busy, so its mean utilization is over its life, not over
+ * the samples that named it.
+ */
+static int64_t
+proc_life_ns(const struct proctree *tree, const struct pid_acct *a)
+{
+	const struct proc	*p = proctree_find(tree, a->pid);
+
+	if (p == NULL || p->starttime_ticks != a->starttime_ticks)
+		return 0;
+	return p->last_seen_ns - p->first_seen_ns;
+}
+
 static void
 build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 {
 	const struct pid_acct	*a;
 	struct proc_report	*p;
+	double			 span;
 	size_t			 i;
 
 	d->procs = xcalloc(run->attrib.pidacct.n, sizeof *d->procs);
@@ -195,8 +212,11 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		memcpy(p->comm, a->comm, sizeof p->comm);
 		p->has_util = a->util_ns > 0;
 		if (p->has_util) {
-			p->sm_pct = a->sm_pct_ns / (double)a->util_ns;
-			p->mem_pct = a->mem_pct_ns / (double)a->util_ns;
+			span = (double)proc_life_ns(&run->tree, a);
+			if (span < (double)a->util_ns)
+				span = (double)a->util_ns;
+			p->sm_pct = a->sm_pct_ns / span;
+			p->mem_pct = a->mem_pct_ns / span;
 		}
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;

@@ -191,15 +191,17 @@ nvml_decode_add_sat(uint16_t a, unsigned b)
 
 /*
  * Weight each entry by the time its sample stands for: from the previous
- * distinct timestamp (since_us before the first, but never more than the
- * spacing of the others when there are several) to its own, in v[i].w.
- * v ends up sorted by time.  Returns the time covered; *gap_us is the smallest
- * spacing between two samples of the answer (0 with one sample).
+ * distinct timestamp (since_us before the first) to its own, but never more
+ * than one sample period (period_us, else the smallest spacing in the
+ * answer), in v[i].w.  v ends up sorted by time.  Returns the time the
+ * samples stand for; *gap_us is the smallest spacing between two samples
+ * of the answer (0 with one sample).
  */
 static uint64_t
-nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t *gap_us)
+nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t period_us,
+    uint64_t *gap_us)
 {
-	uint64_t	before = 0, first_w;
+	uint64_t	before = 0, first_w, cap, w, span = 0;
 	size_t		i;
 
 	qsort(v, n, sizeof *v, nvml_decode_ts_cmp);
@@ -209,16 +211,24 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 		    (*gap_us == 0 || v[i].ts_us - v[i - 1].ts_us < *gap_us))
 			*gap_us = v[i].ts_us - v[i - 1].ts_us;
 	}
+	/*
+	 * A sample stands for one sample period at most: a longer spacing
+	 * means samples in which nobody was busy, which the driver leaves out.
+	 */
+	cap = period_us > 0 ? period_us : *gap_us;
 	first_w = v[0].ts_us - since_us;
-	if (*gap_us > 0 && first_w > *gap_us)
-		first_w = *gap_us;
 	for (i = 0; i < n; i++) {
 		/* before: the sample ahead of this one; 0 while in the first. */
 		if (i > 0 && v[i].ts_us != v[i - 1].ts_us)
 			before = v[i - 1].ts_us;
-		v[i].w = (double)(before == 0 ? first_w : v[i].ts_us - before);
+		w = before == 0 ? first_w : v[i].ts_us - before;
+		if (cap > 0 && w > cap)
+			w = cap;
+		v[i].w = (double)w;
+		if (i == 0 || v[i].ts_us != v[i - 1].ts_us)
+			span += w;
 	}
-	return v[n - 1].ts_us - v[0].ts_us + first_w;
+	return span;
 }
 
 /* The slot of each entry (v sorted by time): the distinct timestamps, oldest merged. */
@@ -256,7 +266,7 @@ nvml_decode_clamp(unsigned pct)
 }
 
 size_t
-nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
+nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t period_us,
     nvml_is_mine_fn is_mine, const void *arg, size_t dev, struct pid_usage *mine, size_t cap,
     struct nvml_split *out)
 {
@@ -271,7 +281,7 @@ nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
 	memset(fmem, 0, sizeof fmem);
 	if (n == 0)
 		return 0;
-	out->span_us = nvml_decode_weigh(v, n, since_us, &out->gap_us);
+	out->span_us = nvml_decode_weigh(v, n, since_us, period_us, &out->gap_us);
 	nvml_decode_slots(v, n, out);
 	span = (double)out->span_us;
 	/* Sorted by pid, the samples of one process are one run. */

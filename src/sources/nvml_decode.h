@@ -125,8 +125,10 @@ struct nvml_split {
  * of the previous answer), into usage of the tree's pids and the load of
  * everybody else.  A driver may return several samples per process: each
  * distinct timestamp is one sample, standing for the time since the one
- * before (since_us for the first, but no longer than the spacing of the
- * others).  A process's figure is its time-weighted mean over the whole
+ * before (since_us for the first), but for no longer than one sample
+ * period: period_us, the driver's spacing when known (else 0: the
+ * smallest spacing in the answer); a longer spacing is samples in which
+ * nobody was busy.  A process's figure is its time-weighted mean over the whole
  * answer, 0 in the samples it is absent from (the driver lists only busy
  * processes).  v is reordered.  For each pid that is_mine accepts and each
  * sample it is in, one struct pid_usage with dev, pid, slot, sm_pct,
@@ -137,7 +139,7 @@ struct nvml_split {
  * are dropped).
  */
 size_t	nvml_decode_split(struct nvml_pid_util *v, size_t n, uint64_t since_us,
-	    nvml_is_mine_fn is_mine, const void *arg, size_t dev, struct pid_usage *mine,
+	    uint64_t period_us, nvml_is_mine_fn is_mine, const void *arg, size_t dev, struct pid_usage *mine,
 	    size_t cap, struct nvml_split *out);
 
 /*

@@ -412,7 +412,7 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 			nvml_learn_gap(d, oldest - since);
 		/* Out of memory, the split keeps what fits. */
 		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
-		d->nheld = nvml_decode_split(d->norm, n, since,
+		d->nheld = nvml_decode_split(d->norm, n, since, d->util_gap_us,
 		    d->ctx->is_pid_hidden ? nvml_is_none : nvml_is_mine, tree, dev, d->held,
 		    d->capheld, &sp);
 		nvml_learn_gap(d, sp.gap_us);

@@ -112,6 +112,19 @@ test_alternating() {
 	done
 }
 
+# A process the driver leaves out of the samples in which it was idle: its
+# mean counts those as idle time (25% SM over the run, not the 50% of its
+# busy samples).
+test_intermittent_mean() {
+	NVSIM_SCENARIO=$SCN/attrib-intermittent.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" \
+	    -q --csv=s.csv -- "$JS_WORK" -p w sleep 3s
+	assert_rc 0
+	read -r wpid <w
+	csv_get s.csv sm_pct scope=process pid="$wpid"
+	note "intermittent process: mean SM $csv_v% (true 25%)"
+	assert_near "$csv_v" 25 4 "the process's mean SM%"
+}
+
 # Short runs: the last per-process data is not lost at the end.
 test_short_runs() {
 	for d in 1s 2.2s; do
@@ -159,6 +172,7 @@ t_run "a shared GPU: the seed's formula" test_shared_seed_formula
 t_run "two processes in the tree" test_two_pid_tree
 t_run "alternating utilization does not alias" test_alternating
 t_run "1 s and 2.2 s runs keep their last window" test_short_runs
+t_run "a process idle in some samples: its mean counts them" test_intermittent_mean
 t_run "-r: means say over how many runs when not all" test_series_counts
 t_run "in a container: the board's load, and what to run" test_container
 t_done

@@ -68,7 +68,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	    nvml_decode_util_samples(entries, n, last_seen_us, norm, &newest_us);
 	FUZZ_CHECK(k <= n);
 	fuzz_check_kept(norm, k, last_seen_us, newest_us);
-	n = nvml_decode_split(norm, k, last_seen_us, fuzz_is_mine, NULL, 0, mine, cap, &sp);
+	n = nvml_decode_split(norm, k, last_seen_us, hdr[1], fuzz_is_mine, NULL, 0, mine, cap, &sp);
 	FUZZ_CHECK(n <= cap && n <= k);
 	/* The span reaches from the oldest kept sample's start to the newest. */
 	FUZZ_CHECK(k == 0 || (sp.span_us > 0 && sp.span_us <= newest_us - last_seen_us));

@@ -217,17 +217,18 @@ check_split(struct nvml_pid_util *norm, size_t n, uint64_t newest)
 	assert_true(newest == 2000);
 	/*
 	 * Samples at 1500, 1600, 1700, 1900 and 2000 us after the last answer
-	 * at 1000: the smallest spacing is 100, so the first sample stands for
-	 * 100 us (not 500), the one at 1900 for 200; 600 us in all.  A process
-	 * absent from a sample was idle in it.
+	 * at 1000: the smallest spacing is 100, the sample period, so each
+	 * stands for 100 us (the first not 500, the one at 1900 not 200: the
+	 * samples between, in which nobody was busy, are left out); 500 us in
+	 * all.  A process absent from a sample was idle in it.
 	 */
-	k = nvml_decode_split(norm, n, 1000, in_tree, NULL, 3, mine, ARRAY_SIZE(mine), &sp);
-	assert_true(sp.span_us == 600);
+	k = nvml_decode_split(norm, n, 1000, 0, in_tree, NULL, 3, mine, ARRAY_SIZE(mine), &sp);
+	assert_true(sp.span_us == 500);
 	assert_true(sp.gap_us == 100);
 	/* One entry per process and sample it was busy in, each with its sample's span. */
 	assert_int_equal(k, 3);
 	assert_int_equal(sp.nslots, 5);
-	assert_true(sp.slot_us[0] == 100 && sp.slot_us[3] == 200 && sp.slot_us[4] == 100);
+	assert_true(sp.slot_us[0] == 100 && sp.slot_us[3] == 100 && sp.slot_us[4] == 100);
 	assert_int_equal(mine[0].pid, 100);
 	assert_int_equal(mine[0].slot, 0);
 	assert_int_equal(mine[0].sm_pct, 40);
@@ -239,14 +240,14 @@ check_split(struct nvml_pid_util *norm, size_t n, uint64_t newest)
 	assert_int_equal(mine[1].pid, 100);
 	assert_int_equal(mine[1].slot, 3);
 	assert_int_equal(mine[1].sm_pct, 60);
-	assert_true(mine[1].span_ns == 200000);
+	assert_true(mine[1].span_ns == 100000);
 	assert_int_equal(mine[2].pid, 101);
 	assert_int_equal(mine[2].slot, 2);
 	assert_int_equal(mine[2].sm_pct, 50);
 	assert_int_equal(mine[2].mem_pct, 5);
-	/* Everybody else over the answer: 30 x 100 / 600 + 25 x 100 / 600, rounded each. */
-	assert_int_equal(sp.foreign_sm_pct, 9);		/* 5 + 4 */
-	assert_int_equal(sp.foreign_mem_pct, 6);	/* 3 + 3 */
+	/* Everybody else over the answer: 30 x 100 / 500 + 25 x 100 / 500, rounded each. */
+	assert_int_equal(sp.foreign_sm_pct, 11);	/* 6 + 5 */
+	assert_int_equal(sp.foreign_mem_pct, 7);	/* 4 + 3 */
 	/* ... and in each sample. */
 	assert_int_equal(sp.slot_foreign_sm_pct[1], 30);
 	assert_int_equal(sp.slot_foreign_mem_pct[1], 20);
@@ -254,9 +255,9 @@ check_split(struct nvml_pid_util *norm, size_t n, uint64_t newest)
 	assert_int_equal(sp.slot_foreign_sm_pct[0], 0);
 
 	/* No room: the tree's entries are dropped, the foreign sum stays. */
-	k = nvml_decode_split(norm, n, 1000, in_tree, NULL, 0, mine, 0, &sp);
+	k = nvml_decode_split(norm, n, 1000, 0, in_tree, NULL, 0, mine, 0, &sp);
 	assert_int_equal(k, 0);
-	assert_int_equal(sp.foreign_sm_pct, 9);
+	assert_int_equal(sp.foreign_sm_pct, 11);
 }
 
 /*
@@ -274,7 +275,7 @@ test_split_uneven_spacing(void **state)
 	struct nvml_split	sp;
 
 	(void)state;
-	assert_int_equal(nvml_decode_split(norm, 2, 1000, in_tree, NULL, 0, mine, 2, &sp), 2);
+	assert_int_equal(nvml_decode_split(norm, 2, 1000, 0, in_tree, NULL, 0, mine, 2, &sp), 2);
 	assert_true(sp.span_us == 400);
 	assert_true(sp.gap_us == 300);
 	assert_true(sp.slot_us[0] == 100 && sp.slot_us[1] == 300);
@@ -282,6 +283,10 @@ test_split_uneven_spacing(void **state)
 	assert_int_equal(mine[1].sm_pct, 20);
 	/* Weighted by time: 35% over the answer, not the 50% of a plain mean. */
 	assert_int_equal((mine[0].sm_pct * 100 + mine[1].sm_pct * 300) / 400, 35);
+	/* With the driver's period known to be 100 us, each sample stands for 100 at most. */
+	assert_int_equal(nvml_decode_split(norm, 2, 1000, 100, in_tree, NULL, 0, mine, 2, &sp), 2);
+	assert_true(sp.span_us == 200);
+	assert_true(sp.slot_us[0] == 100 && sp.slot_us[1] == 100);
 }
 
 static void
