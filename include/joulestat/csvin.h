@@ -1,8 +1,8 @@
 /*
  * Reading joulestat's own CSV back (--baseline, joulestat merge): the
  * whole file through libcsv's parser into rows of fields, the first row
- * naming the columns.  Columns are found by name, so files written by
- * another schema version still read as long as the names are there.
+ * naming the columns.  Columns are found by name; the readers check row
+ * lengths and the schema version (schema_check_summary in schema.h).
  */
 #ifndef JOULESTAT_CSVIN_H
 #define JOULESTAT_CSVIN_H

@@ -471,7 +471,8 @@ rank_from_table(struct merge_rank *r, const struct csvin *t, struct errbuf *err)
 	struct reader	rd = { .t = t, .r = r, .err = err };
 	int		rc = -1;
 
-	if (find_cols(&rd) == 0 && read_scope(&rd, true) == 0 && sort_runs(&rd) == 0 &&
+	if (schema_check_summary(t, err) == 0 && find_cols(&rd) == 0 &&
+	    read_scope(&rd, true) == 0 && sort_runs(&rd) == 0 &&
 	    read_scope(&rd, false) == 0 && check_seen(&rd) == 0) {
 		finish_rank(&rd);
 		rc = 0;

@@ -180,6 +180,21 @@ test_bad_baselines() {
 	printf 'schema_version,scope,run,wall_s,device_id,energy_j,energy_above_idle_j\n2,run,1,zz,,,\n' >badnum.csv
 	printf 'x,"y\n' >badquote.csv
 	: >empty.csv
+	# Cut short inside the device row's energy; a schema from elsewhere; a run that is no number.
+	h='schema_version,scope,run,wall_s,device_id,energy_j,energy_above_idle_j'
+	printf '%s\n2,run,1,1.5,,,\n2,device,1,,GPU-x,12' "$h" >cut.csv
+	printf '%s\n9,run,1,1.5,,,\n' "$h" >v9.csv
+	printf '%s\n2,run,1x,1.5,,,\n' "$h" >badrun.csv
+	for f in cut.csv v9.csv badrun.csv; do
+		gated -q --baseline=$f --max-regression=5 -- true
+		assert_rc 125
+		[ "$(wc -l <err)" -eq 1 ] || fail "$f: not one line"
+		case $f in
+		cut.csv) assert_match err "^joulestat: --baseline: $f: line 3: 6 fields where the header has 7" ;;
+		v9.csv) assert_match err "^joulestat: --baseline: $f: line 2: schema_version '9' is not 2" ;;
+		badrun.csv) assert_match err "^joulestat: --baseline: $f: line 2: run '1x' is not a run number" ;;
+		esac
+	done
 	for f in notours.csv badnum.csv badquote.csv empty.csv missing.csv; do
 		gated -q --baseline=$f --max-regression=5 -- sh -c 'touch ran'
 		assert_rc 125
