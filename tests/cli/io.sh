@@ -136,6 +136,19 @@ test_output_unwritable() {
 	    fail "no 'joulestat: ' message on stderr"
 }
 
+# The reader of the timeline on stdout takes its header and goes; the
+# workload ends only then, so the rows after it meet a broken pipe.
+test_broken_pipe_names_stdout() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn timeout -k 5 $((30 * TIMEOUT_MULT)) \
+	    "$JOULESTAT" --nvml-lib="$SIMLIB" -q --timeline=- -- \
+	    sh -c 'until [ -e gone ]; do sleep 0.01; done' 2>err </dev/null |
+	    sh -c 'head -n 1 >/dev/null; exec touch gone <&-'
+	rc=${PIPESTATUS[0]}
+	assert_rc 125
+	assert_match err '^joulestat: standard output: Broken pipe$'
+	assert_no_match err '^joulestat: -:'
+}
+
 t_run "the workload's stdout is untouched" test_stdout_untouched
 t_run "stderr has the workload's text, then the report" test_stderr_workload_then_report
 t_run "-o FILE leaves stderr to the workload" test_output_file_leaves_stderr_alone
@@ -148,4 +161,5 @@ t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
 t_run "-o FILE gets the report when the workload fails" test_report_file_when_workload_fails
 t_run "-o to an unwritable path is 125" test_output_unwritable
+t_run "a broken pipe on stdout is named standard output" test_broken_pipe_names_stdout
 t_done
