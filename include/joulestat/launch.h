@@ -40,6 +40,13 @@ int	launch_prepare(struct child *c, char *const argv[], const sigset_t *child_ma
  */
 int	launch_start(struct child *c);
 
+/*
+ * Why exec of argv0 failed with errno e, for a message: ENOENT for a file
+ * that is there means its "#!" interpreter (or ELF loader) is missing.
+ * Writes the cause into buf and returns buf.
+ */
+const char *launch_exec_cause(const char *argv0, int e, char *buf, size_t size);
+
 /* Release a child that must not run: it exits without exec.  Reaps it. */
 void	launch_cancel(struct child *c);
 

@@ -53,10 +53,10 @@ write_timeline(void *arg, const struct run *run, const struct backend *b, size_t
 static void
 exec_failed(const struct run *run)
 {
-	char	name[128];
+	char	name[128], cause[256];
 
 	warnmsg("cannot run '%s': %s", visible(run->params.argv[0], name, sizeof name),
-	    strerror(run->child.exec_errno));
+	    launch_exec_cause(run->params.argv[0], run->child.exec_errno, cause, sizeof cause));
 }
 
 /*

@@ -16,6 +16,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -101,6 +104,62 @@ launch_start(struct child *c)
 		return -1;
 	}
 	return 0;
+}
+
+/* The file execvp would run for argv0 (execvp(3): PATH, else confstr's), in buf; false if none. */
+static bool
+find_program(const char *argv0, char *buf, size_t size)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		 def[256];
+	int		 n;
+
+	if (strchr(argv0, '/') != NULL) {
+		n = snprintf(buf, size, "%s", argv0);
+		return n >= 0 && (size_t)n < size && access(buf, F_OK) == 0;
+	}
+	if (path == NULL) {
+		if (confstr(_CS_PATH, def, sizeof def) == 0 || strlen(def) >= sizeof def - 1)
+			return false;
+		path = def;
+	}
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		n = snprintf(buf, size, "%.*s%s%s", (int)(end - p), p, end == p ? "" : "/",
+		    argv0);
+		if (n >= 0 && (size_t)n < size && access(buf, X_OK) == 0)
+			return true;
+		if (*end == '\0')
+			return false;
+	}
+}
+
+const char *
+launch_exec_cause(const char *argv0, int e, char *buf, size_t size)
+{
+	char	file[4096], head[256];
+	ssize_t	n;
+	size_t	len;
+	int	fd;
+
+	snprintf(buf, size, "%s", strerror(e));
+	if (e != ENOENT || !find_program(argv0, file, sizeof file))
+		return buf;
+	/* The program is there: what is missing is what runs it. */
+	snprintf(buf, size, "interpreter not found");
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
+		return buf;
+	n = read(fd, head, sizeof head - 1);
+	close(fd);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return buf;
+	head[n] = '\0';
+	head[strcspn(head, "\n")] = '\0';
+	len = strspn(head + 2, " \t");
+	head[2 + len + strcspn(head + 2 + len, " \t")] = '\0';
+	if (head[2 + len] != '\0')
+		snprintf(buf, size, "interpreter '%s' not found", VIS(head + 2 + len));
+	return buf;
 }
 
 void
