@@ -161,10 +161,14 @@ test_bad_values_are_usage_errors() {
 	for a in --max-energy=x --max-energy=-1 --max-energy=0:x --max-energy=a:5 \
 	    --max-time=0 --max-time=1,2 --max-avg-power= --min-pstate-share=P0 \
 	    --min-pstate-share=P0:101 --min-pstate-share=:50 --max-regression=5% \
-	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power; do
+	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power \
+	    --max-time=0x10 --max-energy=+5 --max-energy=inf --cooldown=0x1 -i0x10; do
 		try "$JOULESTAT" -q "$a" -- sh -c 'touch ran'
 		assert_rc 125
-		assert_match err "^joulestat: (invalid )?${a%%=*}"
+		case $a in
+		-i*) assert_match err "^joulestat: invalid interval" ;;
+		*) assert_match err "^joulestat: (invalid )?${a%%=*}" ;;
+		esac
 		[ ! -e ran ] || fail "$a: the workload ran"
 	done
 	try "$JOULESTAT" -q --max-regression=5 -- true
