@@ -384,6 +384,10 @@ parse_idle_one(struct config *cfg, char *tok)
 	}
 	if (parse_double(tok, &ip->watts) != 0 || ip->watts < 0 || ip->watts > 100000)
 		return -1;
+	for (size_t i = 0; i < cfg->nidle; i++) {
+		if (cfg->idle[i].device == ip->device)
+			return -2;	/* one idle power per device */
+	}
 	cfg->nidle++;
 	return 0;
 }
@@ -397,10 +401,16 @@ parse_idle_power(struct config *cfg, const char *s, struct errbuf *err)
 	while (rc == 0 && (tok = strsep(&rest, ",")) != NULL)
 		rc = parse_idle_one(cfg, tok);
 	free(copy);
-	if (rc != 0)
+	if (rc == -2 && cfg->idle[cfg->nidle].device == IDLE_ALL_DEVICES)
+		errbuf_set(err, "invalid --idle-power '%s': a second power for all devices",
+		    VIS(s));
+	else if (rc == -2)
+		errbuf_set(err, "invalid --idle-power '%s': a second power for device %d", VIS(s),
+		    cfg->idle[cfg->nidle].device);
+	else if (rc != 0)
 		errbuf_set(err, "invalid --idle-power '%s': expected watts, or DEVICE:WATTS,...",
 		    VIS(s));
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 static int

@@ -162,7 +162,8 @@ test_bad_values_are_usage_errors() {
 	    --max-time=0 --max-time=1,2 --max-avg-power= --min-pstate-share=P0 \
 	    --min-pstate-share=P0:101 --min-pstate-share=:50 --max-regression=5% \
 	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power \
-	    --max-time=0x10 --max-energy=+5 --max-energy=inf --cooldown=0x1 -i0x10; do
+	    --max-time=0x10 --max-energy=+5 --max-energy=inf --cooldown=0x1 -i0x10 \
+	    --max-energy=0:5,0:6 --min-pstate-share=P0:5,P0:6 --idle-power=0:50,0:60; do
 		try "$JOULESTAT" -q "$a" -- sh -c 'touch ran'
 		assert_rc 125
 		case $a in
