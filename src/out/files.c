@@ -179,6 +179,8 @@ outputs_check(const struct output_paths *p, struct errbuf *err)
 			    is_fd_file(outs[i].path, STDOUT_FILENO) ? "output" : "error");
 			return -1;
 		}
+		if (outs[i].path == p->plot_path && plot_check_path(p->plot_path, err) != 0)
+			return -1;
 		has[i] = identity(outs[i].path, keys[i], sizeof keys[i]);
 		for (k = 0; has[i] && k < i; k++) {
 			if (has[k] && strcmp(keys[i], keys[k]) == 0) {
