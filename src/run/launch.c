@@ -13,10 +13,12 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,78 @@ launch_exec_cause(const char *argv0, int e, char *buf, size_t size)
 	if (head[2 + len] != '\0')
 		snprintf(buf, size, "interpreter '%s' not found", VIS(head + 2 + len));
 	return buf;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Call fn for each open descriptor but the directory's own; -1 without /proc. */
+static int
+each_fd(void (*fn)(int, void *), void *arg)
+{
+	struct dirent	*e;
+	DIR		*d;
+	uint64_t	 v;
+
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (parse_u64_range(e->d_name, 0, INT32_MAX, &v) == 0 && (int)v != dirfd(d))
+			fn((int)v, arg);
+	}
+	closedir(d);
+	return 0;
+}
+
+struct fd_list {
+	int	*v;
+	size_t	 n;
+};
+
+static void
+add_fd(int fd, void *arg)
+{
+	struct fd_list	*l = arg;
+
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = fd;
+}
+
+void
+launch_fds_open(int **fds, size_t *n)
+{
+	struct fd_list	l = { NULL, 0 };
+
+	(void)each_fd(add_fd, &l);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof *l.v, cmp_int);
+	*fds = l.v;
+	*n = l.n;
+}
+
+static void
+seal_fd(int fd, void *arg)
+{
+	const struct fd_list	*l = arg;
+	int			 fl;
+
+	if (fd <= STDERR_FILENO || bsearch(&fd, l->v, l->n, sizeof *l->v, cmp_int) != NULL)
+		return;
+	if ((fl = fcntl(fd, F_GETFD)) != -1 && (fl & FD_CLOEXEC) == 0)
+		(void)fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
+void
+launch_seal_fds(const int *inherited, size_t n)
+{
+	struct fd_list	l = { (int *)(uintptr_t)inherited, n };
+
+	(void)each_fd(seal_fd, &l);
 }
 
 void

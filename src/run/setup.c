@@ -94,6 +94,8 @@ setup_close(struct run *run)
 	attrib_free(&run->attrib);
 	free(run->leftover);
 	free(run->pidfds);
+	free(run->inherited_fds);
+	run->inherited_fds = NULL;
 	proctree_free(&run->tree);
 }
 
@@ -175,6 +177,8 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 		warnmsg("cannot become a child subreaper: daemons may escape the tree");
 	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
 		return -1;
+	/* The libraries' descriptors (NVML's device files) are not the workload's. */
+	launch_seal_fds(run->inherited_fds, run->ninherited_fds);
 	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
 }
 

@@ -107,20 +107,31 @@ test_stdio_are_joulestats_own() {
 
 # Judged on the plain binary only: under a checker (make check-valgrind)
 # the checker's own log descriptors reach the workload.
-test_no_descriptor_leaks() {
+# no_leaks [JOULESTAT-OPTION...]: the workload has the descriptors it has without joulestat.
+no_leaks() {
 	[ -z "${WRAP:-}" ] || skip "the checker's descriptors would count"
 	timeout $((t_timeout * TIMEOUT_MULT)) "$JS_WORK" -p d sleep 30s </dev/null >/dev/null 2>&1 &
 	t_kill_later TERM $!
 	wait_file d
 	fds "$t_file_pid" >direct
 	kill "$t_file_pid"
-	spawn "$JOULESTAT" -q -- "$JS_WORK" -p w sleep 30s
+	spawn "$JOULESTAT" -q "$@" -- "$JS_WORK" -p w sleep 30s
 	wait_file w
 	fds "$t_file_pid" >under
 	kill "$t_file_pid"
 	reap
 	extra=$(awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' direct under)
 	[ -z "$extra" ] || fail "descriptors leaked into the workload: $(echo "$extra" | tr "\n" ";")"
+}
+
+test_no_descriptor_leaks() {
+	no_leaks
+}
+
+# The simulated NVML, like the driver's library, holds a descriptor without
+# O_CLOEXEC from nvmlInit on; the workload must not get it.
+test_no_library_descriptor_leaks() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn no_leaks --nvml-lib="$SIMLIB"
 }
 
 test_report_file_when_workload_fails() {
@@ -159,6 +170,7 @@ t_run "1 MiB passes through stdin and stdout" test_large_stdin_passes_through
 t_run "stdin from a pipe reaches the workload" test_stdin_from_pipe
 t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats_own
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
+t_run "no NVML library descriptor leaks into the workload" test_no_library_descriptor_leaks
 t_run "-o FILE gets the report when the workload fails" test_report_file_when_workload_fails
 t_run "-o to an unwritable path is 125" test_output_unwritable
 t_run "a broken pipe on stdout is named standard output" test_broken_pipe_names_stdout
