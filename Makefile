@@ -67,7 +67,7 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(LIBOBJ)
 
 $(WORK): tests/workloads/js-work.c
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lm
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lm -pthread
 
 $(CSVTOOL): tests/tools/csvtool.c
 	@mkdir -p $(@D)

@@ -1,8 +1,8 @@
 /*
  * Reading joulestat's own CSV back (--baseline, joulestat merge): the
- * whole file through libcsv's parser into rows of fields, the first row
- * naming the columns.  Columns are found by name, so files written by
- * another schema version still read as long as the names are there.
+ * file through libcsv's parser into rows of fields, all at once or one row
+ * at a time, the first row naming the columns.  Columns are found by name; the readers check row
+ * lengths and the schema version (schema_check_summary in schema.h).
  */
 #ifndef JOULESTAT_CSVIN_H
 #define JOULESTAT_CSVIN_H
@@ -35,6 +35,18 @@ int	csvin_parse(struct csvin *t, const char *text, size_t len, struct errbuf *er
 int	csvin_load(struct csvin *t, const char *path, struct errbuf *err);
 
 void	csvin_free(struct csvin *t);
+
+/*
+ * Streaming, for files too large to hold as rows: fn is called once with
+ * the header alone (t->nrows 1), then once per row with t->rows[1] the
+ * row at hand (t->nrows 2), which is freed when fn returns.  fn returns 0,
+ * or nonzero to stop after setting err itself.  Returns 0 or -1.
+ */
+int	csvin_stream_text(const char *text, size_t len,
+	    int (*fn)(const struct csvin *t, void *arg), void *arg, struct errbuf *err);
+/* The file at path, read 64 KiB at a time (at most CSVIN_MAX_BYTES); causes name it. */
+int	csvin_stream_file(const char *path, int (*fn)(const struct csvin *t, void *arg),
+	    void *arg, struct errbuf *err);
 
 /* The index of the header column called name, or -1. */
 int	csvin_col(const struct csvin *t, const char *name);

@@ -40,6 +40,27 @@ int	launch_prepare(struct child *c, char *const argv[], const sigset_t *child_ma
  */
 int	launch_start(struct child *c);
 
+/*
+ * Why exec of argv0 failed with errno e, for a message: ENOENT for a file
+ * that is there means its "#!" interpreter (or ELF loader) is missing.
+ * Writes the cause into buf and returns buf.
+ */
+const char *launch_exec_cause(const char *argv0, int e, char *buf, size_t size);
+
+/*
+ * The descriptors open now, sorted, in a new array (none without /proc):
+ * taken when joulestat starts, they are those it was given, which the
+ * workload gets too.
+ */
+void	launch_fds_open(int **fds, size_t *n);
+
+/*
+ * Mark close-on-exec every descriptor above 2 that is not in inherited
+ * (sorted): a library's, such as the NVML library's device files, which it
+ * opens without O_CLOEXEC.  Called before each fork of the workload.
+ */
+void	launch_seal_fds(const int *inherited, size_t n);
+
 /* Release a child that must not run: it exits without exec.  Reaps it. */
 void	launch_cancel(struct child *c);
 

@@ -84,6 +84,13 @@ void	outputs_abandon(struct outputs *o);
  */
 const char *plot_prepare(struct outputs *o);
 
+/*
+ * The --plot path can take a file before the run: not a directory, in a
+ * directory that is there and writable (the PNG is written by
+ * joulestat-plot only after the run).  0, or -1 with a cause.
+ */
+int	plot_check_path(const char *path, struct errbuf *err);
+
 /* Run joulestat-plot on the finished timeline; its failure is an output failure. */
 void	plot_draw(struct outputs *o);
 

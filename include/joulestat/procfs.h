@@ -31,6 +31,7 @@ struct proc_stat {
 struct proc_status {
 	uint64_t	vmhwm_kib;		/* VmHWM; 0 when absent (kernel thread, zombie) */
 	uint64_t	vmrss_kib;		/* VmRSS; 0 when absent */
+	pid_t		tgid;			/* Tgid, the process of a thread; 0 when absent */
 	pid_t		nspid[PROCFS_NSPID_MAX]; /* NSpid, outermost namespace first */
 	size_t		nnspid;			/* 0 when the line is absent (before 4.1) */
 };

@@ -101,6 +101,8 @@ struct run {
 	unsigned		 index;		/* 1-based number of this run; 0 = warm-up */
 	pid_t			*leftover;	/* descendants alive when the workload ended */
 	size_t			 nleftover;
+	int			*inherited_fds;	/* open when joulestat started: the workload's */
+	size_t			 ninherited_fds;
 };
 
 #endif

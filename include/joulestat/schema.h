@@ -195,4 +195,15 @@ const char *schema_state_name(const struct device *dev, int pstate, char *buf, s
 /* The same for an accounting slot (0..ACCOUNT_NSTATES-1, ACCOUNT_STATE_UNKNOWN last). */
 const char *schema_slot_name(const struct device *dev, int slot, char *buf, size_t size);
 
+struct csvin;
+struct errbuf;
+
+/*
+ * A summary CSV read back (--baseline, joulestat merge): every row has as
+ * many fields as the header (a row cut short is not read), and the
+ * schema_version column, when there is one, holds SCHEMA_SUMMARY_VERSION
+ * on every row.  0, or -1 with "line N: ..." in err.
+ */
+int	schema_check_summary(const struct csvin *t, struct errbuf *err);
+
 #endif

@@ -53,10 +53,10 @@ write_timeline(void *arg, const struct run *run, const struct backend *b, size_t
 static void
 exec_failed(const struct run *run)
 {
-	char	name[128];
+	char	name[128], cause[256];
 
 	warnmsg("cannot run '%s': %s", visible(run->params.argv[0], name, sizeof name),
-	    strerror(run->child.exec_errno));
+	    launch_exec_cause(run->params.argv[0], run->child.exec_errno, cause, sizeof cause));
 }
 
 /*
@@ -222,9 +222,12 @@ cmd_run(const struct config *cfg)
 	size_t		 nreps = 0, i;
 	int		 rc, sig = 0;
 
+	/* What joulestat was given, before it or a library opens anything: the workload's. */
+	launch_fds_open(&run.inherited_fds, &run.ninherited_fds);
 	/* First, before any fd of joulestat's own could take a closed stdout's place. */
 	if (outputs_check(&cfg->out, &err) != 0 || signals_take(&ss, &err) != 0) {
 		warnmsg("%s", err.msg);
+		free(run.inherited_fds);
 		end.is_setup_failed = true;
 		return exitcode_of(&end);
 	}

@@ -274,11 +274,12 @@ parse_descendants(struct config *cfg, const char *s, struct errbuf *err)
 	return -1;
 }
 
+/* An output path may be "-" for stdout; an input (--nvml-lib) or --plot may not. */
 static int
-check_path(const char *opt, const char *s, struct errbuf *err)
+check_path(const char *opt, const char *s, bool may_be_stdout, struct errbuf *err)
 {
 	if (s != NULL && s[0] == '\0') {
-		errbuf_set(err, "%s needs a file name (- for stdout)", opt);
+		errbuf_set(err, "%s needs a file name%s", opt, may_be_stdout ? " (- for stdout)" : "");
 		return -1;
 	}
 	return 0;
@@ -383,6 +384,10 @@ parse_idle_one(struct config *cfg, char *tok)
 	}
 	if (parse_double(tok, &ip->watts) != 0 || ip->watts < 0 || ip->watts > 100000)
 		return -1;
+	for (size_t i = 0; i < cfg->nidle; i++) {
+		if (cfg->idle[i].device == ip->device)
+			return -2;	/* one idle power per device */
+	}
 	cfg->nidle++;
 	return 0;
 }
@@ -396,10 +401,16 @@ parse_idle_power(struct config *cfg, const char *s, struct errbuf *err)
 	while (rc == 0 && (tok = strsep(&rest, ",")) != NULL)
 		rc = parse_idle_one(cfg, tok);
 	free(copy);
-	if (rc != 0)
+	if (rc == -2 && cfg->idle[cfg->nidle].device == IDLE_ALL_DEVICES)
+		errbuf_set(err, "invalid --idle-power '%s': a second power for all devices",
+		    VIS(s));
+	else if (rc == -2)
+		errbuf_set(err, "invalid --idle-power '%s': a second power for device %d", VIS(s),
+		    cfg->idle[cfg->nidle].device);
+	else if (rc != 0)
 		errbuf_set(err, "invalid --idle-power '%s': expected watts, or DEVICE:WATTS,...",
 		    VIS(s));
-	return rc;
+	return rc == 0 ? 0 : -1;
 }
 
 static int
@@ -608,11 +619,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		return -1;
 	if (r->descendants != NULL && parse_descendants(cfg, r->descendants, err) != 0)
 		return -1;
-	if (check_path("--output", r->output, err) != 0 || check_path("--csv", r->csv, err) != 0 ||
-	    check_path("--json", r->json, err) != 0 || check_path("--timeline", r->timeline, err) != 0 ||
-	    check_path("--nvml-lib", r->nvml_lib, err) != 0 || check_separator(r->field_sep, err) != 0)
+	if (check_path("--output", r->output, true, err) != 0 ||
+	    check_path("--csv", r->csv, true, err) != 0 ||
+	    check_path("--json", r->json, true, err) != 0 ||
+	    check_path("--timeline", r->timeline, true, err) != 0 ||
+	    check_path("--nvml-lib", r->nvml_lib, false, err) != 0 ||
+	    check_separator(r->field_sep, err) != 0)
 		return -1;
-	if (check_path("--plot", r->plot, err) != 0 || (r->plot != NULL &&
+	if (check_path("--plot", r->plot, false, err) != 0 || (r->plot != NULL &&
 	    strcmp(r->plot, "-") == 0)) {
 		errbuf_set(err, "--plot needs a file name");
 		return -1;

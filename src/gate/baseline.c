@@ -99,14 +99,25 @@ read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 	const char	*scope, *run;
 	uint64_t	 v;
 	size_t		 row;
+	bool		 is_ours;
 
-	if (find_cols(t, &c, err) != 0)
+	if (schema_check_summary(t, err) != 0 || find_cols(t, &c, err) != 0)
 		return -1;
 	for (row = 1; row < t->nrows; row++) {
 		scope = csvin_get(t, row, c.scope);
 		run = csvin_get(t, row, c.run);
-		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0)
-			continue;		/* mean, stddev, and rows of other kinds */
+		is_ours = strcmp(scope, schema_scope(SCOPE_RUN)) == 0 ||
+		    strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0;
+		if (strcmp(run, schema_series_row(ROW_MEAN)) == 0 ||
+		    strcmp(run, schema_series_row(ROW_STDDEV)) == 0)
+			continue;		/* recomputed, not read */
+		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0) {
+			if (!is_ours)
+				continue;	/* rows of other kinds */
+			errbuf_set(err, "line %zu: run '%s' is not a run number",
+			    t->rows[row].line, VIS(run));
+			return -1;
+		}
 		if (strcmp(scope, schema_scope(SCOPE_RUN)) == 0 && add_run(b, t, row, &c, err) != 0)
 			return -1;
 		if (strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0 &&

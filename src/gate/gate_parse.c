@@ -124,9 +124,40 @@ static const char *const forms[] = {
 	[GATE_REGRESSION] = "a percentage, 0 or more",
 };
 
+/* An earlier gate of the same metric on the same device (and state): one limit each. */
+static const struct gate_spec *
+find_same(const struct gate_config *gc, const struct gate_spec *g)
+{
+	size_t	i;
+
+	for (i = 0; i < gc->nspecs; i++) {
+		if (gc->specs[i].metric == g->metric && gc->specs[i].device == g->device &&
+		    strcmp(gc->specs[i].state, g->state) == 0)
+			return &gc->specs[i];
+	}
+	return NULL;
+}
+
+/* "device 0", "all devices", "P0 of device 1": what a gate limits, for a message. */
+static void
+gate_target(const struct gate_spec *g, char *buf, size_t size)
+{
+	char	dev[32];
+
+	if (g->device == GATE_ALL_DEVICES)
+		snprintf(dev, sizeof dev, "all devices");
+	else
+		snprintf(dev, sizeof dev, "device %d", g->device);
+	if (g->state[0] != '\0')
+		snprintf(buf, size, "%s of %s", g->state, dev);
+	else
+		snprintf(buf, size, "%s", dev);
+}
+
 int
 gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, struct errbuf *err)
 {
+	char			 what[64];
 	char			*copy = xstrdup(arg), *tok, *rest = copy;
 	struct gate_spec	*g;
 	int			 rc = 0;
@@ -141,8 +172,19 @@ gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, str
 		memset(g, 0, sizeof *g);
 		g->metric = metric;
 		g->device = GATE_ALL_DEVICES;
-		if ((rc = parse_entry(g, tok)) == 0)
-			gc->nspecs++;
+		if ((rc = parse_entry(g, tok)) != 0)
+			break;
+		if (find_same(gc, g) != NULL) {
+			gate_target(g, what, sizeof what);
+			if (is_list)
+				errbuf_set(err, "invalid %s '%s': a second limit for %s",
+				    metrics[metric].option, VIS(arg), what);
+			else
+				errbuf_set(err, "%s given twice", metrics[metric].option);
+			free(copy);
+			return -1;
+		}
+		gc->nspecs++;
 	}
 	free(copy);
 	if (rc != 0)

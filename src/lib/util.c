@@ -229,13 +229,45 @@ parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 	return 0;
 }
 
+/*
+ * A decimal number as the man page's OPTIONS write it: an optional '-',
+ * digits with an optional fraction, an optional exponent.  strtod alone
+ * would also take hex, "inf", "nan", '+' and leading white space, which
+ * the integer options refuse.
+ */
+static bool
+is_decimal(const char *s)
+{
+	size_t	int_digits, frac_digits = 0;
+
+	if (*s == '-')
+		s++;
+	int_digits = strspn(s, "0123456789");
+	s += int_digits;
+	if (*s == '.') {
+		frac_digits = strspn(s + 1, "0123456789");
+		s += 1 + frac_digits;
+	}
+	if (int_digits + frac_digits == 0)
+		return false;
+	if (*s == 'e' || *s == 'E') {
+		s++;
+		if (*s == '-' || *s == '+')
+			s++;
+		if (!isdigit((unsigned char)*s))
+			return false;
+		s += strspn(s, "0123456789");
+	}
+	return *s == '\0';
+}
+
 int
 parse_double(const char *s, double *out)
 {
 	double	 v;
 	char	*end;
 
-	if (s == NULL || s[0] == '\0' || isspace((unsigned char)s[0]))
+	if (s == NULL || !is_decimal(s))
 		return -EINVAL;
 	errno = 0;
 	v = strtod(s, &end);

@@ -1,6 +1,6 @@
 /*
- * Reading one rank's summary CSV for joulestat merge: the file is parsed
- * by csvin (libcsv), its columns are found by their schema.h names, and
+ * Reading one rank's summary CSV for joulestat merge: the file is streamed
+ * by csvin (libcsv) twice, run rows then device rows, its columns are found by their schema.h names, and
  * its numbered "run" rows and their "device" rows become one struct
  * merge_rank, each figure the mean over the runs that have it.  Pure
  * (text in, a record or a one-line cause out), so that the unit tests
@@ -404,32 +404,43 @@ is_blank(const struct csvin *t, size_t row)
 }
 
 /*
- * The "run" rows (is_run; every row's identity is checked on the way) or
- * the "device" rows, in order.  The other scopes (pstate, process) are
- * not merged.
+ * One streamed row (csvin_stream_*: the header alone first, then each row
+ * as rows[1]): the "run" rows on the first pass (every row's identity and
+ * schema are checked on the way), the "device" rows on the second.  The
+ * other scopes (pstate, process) are not merged.
  */
 static int
-read_scope(struct reader *rd, bool is_run)
+read_row(struct reader *rd, const struct csvin *t, bool is_run)
 {
 	const char	*scope = schema_scope(is_run ? SCOPE_RUN : SCOPE_DEVICE);
 	uint64_t	 run;
-	size_t		 row;
 
-	for (row = 1; row < rd->t->nrows; row++) {
-		if (is_blank(rd->t, row))
-			continue;
-		if (is_run && check_identity(rd, row) != 0)
-			return -1;
-		if (strcmp(csvin_get(rd->t, row, rd->c.scope), scope) != 0)
-			continue;
-		if (row_run(rd, row, &run) != 0)
-			return -1;
-		if (run == 0)
-			continue;
-		if ((is_run ? read_run(rd, row, run) : read_device(rd, row, run)) != 0)
-			return -1;
-	}
-	return 0;
+	rd->t = t;
+	if (t->nrows == 1)
+		return is_run ? find_cols(rd) : 0;
+	if (is_blank(t, 1))
+		return 0;
+	if (is_run && (schema_check_summary(t, rd->err) != 0 || check_identity(rd, 1) != 0))
+		return -1;
+	if (strcmp(csvin_get(t, 1, rd->c.scope), scope) != 0)
+		return 0;
+	if (row_run(rd, 1, &run) != 0)
+		return -1;
+	if (run == 0)
+		return 0;
+	return is_run ? read_run(rd, 1, run) : read_device(rd, 1, run);
+}
+
+static int
+on_run_row(const struct csvin *t, void *arg)
+{
+	return read_row(arg, t, true);
+}
+
+static int
+on_device_row(const struct csvin *t, void *arg)
+{
+	return read_row(arg, t, false);
 }
 
 /* Sums to means, and the rank's span from its first start to its last end. */
@@ -465,17 +476,30 @@ finish_rank(struct reader *rd)
 	}
 }
 
+/*
+ * Two passes over the file, streamed, so that memory is the rank's runs
+ * and devices, not the file's rows: the run rows (sorted, for the device
+ * rows of any order to find theirs), then the device rows.  text is the
+ * file's text, or NULL to read path.
+ */
 static int
-rank_from_table(struct merge_rank *r, const struct csvin *t, struct errbuf *err)
+read_rank(struct merge_rank *r, const char *path, const char *text, size_t len,
+    struct errbuf *err)
 {
-	struct reader	rd = { .t = t, .r = r, .err = err };
-	int		rc = -1;
+	struct reader	rd = { .r = r, .err = err };
+	int		rc;
 
-	if (find_cols(&rd) == 0 && read_scope(&rd, true) == 0 && sort_runs(&rd) == 0 &&
-	    read_scope(&rd, false) == 0 && check_seen(&rd) == 0) {
+	rc = text != NULL ? csvin_stream_text(text, len, on_run_row, &rd, err) :
+	    csvin_stream_file(path, on_run_row, &rd, err);
+	if (rc == 0 && (rc = sort_runs(&rd)) != 0 && path != NULL)
+		errbuf_prefix(err, "%s", VIS(path));	/* the streams name the file themselves */
+	if (rc == 0)
+		rc = text != NULL ? csvin_stream_text(text, len, on_device_row, &rd, err) :
+		    csvin_stream_file(path, on_device_row, &rd, err);
+	if (rc == 0 && (rc = check_seen(&rd)) != 0 && path != NULL)
+		errbuf_prefix(err, "%s", VIS(path));
+	if (rc == 0)
 		finish_rank(&rd);
-		rc = 0;
-	}
 	free(rd.runs);
 	free(rd.seen);
 	return rc;
@@ -497,36 +521,19 @@ int
 merge_parse_text(struct merge_rank *r, const char *file, const char *text, size_t len,
     struct errbuf *err)
 {
-	struct csvin	t;
-	int		rc;
-
 	rank_init(r, file);
-	rc = csvin_parse(&t, text, len, err);
-	if (rc == 0)
-		rc = rank_from_table(r, &t, err);
-	csvin_free(&t);
-	if (rc != 0)
+	if (read_rank(r, NULL, text, len, err) != 0) {
 		errbuf_prefix(err, "%s", VIS(file));
-	return rc;
+		return -1;
+	}
+	return 0;
 }
 
 int
 merge_load_file(struct merge_rank *r, const char *path, struct errbuf *err)
 {
-	struct csvin	t;
-	int		rc;
-
 	rank_init(r, path);
-	/* csvin_load names the file in its own causes. */
-	if (csvin_load(&t, path, err) != 0) {
-		csvin_free(&t);
-		return -1;
-	}
-	rc = rank_from_table(r, &t, err);
-	csvin_free(&t);
-	if (rc != 0)
-		errbuf_prefix(err, "%s", VIS(path));
-	return rc;
+	return read_rank(r, path, NULL, 0, err);
 }
 
 void

@@ -73,6 +73,15 @@ open_file(const char *path, struct out_file *of)
 	return fdopen(fd, "w");
 }
 
+/* How an output is named in a message: "-" is standard output. */
+static const char *
+shown(const char *path)
+{
+	if (path == NULL)
+		return "standard error";
+	return strcmp(path, "-") == 0 ? "standard output" : path;
+}
+
 static FILE *
 open_output(const char *path, struct out_file *of, bool *is_failed)
 {
@@ -170,6 +179,8 @@ outputs_check(const struct output_paths *p, struct errbuf *err)
 			    is_fd_file(outs[i].path, STDOUT_FILENO) ? "output" : "error");
 			return -1;
 		}
+		if (outs[i].path == p->plot_path && plot_check_path(p->plot_path, err) != 0)
+			return -1;
 		has[i] = identity(outs[i].path, keys[i], sizeof keys[i]);
 		for (k = 0; has[i] && k < i; k++) {
 			if (has[k] && strcmp(keys[i], keys[k]) == 0) {
@@ -241,8 +252,7 @@ close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
 	free(of->tmp);
 	of->tmp = NULL;
 	if (werr != 0) {
-		warnmsg("%s: %s", path == NULL ? "standard error" : strcmp(path, "-") == 0 ?
-		    "standard output" : path, strerror(-werr));
+		warnmsg("%s: %s", shown(path), strerror(-werr));
 		*is_failed = true;
 	}
 }
@@ -288,8 +298,8 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s, gates) : 0;
 	close_output(o->json, &o->json_file, werr, &o->is_failed);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
-		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline : o->paths->timeline_path,
-		    strerror(-werr));
+		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline :
+		    shown(o->paths->timeline_path), strerror(-werr));
 		o->is_failed = true;
 	}
 	if (o->plot_tool != NULL && o->has_timeline && werr == 0)

@@ -5,10 +5,12 @@
  */
 #include "joulestat/outputs.h"
 
+#include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <libgen.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -61,6 +63,32 @@ plot_forget(struct outputs *o)
 	free(o->plot_timeline);
 	free(o->plot_tool);
 	o->plot_timeline = o->plot_tool = NULL;
+}
+
+int
+plot_check_path(const char *path, struct errbuf *err)
+{
+	struct stat	 st;
+	char		*copy, *dir;
+	size_t		 len = strlen(path);
+	int		 rc = 0;
+
+	if ((len > 0 && path[len - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+		errbuf_set(err, "--plot %s: is a directory; give the PNG a file name", VIS(path));
+		return -1;
+	}
+	copy = xstrdup(path);
+	dir = dirname(copy);
+	if (stat(dir, &st) != 0)
+		rc = errno;
+	else if (!S_ISDIR(st.st_mode))
+		rc = ENOTDIR;
+	else if (access(dir, W_OK | X_OK) != 0)
+		rc = errno;
+	if (rc != 0)
+		errbuf_set(err, "--plot %s: %s: %s", VIS(path), VIS(dir), strerror(rc));
+	free(copy);
+	return rc == 0 ? 0 : -1;
 }
 
 /*

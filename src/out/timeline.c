@@ -97,7 +97,8 @@ timeline_open(struct timeline *tl, const char *path, struct errbuf *err)
 	else
 		tl->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (tl->fd == -1) {
-		errbuf_set(err, "%s: %s", path, strerror(errno));
+		errbuf_set(err, "%s: %s", strcmp(path, "-") == 0 ? "standard output" : path,
+		    strerror(errno));
 		return -1;
 	}
 	put(tl, "%s", HEADER);

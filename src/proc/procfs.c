@@ -17,6 +17,7 @@
 static const char KEY_VMHWM[] = "VmHWM";
 static const char KEY_VMRSS[] = "VmRSS";
 static const char KEY_NSPID[] = "NSpid";
+static const char KEY_TGID[] = "Tgid";
 
 /*
  * Copy the next space-delimited token of *p into tok and advance *p.
@@ -194,6 +195,8 @@ status_line(char *line, struct proc_status *st)
 		return parse_kib(v, &st->vmrss_kib);
 	if (strcmp(line, KEY_NSPID) == 0)
 		return parse_nspid(v, st);
+	if (strcmp(line, KEY_TGID) == 0)
+		return parse_pid(v + strspn(v, " \t"), &st->tgid);
 	return 0;
 }
 

@@ -6,7 +6,9 @@
 #include "joulestat/schema.h"
 
 #include <stdio.h>
+#include <string.h>
 
+#include "joulestat/csvin.h"
 #include "joulestat/util.h"
 
 #define SCHEMA_NAME(e, name)	[e] = name,
@@ -163,4 +165,32 @@ schema_slot_name(const struct device *dev, int slot, char *buf, size_t size)
 {
 	return schema_state_name(dev, slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot, buf,
 	    size);
+}
+
+int
+schema_check_summary(const struct csvin *t, struct errbuf *err)
+{
+	const struct csvin_row	*row;
+	int			 col = csvin_col(t, schema_column(COL_SCHEMA));
+	char			 want[16];
+	size_t			 i;
+
+	snprintf(want, sizeof want, "%d", SCHEMA_SUMMARY_VERSION);
+	for (i = 1; i < t->nrows; i++) {
+		row = &t->rows[i];
+		/* A blank line is no row. */
+		if (row->n == 0 || (row->n == 1 && row->f[0][0] == '\0'))
+			continue;
+		if (row->n != t->rows[0].n) {
+			errbuf_set(err, "line %zu: %zu fields where the header has %zu (a row cut "
+			    "short or run on)", row->line, row->n, t->rows[0].n);
+			return -1;
+		}
+		if (col >= 0 && strcmp(row->f[col], want) != 0) {
+			errbuf_set(err, "line %zu: schema_version '%s' is not %s, the one this "
+			    "joulestat reads", row->line, VIS(row->f[col]), want);
+			return -1;
+		}
+	}
+	return 0;
 }

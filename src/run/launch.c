@@ -13,9 +13,14 @@
 #include <sys/types.h>
 #include <sys/wait.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -101,6 +106,134 @@ launch_start(struct child *c)
 		return -1;
 	}
 	return 0;
+}
+
+/* The file execvp would run for argv0 (execvp(3): PATH, else confstr's), in buf; false if none. */
+static bool
+find_program(const char *argv0, char *buf, size_t size)
+{
+	const char	*path = getenv("PATH"), *p, *end;
+	char		 def[256];
+	int		 n;
+
+	if (strchr(argv0, '/') != NULL) {
+		n = snprintf(buf, size, "%s", argv0);
+		return n >= 0 && (size_t)n < size && access(buf, F_OK) == 0;
+	}
+	if (path == NULL) {
+		if (confstr(_CS_PATH, def, sizeof def) == 0 || strlen(def) >= sizeof def - 1)
+			return false;
+		path = def;
+	}
+	for (p = path; ; p = end + 1) {
+		end = strchrnul(p, ':');
+		n = snprintf(buf, size, "%.*s%s%s", (int)(end - p), p, end == p ? "" : "/",
+		    argv0);
+		if (n >= 0 && (size_t)n < size && access(buf, X_OK) == 0)
+			return true;
+		if (*end == '\0')
+			return false;
+	}
+}
+
+const char *
+launch_exec_cause(const char *argv0, int e, char *buf, size_t size)
+{
+	char	file[4096], head[256];
+	ssize_t	n;
+	size_t	len;
+	int	fd;
+
+	snprintf(buf, size, "%s", strerror(e));
+	if (e != ENOENT || !find_program(argv0, file, sizeof file))
+		return buf;
+	/* The program is there: what is missing is what runs it. */
+	snprintf(buf, size, "interpreter not found");
+	if ((fd = open(file, O_RDONLY | O_CLOEXEC)) == -1)
+		return buf;
+	n = read(fd, head, sizeof head - 1);
+	close(fd);
+	if (n < 2 || head[0] != '#' || head[1] != '!')
+		return buf;
+	head[n] = '\0';
+	head[strcspn(head, "\n")] = '\0';
+	len = strspn(head + 2, " \t");
+	head[2 + len + strcspn(head + 2 + len, " \t")] = '\0';
+	if (head[2 + len] != '\0')
+		snprintf(buf, size, "interpreter '%s' not found", VIS(head + 2 + len));
+	return buf;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+	int	x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Call fn for each open descriptor but the directory's own; -1 without /proc. */
+static int
+each_fd(void (*fn)(int, void *), void *arg)
+{
+	struct dirent	*e;
+	DIR		*d;
+	uint64_t	 v;
+
+	if ((d = opendir("/proc/self/fd")) == NULL)
+		return -1;
+	while ((e = readdir(d)) != NULL) {
+		if (parse_u64_range(e->d_name, 0, INT32_MAX, &v) == 0 && (int)v != dirfd(d))
+			fn((int)v, arg);
+	}
+	closedir(d);
+	return 0;
+}
+
+struct fd_list {
+	int	*v;
+	size_t	 n;
+};
+
+static void
+add_fd(int fd, void *arg)
+{
+	struct fd_list	*l = arg;
+
+	l->v = xreallocarray(l->v, l->n + 1, sizeof *l->v);
+	l->v[l->n++] = fd;
+}
+
+void
+launch_fds_open(int **fds, size_t *n)
+{
+	struct fd_list	l = { NULL, 0 };
+
+	(void)each_fd(add_fd, &l);
+	if (l.n > 1)
+		qsort(l.v, l.n, sizeof *l.v, cmp_int);
+	*fds = l.v;
+	*n = l.n;
+}
+
+static void
+seal_fd(int fd, void *arg)
+{
+	const struct fd_list	*l = arg;
+	int			 fl;
+
+	if (fd <= STDERR_FILENO || bsearch(&fd, l->v, l->n, sizeof *l->v, cmp_int) != NULL)
+		return;
+	if ((fl = fcntl(fd, F_GETFD)) != -1 && (fl & FD_CLOEXEC) == 0)
+		(void)fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
+}
+
+void
+launch_seal_fds(const int *inherited, size_t n)
+{
+	struct fd_list	l = { (int *)(uintptr_t)inherited, n };
+
+	(void)each_fd(seal_fd, &l);
 }
 
 void

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@
 #include "joulestat/devsel.h"
 #include "joulestat/launch.h"
 #include "joulestat/reading.h"
+#include "joulestat/procfs.h"
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/util.h"
@@ -92,6 +94,8 @@ setup_close(struct run *run)
 	attrib_free(&run->attrib);
 	free(run->leftover);
 	free(run->pidfds);
+	free(run->inherited_fds);
+	run->inherited_fds = NULL;
 	proctree_free(&run->tree);
 }
 
@@ -108,6 +112,20 @@ setup_finish(struct run *run)
 	}
 }
 
+/* The process whose thread tid is (proc_pid_status(5), Tgid), or 0 when unknown. */
+static pid_t
+thread_group(pid_t tid)
+{
+	struct proc_status	st;
+	char			path[64], text[4096];
+
+	snprintf(path, sizeof path, "/proc/%d/status", (int)tid);
+	if (read_file(AT_FDCWD, path, text, sizeof text) < 0 ||
+	    procfs_parse_status(text, &st) != 0)
+		return 0;
+	return st.tgid;
+}
+
 /*
  * One pidfd per process, so its end wakes the loop.  Without pidfd_open
  * (kernels before 5.3, or valgrind), the process is checked every tick.
@@ -115,14 +133,21 @@ setup_finish(struct run *run)
 static int
 watch_pid(pid_t pid, struct errbuf *err)
 {
-	int	fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	int	fd = (int)syscall(SYS_pidfd_open, pid, 0), e;
+	pid_t	tgid;
 
 	if (fd >= 0)
 		return fd;
-	if (errno == ENOSYS && (kill(pid, 0) == 0 || errno == EPERM))
+	e = errno;
+	if (e == ENOSYS && (kill(pid, 0) == 0 || errno == EPERM))
 		return PIDFD_POLLED;
-	errbuf_set(err, "--pid %d: %s", (int)pid, errno == ESRCH || errno == ENOSYS ?
-	    "no such process" : strerror(errno));
+	/* A thread id has a /proc entry, but pidfd_open wants a process. */
+	if ((tgid = thread_group(pid)) > 0 && tgid != pid)
+		errbuf_set(err, "--pid %d: a thread of process %d, not a process", (int)pid,
+		    (int)tgid);
+	else
+		errbuf_set(err, "--pid %d: %s", (int)pid, e == ESRCH || e == ENOSYS ?
+		    "no such process" : strerror(e));
 	return PIDFD_ENDED;
 }
 
@@ -152,6 +177,8 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 		warnmsg("cannot become a child subreaper: daemons may escape the tree");
 	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
 		return -1;
+	/* The libraries' descriptors (NVML's device files) are not the workload's. */
+	launch_seal_fds(run->inherited_fds, run->ninherited_fds);
 	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
 }
 

@@ -84,9 +84,27 @@ test_attach_quiet() {
 	[ ! -s err ] || fail "-q still wrote to stderr"
 }
 
+# A thread id has a /proc entry but is no process: say which process it is part of.
+test_attach_thread_id() {
+	timeout -k 5 $((60 * TIMEOUT_MULT)) "$JS_WORK" -p f thread $((30 * TIMEOUT_MULT))s \
+	    </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	tpid=$t_file_pid
+	t_kill_later KILL "$tpid"
+	tid=$(ls "/proc/$tpid/task" | grep -vx "$tpid" | head -n 1)
+	[ -n "$tid" ] || fail "js-work thread has no second thread"
+	try "$JOULESTAT" -q -p "$tid"
+	assert_rc 125
+	assert_match err "^joulestat: --pid $tid: a thread of process $tpid, not a process\$"
+	[ "$(wc -l <err)" -eq 1 ] || fail "not one line"
+	kill "$tpid"
+}
+
 t_run "-p PID measures until the process exits" test_attach_until_exit
 t_run "--pid=PID works" test_attach_long_option
 t_run "-p A,B waits for both" test_attach_two
 t_run "SIGINT ends attach mode early with a report" test_attach_interrupted
 t_run "-q in attach mode prints nothing" test_attach_quiet
+t_run "-p with a thread id names its process" test_attach_thread_id
 t_done

@@ -44,6 +44,20 @@ test_not_found_in_path() {
 	run_status 127 -- no-such-cmd-xyz
 }
 
+# A script whose interpreter is missing: exec says ENOENT as for a missing
+# script, so the message must say which of the two is missing.
+test_interpreter_not_found() {
+	mkdir bin
+	printf '#!/nonexistent/sh -e\nexit 0\n' >bin/js-badinterp
+	chmod 755 bin/js-badinterp
+	run_status 127 -- ./bin/js-badinterp
+	assert_match err "^joulestat: cannot run '\./bin/js-badinterp': interpreter '/nonexistent/sh' not found\$"
+	PATH="$PWD/bin:$PATH" run_status 127 -- js-badinterp
+	assert_match err "^joulestat: cannot run 'js-badinterp': interpreter '/nonexistent/sh' not found\$"
+	run_status 127 -- ./bin/nonexistent
+	assert_match err "^joulestat: cannot run '\./bin/nonexistent': No such file or directory\$"
+}
+
 test_not_executable_file() {
 	printf '#!/bin/sh\nexit 0\n' >noexec
 	chmod 644 noexec
@@ -173,6 +187,7 @@ t_run "death by SIGKILL is 137" test_signal_kill
 t_run "death by SIGSEGV is 139" test_signal_segv
 t_run "absolute path not found is 127" test_not_found_path
 t_run "command not in PATH is 127" test_not_found_in_path
+t_run "a missing #! interpreter is named, not the script" test_interpreter_not_found
 t_run "file without x bit is 126" test_not_executable_file
 t_run "non-executable file found in PATH is 126" test_not_executable_in_path
 t_run "directory is 126" test_directory

@@ -161,10 +161,15 @@ test_bad_values_are_usage_errors() {
 	for a in --max-energy=x --max-energy=-1 --max-energy=0:x --max-energy=a:5 \
 	    --max-time=0 --max-time=1,2 --max-avg-power= --min-pstate-share=P0 \
 	    --min-pstate-share=P0:101 --min-pstate-share=:50 --max-regression=5% \
-	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power; do
+	    --gate-sigma=-1 --gate-exit-code=0 --gate-exit-code=125 --regression-metric=power \
+	    --max-time=0x10 --max-energy=+5 --max-energy=inf --cooldown=0x1 -i0x10 \
+	    --max-energy=0:5,0:6 --min-pstate-share=P0:5,P0:6 --idle-power=0:50,0:60; do
 		try "$JOULESTAT" -q "$a" -- sh -c 'touch ran'
 		assert_rc 125
-		assert_match err "^joulestat: (invalid )?${a%%=*}"
+		case $a in
+		-i*) assert_match err "^joulestat: invalid interval" ;;
+		*) assert_match err "^joulestat: (invalid )?${a%%=*}" ;;
+		esac
 		[ ! -e ran ] || fail "$a: the workload ran"
 	done
 	try "$JOULESTAT" -q --max-regression=5 -- true
@@ -180,6 +185,21 @@ test_bad_baselines() {
 	printf 'schema_version,scope,run,wall_s,device_id,energy_j,energy_above_idle_j\n2,run,1,zz,,,\n' >badnum.csv
 	printf 'x,"y\n' >badquote.csv
 	: >empty.csv
+	# Cut short inside the device row's energy; a schema from elsewhere; a run that is no number.
+	h='schema_version,scope,run,wall_s,device_id,energy_j,energy_above_idle_j'
+	printf '%s\n2,run,1,1.5,,,\n2,device,1,,GPU-x,12' "$h" >cut.csv
+	printf '%s\n9,run,1,1.5,,,\n' "$h" >v9.csv
+	printf '%s\n2,run,1x,1.5,,,\n' "$h" >badrun.csv
+	for f in cut.csv v9.csv badrun.csv; do
+		gated -q --baseline=$f --max-regression=5 -- true
+		assert_rc 125
+		[ "$(wc -l <err)" -eq 1 ] || fail "$f: not one line"
+		case $f in
+		cut.csv) assert_match err "^joulestat: --baseline: $f: line 3: 6 fields where the header has 7" ;;
+		v9.csv) assert_match err "^joulestat: --baseline: $f: line 2: schema_version '9' is not 2" ;;
+		badrun.csv) assert_match err "^joulestat: --baseline: $f: line 2: run '1x' is not a run number" ;;
+		esac
+	done
 	for f in notours.csv badnum.csv badquote.csv empty.csv missing.csv; do
 		gated -q --baseline=$f --max-regression=5 -- sh -c 'touch ran'
 		assert_rc 125

@@ -107,20 +107,31 @@ test_stdio_are_joulestats_own() {
 
 # Judged on the plain binary only: under a checker (make check-valgrind)
 # the checker's own log descriptors reach the workload.
-test_no_descriptor_leaks() {
+# no_leaks [JOULESTAT-OPTION...]: the workload has the descriptors it has without joulestat.
+no_leaks() {
 	[ -z "${WRAP:-}" ] || skip "the checker's descriptors would count"
 	timeout $((t_timeout * TIMEOUT_MULT)) "$JS_WORK" -p d sleep 30s </dev/null >/dev/null 2>&1 &
 	t_kill_later TERM $!
 	wait_file d
 	fds "$t_file_pid" >direct
 	kill "$t_file_pid"
-	spawn "$JOULESTAT" -q -- "$JS_WORK" -p w sleep 30s
+	spawn "$JOULESTAT" -q "$@" -- "$JS_WORK" -p w sleep 30s
 	wait_file w
 	fds "$t_file_pid" >under
 	kill "$t_file_pid"
 	reap
 	extra=$(awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' direct under)
 	[ -z "$extra" ] || fail "descriptors leaked into the workload: $(echo "$extra" | tr "\n" ";")"
+}
+
+test_no_descriptor_leaks() {
+	no_leaks
+}
+
+# The simulated NVML, like the driver's library, holds a descriptor without
+# O_CLOEXEC from nvmlInit on; the workload must not get it.
+test_no_library_descriptor_leaks() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn no_leaks --nvml-lib="$SIMLIB"
 }
 
 test_report_file_when_workload_fails() {
@@ -136,6 +147,19 @@ test_output_unwritable() {
 	    fail "no 'joulestat: ' message on stderr"
 }
 
+# The reader of the timeline on stdout takes its header and goes; the
+# workload ends only then, so the rows after it meet a broken pipe.
+test_broken_pipe_names_stdout() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn timeout -k 5 $((30 * TIMEOUT_MULT)) \
+	    "$JOULESTAT" --nvml-lib="$SIMLIB" -q --timeline=- -- \
+	    sh -c 'until [ -e gone ]; do sleep 0.01; done' 2>err </dev/null |
+	    sh -c 'head -n 1 >/dev/null; exec touch gone <&-'
+	rc=${PIPESTATUS[0]}
+	assert_rc 125
+	assert_match err '^joulestat: standard output: Broken pipe$'
+	assert_no_match err '^joulestat: -:'
+}
+
 t_run "the workload's stdout is untouched" test_stdout_untouched
 t_run "stderr has the workload's text, then the report" test_stderr_workload_then_report
 t_run "-o FILE leaves stderr to the workload" test_output_file_leaves_stderr_alone
@@ -146,6 +170,8 @@ t_run "1 MiB passes through stdin and stdout" test_large_stdin_passes_through
 t_run "stdin from a pipe reaches the workload" test_stdin_from_pipe
 t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats_own
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
+t_run "no NVML library descriptor leaks into the workload" test_no_library_descriptor_leaks
 t_run "-o FILE gets the report when the workload fails" test_report_file_when_workload_fails
 t_run "-o to an unwritable path is 125" test_output_unwritable
+t_run "a broken pipe on stdout is named standard output" test_broken_pipe_names_stdout
 t_done

@@ -197,6 +197,13 @@ test_errors() {
 	sed '3s/,[0-9.]*,"counter",/,abc,"counter",/' r0.csv >nan.csv
 	cmp -s r0.csv nan.csv && fail "nan.csv: the energy was not replaced"
 	err_case "nan\\.csv: line 3: energy_j 'abc' is not a number$" nan.csv
+	# A summary cut short inside the energy of its first device row: the
+	# row has fewer fields than the header, though its last one parses.
+	sed -n '1,3p' r0.csv | sed '3s/\(,[0-9][0-9]*\)\.[0-9]*,"counter",.*/\1/' >cut.csv
+	sed -n 3p cut.csv | grep -q counter && fail "cut.csv: the row was not cut"
+	err_case 'cut\.csv: line 3: [0-9]+ fields where the header has [0-9]+ \(a row cut short or run on\)$' cut.csv
+	sed '2,$s/^2,/9,/' r0.csv >v9.csv
+	err_case "v9\\.csv: line 2: schema_version '9' is not 2, the one this joulestat reads\$" v9.csv
 	err_case 'r1\.csv: job 43, but r0\.csv has job 42: merge one job at a time$' r0.csv r1.csv
 	err_case 'r0\.csv: given twice$' r0.csv r0.csv
 	cp r0.csv copy.csv

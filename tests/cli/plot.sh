@@ -227,6 +227,25 @@ test_joulestat_plot_option() {
 	assert_match err '^joulestat: --plot draws the timeline from a file'
 }
 
+# A --plot path that cannot take a file fails before the run, with or without gnuplot.
+test_joulestat_plot_bad_path() {
+	mkdir adir
+	touch afile
+	for p in . adir adir/ /nonexistent/x.png afile/x.png; do
+		NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --plot="$p" \
+		    -- sh -c 'touch ran'
+		assert_rc 125
+		[ ! -e ran ] || fail "--plot=$p: the workload ran"
+		[ "$(wc -l <err)" -eq 1 ] || fail "--plot=$p: not one line"
+		case $p in
+		.|adir*) assert_match err "^joulestat: --plot $p: is a directory" ;;
+		/nonexistent/*) assert_match err "^joulestat: --plot $p: /nonexistent: No such file" ;;
+		*) assert_match err "^joulestat: --plot $p: afile: Not a directory" ;;
+		esac
+	done
+	[ ! -e plot.png ] && [ ! -e adir/plot.png ] || fail "a PNG in the directory"
+}
+
 # Without gnuplot joulestat says so at the start and the run goes on.
 test_joulestat_plot_without_gnuplot() {
 	path_without_gnuplot
@@ -247,4 +266,5 @@ t_run "usage errors exit 2 with a message" test_usage_errors
 t_run "without gnuplot: exit 3 and why" test_without_gnuplot
 t_run "joulestat --plot draws at the end" test_joulestat_plot_option
 t_run "joulestat --plot without gnuplot: a warning, the run goes on" test_joulestat_plot_without_gnuplot
+t_run "joulestat --plot to a directory or a missing one: 125 before the run" test_joulestat_plot_bad_path
 t_done

@@ -206,6 +206,7 @@ struct sim_state {
 	unsigned	 refcount;		/* nvmlInit minus nvmlShutdown */
 	bool		 is_loaded;		/* the scenario is parsed */
 	bool		 is_truth_due;		/* initialized since the last truth write */
+	int		 ctl_fd;		/* held while initialized, without O_CLOEXEC; -1 */
 	int64_t		 t0_ns;			/* CLOCK_MONOTONIC of time 0 */
 	int64_t		 rt0_us;		/* CLOCK_REALTIME of time 0, in µs */
 	struct scenario	 sc;

@@ -12,14 +12,17 @@
 #include "nvsim.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct sim_state nvsim = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.ctl_fd = -1,
 };
 
 static int64_t
@@ -219,7 +222,13 @@ state_init(void)
 	if (!nvsim.is_loaded)
 		rc = load_locked();
 	if (rc == NVML_SUCCESS) {
-		nvsim.refcount++;
+		/*
+		 * The driver library keeps /dev/nvidiactl open from nvmlInit on,
+		 * without O_CLOEXEC: so does the simulator, with /dev/null, so
+		 * that the tests see whether it reaches the workload.
+		 */
+		if (nvsim.refcount++ == 0)
+			nvsim.ctl_fd = open("/dev/null", O_RDONLY);
 		nvsim.is_truth_due = true;
 	}
 	return state_leave(rc);
@@ -234,6 +243,9 @@ state_shutdown(void)
 	if (--nvsim.refcount == 0) {
 		truth_write(&nvsim);
 		nvsim.is_truth_due = false;
+		if (nvsim.ctl_fd != -1)
+			close(nvsim.ctl_fd);
+		nvsim.ctl_fd = -1;
 	}
 	return state_leave(NVML_SUCCESS);
 }

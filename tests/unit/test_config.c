@@ -335,9 +335,11 @@ test_empty_paths(void **state)
 	parse(fx, "-o", "", "ls", NULL);
 	assert_rejected(fx, "--output");
 	parse(fx, "--csv=", "ls", NULL);
-	assert_rejected(fx, "--csv");
+	assert_rejected(fx, "--csv needs a file name (- for stdout)");
+	/* The library is read, never written: stdout is no choice for it. */
 	parse(fx, "--nvml-lib=", "ls", NULL);
-	assert_rejected(fx, "--nvml-lib");
+	assert_rejected(fx, "--nvml-lib needs a file name");
+	assert_null(strstr(fx->err.msg, "stdout"));
 	parse(fx, "-d", "", "ls", NULL);
 	assert_rejected(fx, "--devices");
 	assert_int_equal(parse(fx, "-o", "-", "--csv", "out.csv", "-d", "0,GPU-1", "ls", NULL), 0);
@@ -346,6 +348,20 @@ test_empty_paths(void **state)
 	assert_int_equal(fx->cfg.devsel.n, 2);
 	assert_string_equal(fx->cfg.devsel.v[0].text, "0");
 	assert_string_equal(fx->cfg.devsel.v[1].text, "GPU-1");
+}
+
+/* One idle power per device: a second one is a usage error, not the last one winning. */
+static void
+test_idle_power_duplicates(void **state)
+{
+	struct fixture	*fx = *state;
+
+	parse(fx, "--idle-power=0:50,0:60", "ls", NULL);
+	assert_rejected(fx, "invalid --idle-power '0:50,0:60': a second power for device 0");
+	parse(fx, "--idle-power=50,1:20,60", "ls", NULL);
+	assert_rejected(fx, "a second power for all devices");
+	assert_int_equal(parse(fx, "--idle-power=50,0:20,1:30", "ls", NULL), 0);
+	assert_int_equal(fx->cfg.nidle, 3);
 }
 
 static void
@@ -453,6 +469,7 @@ main(void)
 		T(test_descendants),
 		T(test_unknown_option),
 		T(test_empty_paths),
+		T(test_idle_power_duplicates),
 		T(test_help_mentions_every_option),
 		T(test_version_and_usage),
 		T(test_nvml_lib_env),

@@ -264,6 +264,80 @@ test_many_rows(void **state)
 	}
 }
 
+/* What a stream delivered: every row's fields joined, and the header seen once. */
+struct seen_rows {
+	size_t	nheader, nrows, stop_at;
+	char	last[64];
+	size_t	last_line;
+};
+
+static int
+on_row(const struct csvin *t, void *arg)
+{
+	struct seen_rows	*s = arg;
+
+	assert_true(t->nrows == 1 || t->nrows == 2);
+	if (t->nrows == 1) {
+		s->nheader++;
+		return 0;
+	}
+	assert_int_equal(t->rows[0].n, 2);
+	assert_string_equal(csvin_get(t, 0, 0), "id");
+	s->nrows++;
+	snprintf(s->last, sizeof s->last, "%s|%s", csvin_get(t, 1, 0), csvin_get(t, 1, 1));
+	s->last_line = t->rows[1].line;
+	return s->nrows == s->stop_at ? -1 : 0;
+}
+
+/* Streaming: rows one at a time, with the numbers of lines past 64 KiB reads. */
+static void
+test_stream(void **state)
+{
+	struct fixture		*fx = *state;
+	struct seen_rows	 s = { 0 };
+	char			*text = NULL;
+	size_t			 len = 0, i;
+	FILE			*f;
+	int			 fd;
+
+	/* 20000 rows (about 400 KiB), one with a quoted newline, so reads end mid-row. */
+	assert_non_null(f = open_memstream(&text, &len));
+	fprintf(f, "id,text\n");
+	for (i = 1; i <= 20000; i++)
+		fprintf(f, i == 5000 ? "%zu,\"two\nlines\"\n" : "%zu,\"row %zu, quoted\"\n", i, i);
+	assert_int_equal(fclose(f), 0);
+	assert_int_equal(csvin_stream_text(text, len, on_row, &s, &fx->err), 0);
+	assert_int_equal(s.nheader, 1);
+	assert_int_equal(s.nrows, 20000);
+	assert_string_equal(s.last, "20000|row 20000, quoted");
+	assert_int_equal(s.last_line, 20002);
+
+	snprintf(fx->path, sizeof fx->path, "/tmp/joulestat-test-csvin.XXXXXX");
+	assert_true((fd = mkstemp(fx->path)) >= 0);
+	assert_int_equal(write_all(fd, text, len), 0);
+	close(fd);
+	free(text);
+	memset(&s, 0, sizeof s);
+	assert_int_equal(csvin_stream_file(fx->path, on_row, &s, &fx->err), 0);
+	assert_int_equal(s.nrows, 20000);
+	assert_string_equal(s.last, "20000|row 20000, quoted");
+	assert_int_equal(s.last_line, 20002);
+
+	/* The callback stops the stream; its own cause stays, with the file's name. */
+	memset(&s, 0, sizeof s);
+	s.stop_at = 7000;
+	errbuf_set(&fx->err, "stopped");
+	assert_int_equal(csvin_stream_file(fx->path, on_row, &s, &fx->err), -1);
+	assert_int_equal(s.nrows, 7000);
+	assert_int_equal(s.last_line, 7002);
+	assert_non_null(strstr(fx->err.msg, "stopped"));
+	assert_non_null(strstr(fx->err.msg, fx->path));
+
+	/* A file cut inside a quoted field is an error with its line. */
+	assert_int_equal(csvin_stream_text("a,b\n1,\"x", 9, on_row, &s, &fx->err), -1);
+	assert_non_null(strstr(fx->err.msg, "line 2"));
+}
+
 static void
 test_embedded_nul(void **state)
 {
@@ -325,6 +399,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_col_and_get, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_many_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stream, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_embedded_nul, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_load, setup, teardown),
 	};

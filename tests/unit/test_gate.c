@@ -149,13 +149,30 @@ teardown(void **state)
 	return 0;
 }
 
-/* Add the gates of one option value, which must parse. */
+/*
+ * Add the gates of one option value, each entry of which must parse.  The
+ * entries are parsed one by one, so that several limits on one device can
+ * be judged side by side here; on the command line a second limit for the
+ * same device is a usage error (test_parse_rejects_duplicates).
+ */
 static void
 add_gate(struct fixture *fx, enum gate_metric metric, const char *arg)
 {
-	if (gate_parse(&fx->gc, metric, arg, &fx->err) != 0) {
-		print_error("%s '%s': %s\n", gate_option(metric), arg, fx->err.msg);
-		fail();
+	struct gate_config	one;
+	char			copy[256], *tok, *rest = copy;
+	bool			is_list = metric != GATE_TIME && metric != GATE_REGRESSION;
+
+	assert_true(strlen(arg) < sizeof copy);
+	snprintf(copy, sizeof copy, "%s", arg);
+	while ((tok = strsep(&rest, is_list ? "," : "")) != NULL) {
+		memset(&one, 0, sizeof one);
+		if (gate_parse(&one, metric, tok, &fx->err) != 0) {
+			print_error("%s '%s': %s\n", gate_option(metric), arg, fx->err.msg);
+			fail();
+		}
+		assert_int_equal(one.nspecs, 1);
+		assert_true(fx->gc.nspecs < GATE_MAX_SPECS);
+		fx->gc.specs[fx->gc.nspecs++] = one.specs[0];
 	}
 }
 
@@ -334,12 +351,50 @@ test_parse_at_most_64(void **state)
 		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%zu:1", i > 0 ? "," :
 		    "", i);
 	}
-	add_gate(fx, GATE_ENERGY, list);
+	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, list, &fx->err), 0);
 	assert_int_equal(fx->gc.nspecs, GATE_MAX_SPECS);
 	assert_int_equal(fx->gc.specs[63].device, 63);
 	assert_int_equal(gate_parse(&fx->gc, GATE_TIME, "1", &fx->err), -1);
 	assert_contains(fx->err.msg, "at most 64 gates");
 	assert_int_equal(fx->gc.nspecs, GATE_MAX_SPECS);
+}
+
+/* One limit per metric and device (and state): a second one is a usage error. */
+static void
+test_parse_rejects_duplicates(void **state)
+{
+	static const struct {
+		enum gate_metric	 metric;
+		const char		*first, *arg, *want;
+	} dup[] = {
+		{ GATE_ENERGY, NULL, "0:5,0:6", "invalid --max-energy '0:5,0:6': a second limit "
+		    "for device 0" },
+		{ GATE_ENERGY, NULL, "5,1:2,6", "a second limit for all devices" },
+		{ GATE_ENERGY, "1:5", "1:5", "invalid --max-energy '1:5': a second limit for "
+		    "device 1" },
+		{ GATE_AVG_POWER, NULL, "0:300,0:300", "a second limit for device 0" },
+		{ GATE_ABOVE_IDLE, NULL, "2,2", "a second limit for all devices" },
+		{ GATE_STATE_SHARE, NULL, "P0:50,P0:60", "a second limit for P0 of all devices" },
+		{ GATE_STATE_SHARE, NULL, "1:P0:50,1:P0:60", "a second limit for P0 of device 1" },
+		{ GATE_TIME, "5", "6", "--max-time given twice" },
+		{ GATE_REGRESSION, "5", "5", "--max-regression given twice" },
+	};
+	struct fixture	*fx = *state;
+	size_t		 i;
+
+	for (i = 0; i < ARRAY_SIZE(dup); i++) {
+		memset(&fx->gc, 0, sizeof fx->gc);
+		if (dup[i].first != NULL)
+			assert_int_equal(gate_parse(&fx->gc, dup[i].metric, dup[i].first, &fx->err), 0);
+		assert_int_equal(gate_parse(&fx->gc, dup[i].metric, dup[i].arg, &fx->err), -1);
+		assert_contains(fx->err.msg, dup[i].want);
+	}
+	/* Different devices, states or metrics are not duplicates. */
+	memset(&fx->gc, 0, sizeof fx->gc);
+	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, "5,0:5,1:5", &fx->err), 0);
+	assert_int_equal(gate_parse(&fx->gc, GATE_AVG_POWER, "5,0:5", &fx->err), 0);
+	assert_int_equal(gate_parse(&fx->gc, GATE_STATE_SHARE, "P0:5,P8:5,0:P0:5", &fx->err), 0);
+	assert_int_equal(fx->gc.nspecs, 8);
 }
 
 static void
@@ -1141,6 +1196,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_parse_time_and_regression, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_state_share, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_at_most_64, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_parse_rejects_duplicates, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_parse_regress_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_total_and_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_sigma, setup, teardown),

@@ -367,6 +367,11 @@ test_status_real(void **state)
 	assert_true(st.vmrss_kib == 1712);
 	assert_int_equal(st.nnspid, 1);
 	assert_int_equal(st.nspid[0], 8593);
+	assert_int_equal(st.tgid, 8593);
+	/* A thread's own status names the process it belongs to. */
+	assert_int_equal(procfs_parse_status("Name:\tpython3\nTgid:\t1449\nPid:\t1558\n", &st), 0);
+	assert_int_equal(st.tgid, 1449);
+	assert_int_equal(procfs_parse_status("Tgid:\tx\n", &st), -EINVAL);
 
 	/* A kernel thread: no Vm* lines reads as 0. */
 	poison_status(&st);

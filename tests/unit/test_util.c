@@ -154,8 +154,11 @@ test_parse_double(void **state)
 {
 	static const char *const bad[] = {
 		"", " 1", "\t1", "1 ", "1\n", "1,5", "1.5x", "x", ".", "-", "e5", "nan", "NAN",
+		/* One number syntax with the integer options: decimal, no '+', no hex. */
+		"0x10", "0X1p3", "-0x1", "+0.25", "+1", "inf", "-inf", "infinity", "1e", "1e+",
+		"--1", "1.5.2",
 	};
-	static const char *const huge[] = { "1e400", "-1e400", "inf", "-inf", "infinity" };
+	static const char *const huge[] = { "1e400", "-1e400" };
 	double	v = 123.25;
 	size_t	i;
 
@@ -164,8 +167,12 @@ test_parse_double(void **state)
 	assert_true(v == 1.5);
 	assert_int_equal(parse_double("-2", &v), 0);
 	assert_true(v == -2.0);
-	assert_int_equal(parse_double("+0.25", &v), 0);
+	assert_int_equal(parse_double("0.25", &v), 0);
 	assert_true(v == 0.25);
+	assert_int_equal(parse_double("5.", &v), 0);
+	assert_true(v == 5.0);
+	assert_int_equal(parse_double("2E-1", &v), 0);
+	assert_true(v == 0.2);
 	assert_int_equal(parse_double("1e3", &v), 0);
 	assert_true(v == 1000.0);
 	assert_int_equal(parse_double(".5", &v), 0);

@@ -2,8 +2,8 @@
  * js-work: the one helper binary that the command-line tests run under
  * joulestat (like perf's -w workloads and libuv's spawn helpers).
  * Each subcommand is a small, predictable workload: spin on the CPU, sleep,
- * build a process tree, exit or die of a signal, double-fork a daemon, reuse
- * a pid, echo its arguments byte for byte.  It measures nothing itself.
+ * build a process tree, run a second thread, exit or die of a signal,
+ * double-fork a daemon, reuse a pid, echo its arguments byte for byte.  It measures nothing itself.
  *
  *	js-work [-p PIDFILE] COMMAND [ARG...]
  *
@@ -25,6 +25,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -853,6 +854,31 @@ cmd_pidfile(const struct ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+static void *
+thread_sleep(void *arg)
+{
+	sleep_ns(*(const int64_t *)arg);
+	return NULL;
+}
+
+/* thread DUR: sleep in two threads, so the process has a thread id that is not its pid. */
+static int
+cmd_thread(const struct ctx *ctx, int argc, char **argv)
+{
+	int64_t		ns = dur_arg(argv[0], argv[1]);
+	pthread_t	t;
+	int		e;
+
+	(void)argc;
+	if ((e = pthread_create(&t, NULL, thread_sleep, &ns)) != 0) {
+		fprintf(stderr, "js-work thread: pthread_create: %s\n", strerror(e));
+		return 1;
+	}
+	ready(ctx);
+	pthread_join(t, NULL);
+	return 0;
+}
+
 static const struct cmd cmds[] = {
 	{ "args", "[ARG...]", 0, -1, cmd_args },
 	{ "daemonize", "[-d] [-f PIDFILE] [DUR]", 0, 4, cmd_daemonize },
@@ -867,6 +893,7 @@ static const struct cmd cmds[] = {
 	{ "signal", "NAME", 1, 1, cmd_signal },
 	{ "sleep", "DUR", 1, 1, cmd_sleep },
 	{ "spin", "DUR", 1, 1, cmd_spin },
+	{ "thread", "DUR", 1, 1, cmd_thread },
 	{ "tree", "DEPTH WIDTH [DUR]", 2, 3, cmd_tree },
 	{ "wait-signal", "DUR", 1, 1, cmd_wait_signal },
 };
