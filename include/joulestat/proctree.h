@@ -37,6 +37,12 @@ struct proc {
 	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
 };
 
+/* A process by its identity. */
+struct proc_id {
+	pid_t		 pid;
+	uint64_t	 starttime_ticks;
+};
+
 struct proctree {
 	int		 proc_dirfd;		/* the proc root, usually /proc */
 	bool		 has_children_files;	/* else: scan the proc root */
@@ -67,6 +73,8 @@ struct proctree {
 	uint64_t	 peak_rss_kib;		/* largest sum of RSS at one tick */
 	uint64_t	 races;			/* processes that vanished mid-read */
 	uint64_t	 refreshes;
+	struct proc_id	*excluded;		/* not the workload's: neither they nor */
+	size_t		 nexcluded;		/* their descendants are walked */
 };
 
 /*
@@ -100,6 +108,19 @@ const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
 
 /* Sum of the last-seen user and system CPU time of every process, in ns. */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
+
+/*
+ * Walk the tree once and set every process found (and so its subtree)
+ * aside for good: what earlier runs left running is not this run's.
+ * Returns how many processes were set aside.
+ */
+size_t	proctree_exclude_present(struct proctree *tree, int64_t t_ns);
+
+/*
+ * True when pid, just reaped, was one of the processes set aside by
+ * proctree_exclude_present; it is forgotten, since its pid may now be reused.
+ */
+bool	proctree_reaped_excluded(struct proctree *tree, pid_t pid);
 
 void	proctree_free(struct proctree *tree);
 

@@ -137,8 +137,10 @@ build_times(struct report *rep, const struct run *run)
 	} else {
 		/* Every reaped descendant, including those that lived between ticks. */
 		getrusage(RUSAGE_CHILDREN, &ru);
-		rep->user_ns = tv_ns(&ru.ru_utime) - tv_ns(&run->children_ru0.ru_utime);
-		rep->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&run->children_ru0.ru_stime);
+		rep->user_ns = tv_ns(&ru.ru_utime) - tv_ns(&run->children_ru0.ru_utime) -
+		    tv_ns(&run->excluded_ru.ru_utime);
+		rep->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&run->children_ru0.ru_stime) -
+		    tv_ns(&run->excluded_ru.ru_stime);
 		rep->max_rss_kib = largest_rss(run);
 		rep->has_max_rss = true;
 	}

@@ -152,6 +152,12 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 		warnmsg("cannot become a child subreaper: daemons may escape the tree");
 	if (proctree_init(&run->tree, "/proc", &self, 1, false, err) != 0)
 		return -1;
+	/*
+	 * What earlier runs left running is still our child: it is theirs,
+	 * reported by them, and neither its process nor its CPU time is this run's.
+	 */
+	memset(&run->excluded_ru, 0, sizeof run->excluded_ru);
+	proctree_exclude_present(&run->tree, now_ns());
 	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
 }
 
