@@ -27,6 +27,8 @@ struct proc {
 	char		 state;			/* as last seen: R, S, Z, ... */
 	uint64_t	 utime_ticks;		/* as last seen */
 	uint64_t	 stime_ticks;
+	uint64_t	 utime0_ticks;		/* at the first walk, for a process */
+	uint64_t	 stime0_ticks;		/* already there (attach mode); else 0 */
 	uint64_t	 rss_kib;		/* as last seen */
 	uint64_t	 max_rss_kib;		/* largest RSS seen at a tick */
 	int64_t		 first_seen_ns;
@@ -106,7 +108,11 @@ const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
  */
 const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
 
-/* Sum of the last-seen user and system CPU time of every process, in ns. */
+/*
+ * Sum of the user and system CPU time of every process, in ns, from the
+ * first walk on: what a process found by the first walk had used before
+ * (an attached one's whole life until then) is not counted.
+ */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
 
 /*

@@ -303,8 +303,13 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 			close_fd(tree, &tree->pending_fd);
 			return NULL;
 		}
-		if (p == NULL || p->starttime_ticks != st->starttime_ticks)
+		if (p == NULL || p->starttime_ticks != st->starttime_ticks) {
 			p = add_proc(tree, st, t_ns);
+			if (tree->refreshes == 0) {
+				p->utime0_ticks = st->utime_ticks;
+				p->stime0_ticks = st->stime_ticks;
+			}
+		}
 		if (p->stat_fd < 0) {
 			p->stat_fd = tree->pending_fd;
 			tree->pending_fd = -1;
@@ -538,8 +543,8 @@ proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 	size_t		i;
 
 	for (i = 0; i < tree->nproc; i++) {
-		ut += tree->procs[i].utime_ticks;
-		st += tree->procs[i].stime_ticks;
+		ut += tree->procs[i].utime_ticks - tree->procs[i].utime0_ticks;
+		st += tree->procs[i].stime_ticks - tree->procs[i].stime0_ticks;
 	}
 	if (hz <= 0)
 		hz = 100;

@@ -84,9 +84,36 @@ test_attach_quiet() {
 	[ ! -s err ] || fail "-q still wrote to stderr"
 }
 
+# utime_at_least PID TICKS: PID has used at least TICKS clock ticks of user time.
+utime_at_least() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- "$2" ${t_stat##*) }
+	[ "${13}" -ge "$1" ]
+}
+
+# What the process used before joulestat attached is not in the report: a
+# spinner with 1.5 s of user time behind it, attached for a moment.
+test_attach_cpu_from_attach() {
+	hz=$(getconf CLK_TCK)
+	timeout -k 5 $((60 * TIMEOUT_MULT)) "$JS_WORK" -p f spin 60s </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	tpid=$t_file_pid
+	t_kill_later KILL "$tpid"
+	wait_for utime_at_least "$tpid" $((hz * 3 / 2))
+	spawn "$JOULESTAT" -i 20 --csv=s.csv -p "$tpid"
+	wait_for ready_or_gone "$t_pid"
+	kill -INT "$t_pid"
+	reap
+	assert_rc 0
+	csv_get s.csv user_s scope=run
+	assert_le "$csv_v" 1.0 "user_s of a moment's attach"
+}
+
 t_run "-p PID measures until the process exits" test_attach_until_exit
 t_run "--pid=PID works" test_attach_long_option
 t_run "-p A,B waits for both" test_attach_two
 t_run "SIGINT ends attach mode early with a report" test_attach_interrupted
 t_run "-q in attach mode prints nothing" test_attach_quiet
+t_run "attach mode counts CPU time from the attach on" test_attach_cpu_from_attach
 t_done
