@@ -75,6 +75,7 @@ struct proctree {
 	uint64_t	 peak_rss_kib;		/* largest sum of RSS at one tick */
 	uint64_t	 races;			/* processes that vanished mid-read */
 	uint64_t	 refreshes;
+	bool		 has_running;		/* a walk found a process not a zombie */
 	struct proc_id	*excluded;		/* not the workload's: neither they nor */
 	size_t		 nexcluded;		/* their descendants are walked */
 };

@@ -316,6 +316,8 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 		}
 		close_fd(tree, &tree->pending_fd);
 	}
+	if (st->state != 'Z')
+		tree->has_running = true;
 	memcpy(p->comm, st->comm, sizeof p->comm);
 	p->ppid = st->ppid;
 	p->state = st->state;
@@ -576,6 +578,7 @@ proctree_exclude_present(struct proctree *tree, int64_t t_ns)
 	if (tree->nslots > 0)
 		memset(tree->slots, 0, tree->nslots * sizeof *tree->slots);
 	tree->peak_rss_kib = tree->max_concurrent = tree->races = tree->refreshes = 0;
+	tree->has_running = false;
 	return n;
 }
 

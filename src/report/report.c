@@ -347,6 +347,8 @@ report_build(struct report *rep, const struct run *run)
 	rep->nattached = run->params.npids;
 	build_outcome(rep, run);
 	build_times(rep, run);
+	/* Only zombies, or nothing left by the first reading: nothing was measured. */
+	rep->has_tree = run->tree.has_running;
 	rep->peak_tree_rss_kib = run->tree.peak_rss_kib;
 	rep->processes = run->tree.nproc;
 	rep->max_concurrent = run->tree.max_concurrent;

@@ -110,10 +110,40 @@ test_attach_cpu_from_attach() {
 	assert_le "$csv_v" 1.0 "user_s of a moment's attach"
 }
 
+# is_zombie PID: PID has ended and waits for its parent.
+is_zombie() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	case ${t_stat##*) } in
+	Z*) return 0 ;;
+	esac
+	return 1
+}
+
+# A zombie has no tree to measure: its processes and peak tree RSS are
+# unknown (empty in the CSV, null in the JSON), not 0.
+test_attach_zombie_unknown() {
+	# The shell's child ends at once; sleep, exec'd in the shell's place, never reaps it.
+	timeout -k 5 $((60 * TIMEOUT_MULT)) sh -c '"$1" -p f exit 0 & exec sleep 60' sh "$JS_WORK" \
+	    </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	wait_for is_zombie "$t_file_pid"
+	try "$JOULESTAT" -i 20 --csv=s.csv --json=r.json -p "$t_file_pid"
+	assert_rc 0
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" "" "CSV processes"
+	csv_get s.csv peak_tree_rss_kib scope=run
+	assert_eq "$csv_v" "" "CSV peak_tree_rss_kib"
+	assert_eq "$("$JSONTOOL" get r.json .runs[0].processes)" null "JSON processes"
+	assert_eq "$("$JSONTOOL" get r.json .runs[0].peak_tree_rss_kib)" null "JSON peak_tree_rss_kib"
+	assert_match err 'processes +unknown'
+}
+
 t_run "-p PID measures until the process exits" test_attach_until_exit
 t_run "--pid=PID works" test_attach_long_option
 t_run "-p A,B waits for both" test_attach_two
 t_run "SIGINT ends attach mode early with a report" test_attach_interrupted
 t_run "-q in attach mode prints nothing" test_attach_quiet
 t_run "attach mode counts CPU time from the attach on" test_attach_cpu_from_attach
+t_run "an attached zombie: processes and tree RSS are unknown" test_attach_zombie_unknown
 t_done
