@@ -69,8 +69,10 @@ int	launch_become_subreaper(void);
 
 /*
  * Reap every exited child without blocking.  Records the status and
- * rusage of c when it is among them.  Returns the number reaped.
+ * rusage of c when it is among them; every other one is shown to
+ * on_other (when not NULL) with its rusage.  Returns the number reaped.
  */
-int	launch_reap(struct child *c);
+int	launch_reap(struct child *c, void (*on_other)(void *arg, pid_t pid,
+	    const struct rusage *ru), void *arg);
 
 #endif

@@ -64,8 +64,11 @@ struct merge_rank {
 
 /*
  * One distinct measurement of a device: the ranks on one host that
- * measured it over overlapping windows.  Energy figures are those of the
- * member with the longest window (kept); workload adds up over members.
+ * measured it over overlapping windows.  Energy figures cover the union
+ * of the members' windows: those of the member with the longest window
+ * (kept), plus, where the others measured beyond it, their energy over
+ * that time, pro-rated by its share of their window (is_extended);
+ * workload adds up over members.
  */
 struct merge_group {
 	size_t		 kept_rank;	/* index into job ranks */
@@ -76,6 +79,10 @@ struct merge_group {
 	bool		 has_window;
 	double		 workload_j;
 	bool		 has_workload;
+	double		 energy_j, above_idle_j;	/* over the union */
+	bool		 has_energy, has_above_idle;
+	bool		 is_extended;	/* the union is longer than the kept window */
+	bool		 is_partial;	/* kept's is partial, or a member beyond it lacks a figure */
 };
 
 /*

@@ -27,6 +27,8 @@ struct proc {
 	char		 state;			/* as last seen: R, S, Z, ... */
 	uint64_t	 utime_ticks;		/* as last seen */
 	uint64_t	 stime_ticks;
+	uint64_t	 utime0_ticks;		/* at the first walk, for a process */
+	uint64_t	 stime0_ticks;		/* already there (attach mode); else 0 */
 	uint64_t	 rss_kib;		/* as last seen */
 	uint64_t	 max_rss_kib;		/* largest RSS seen at a tick */
 	int64_t		 first_seen_ns;
@@ -35,6 +37,12 @@ struct proc {
 	bool		 is_root;		/* one of the -p pids */
 	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
 	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
+};
+
+/* A process by its identity. */
+struct proc_id {
+	pid_t		 pid;
+	uint64_t	 starttime_ticks;
 };
 
 struct proctree {
@@ -67,6 +75,9 @@ struct proctree {
 	uint64_t	 peak_rss_kib;		/* largest sum of RSS at one tick */
 	uint64_t	 races;			/* processes that vanished mid-read */
 	uint64_t	 refreshes;
+	bool		 has_running;		/* a walk found a process not a zombie */
+	struct proc_id	*excluded;		/* not the workload's: neither they nor */
+	size_t		 nexcluded;		/* their descendants are walked */
 };
 
 /*
@@ -98,8 +109,25 @@ const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
  */
 const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
 
-/* Sum of the last-seen user and system CPU time of every process, in ns. */
+/*
+ * Sum of the user and system CPU time of every process, in ns, from the
+ * first walk on: what a process found by the first walk had used before
+ * (an attached one's whole life until then) is not counted.
+ */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
+
+/*
+ * Walk the tree once and set every process found (and so its subtree)
+ * aside for good: what earlier runs left running is not this run's.
+ * Returns how many processes were set aside.
+ */
+size_t	proctree_exclude_present(struct proctree *tree, int64_t t_ns);
+
+/*
+ * True when pid, just reaped, was one of the processes set aside by
+ * proctree_exclude_present; it is forgotten, since its pid may now be reused.
+ */
+bool	proctree_reaped_excluded(struct proctree *tree, pid_t pid);
 
 void	proctree_free(struct proctree *tree);
 

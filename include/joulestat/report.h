@@ -108,7 +108,8 @@ struct report {
 	bool		 is_cpu_sampled;	/* attach mode: from /proc, not rusage */
 	uint64_t	 max_rss_kib;		/* largest single process (rusage) */
 	bool		 has_max_rss;
-	uint64_t	 peak_tree_rss_kib;	/* largest sum seen at a tick */
+	bool		 has_tree;		/* a process not a zombie was seen: the */
+	uint64_t	 peak_tree_rss_kib;	/* next three are known; largest sum at a tick */
 	uint64_t	 processes;
 	uint64_t	 max_concurrent;
 	pid_t		*leftover;		/* owned by the report */

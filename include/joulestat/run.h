@@ -98,6 +98,7 @@ struct run {
 	struct rusage		 self_ru;	/* joulestat's own usage at the end */
 	struct rusage		 self_ru0;	/* ... and at the start of this run */
 	struct rusage		 children_ru0;	/* reaped children's usage before this run */
+	struct rusage		 excluded_ru;	/* ... and of earlier runs' reaped during it */
 	unsigned		 index;		/* 1-based number of this run; 0 = warm-up */
 	pid_t			*leftover;	/* descendants alive when the workload ended */
 	size_t			 nleftover;

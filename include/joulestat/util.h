@@ -105,6 +105,17 @@ const char *temp_dir(void);
 /* qsort comparison of two char pointers by strcmp. */
 int	cmp_strp(const void *a, const void *b);
 
+/*
+ * open(2) for writing that never waits for a FIFO's reader: with no reader
+ * it fails at once (ENXIO), since a wait there would be one that no signal
+ * ends (signals reach joulestat through its signalfd: joulestat(1), -o).
+ * The descriptor it returns blocks as usual.  -1 with errno.
+ */
+int	open_output_fd(const char *path, int flags, mode_t mode);
+
+/* strerror, but "no reader on this FIFO" for the ENXIO of open_output_fd. */
+const char *output_strerror(int e);
+
 /* True when fd is a regular file that was removed (its directory vanished). */
 bool	fd_is_unlinked(int fd);
 

@@ -317,6 +317,24 @@ read_file(int dirfd, const char *path, char *buf, size_t size)
 	return n;
 }
 
+int
+open_output_fd(const char *path, int flags, mode_t mode)
+{
+	int	fd, fl;
+
+	if ((fd = open(path, flags | O_NONBLOCK, mode)) == -1)
+		return -1;
+	if ((fl = fcntl(fd, F_GETFL)) != -1)
+		(void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+	return fd;
+}
+
+const char *
+output_strerror(int e)
+{
+	return e == ENXIO ? "no reader on this FIFO (it is not waited for)" : strerror(e);
+}
+
 bool
 fd_is_unlinked(int fd)
 {

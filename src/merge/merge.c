@@ -157,6 +157,61 @@ cmp_size(const void *a, const void *b)
 	return *x < *y ? -1 : *x > *y;
 }
 
+/*
+ * m's energy over [lo, hi) as a share of its window, added to g; a figure
+ * m lacks makes g's partial.
+ */
+static void
+add_beyond(struct merge_group *g, const struct meas *m, double lo, double hi)
+{
+	double	len = m->d->end_s - m->d->start_s, f;
+
+	if (hi <= lo || len <= 0)
+		return;
+	f = (hi - lo) / len;
+	g->is_extended = true;
+	if (m->d->n_energy > 0)
+		g->energy_j += m->d->energy_j * f;
+	if (m->d->n_above_idle > 0)
+		g->above_idle_j += m->d->above_idle_j * f;
+	if (m->d->n_energy == 0 || m->d->n_above_idle == 0 || m->d->is_partial)
+		g->is_partial = true;
+}
+
+/*
+ * The group's energy over the union of its windows (README "Clusters"):
+ * the kept member's window [ks, ke), then, walking the members by start,
+ * what they measured before ks and after ke that no member before them did.
+ */
+static void
+add_union(struct merge_group *g, const struct meas *m, size_t n, size_t best)
+{
+	const struct merge_dev	*k = m[best].d;
+	double			 left = -1e300, right = k->end_s, lo, hi;
+	size_t			 i;
+
+	g->energy_j = k->energy_j;
+	g->has_energy = k->n_energy > 0;
+	g->above_idle_j = k->above_idle_j;
+	g->has_above_idle = k->n_above_idle > 0;
+	g->is_partial = k->is_partial;
+	if (!k->has_window)
+		return;
+	for (i = 0; i < n; i++) {
+		if (i == best || !m[i].d->has_window)
+			continue;
+		lo = m[i].d->start_s > left ? m[i].d->start_s : left;
+		hi = m[i].d->end_s < k->start_s ? m[i].d->end_s : k->start_s;
+		add_beyond(g, &m[i], lo, hi);
+		if (hi > left)
+			left = hi;
+		lo = m[i].d->start_s > right ? m[i].d->start_s : right;
+		add_beyond(g, &m[i], lo, m[i].d->end_s);
+		if (m[i].d->end_s > right)
+			right = m[i].d->end_s;
+	}
+}
+
 /* m[0..n) measured one device at one time: one group. */
 static void
 add_group(struct merge_job *job, const struct meas *m, size_t n)
@@ -186,6 +241,7 @@ add_group(struct merge_job *job, const struct meas *m, size_t n)
 	qsort(g->members, n, sizeof *g->members, cmp_size);
 	g->kept_rank = m[best].ri;
 	g->kept_dev = m[best].di;
+	add_union(g, m, n, best);
 }
 
 /*
@@ -284,16 +340,16 @@ count_hosts(const struct merge_job *job)
 static void
 add_totals(struct merge_job *job)
 {
+	const struct merge_group *g;
 	const struct merge_rank	*r;
-	const struct merge_dev	*d;
 	size_t			 i, k;
 
 	for (i = 0; i < job->ngroups; i++) {
-		d = &job->ranks[job->groups[i].kept_rank].devs[job->groups[i].kept_dev];
-		merge_add_figure(&job->energy_j, &job->n_energy, d->energy_j, d->n_energy > 0);
-		job->n_partial += d->n_energy > 0 && d->is_partial;
-		merge_add_figure(&job->above_idle_j, &job->n_above_idle, d->above_idle_j,
-		    d->n_above_idle > 0);
+		g = &job->groups[i];
+		merge_add_figure(&job->energy_j, &job->n_energy, g->energy_j, g->has_energy);
+		job->n_partial += g->has_energy && g->is_partial;
+		merge_add_figure(&job->above_idle_j, &job->n_above_idle, g->above_idle_j,
+		    g->has_above_idle);
 	}
 	for (i = 0; i < job->nranks; i++) {
 		r = &job->ranks[i];

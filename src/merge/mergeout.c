@@ -154,9 +154,13 @@ report_device(FILE *f, const struct merge_job *job, const struct merge_group *g,
 	fprintf(f, "   %-*s  %3s  %-*s  %-*s  %11s  %14s  %s", w[0],
 	    shown(job->ranks[g->kept_rank].host, host, sizeof host), index, w[1],
 	    shown(d->name, name, sizeof name), w[2], shown(d->id, id, sizeof id),
-	    fmt_fig(e, sizeof e, d->energy_j, d->n_energy > 0),
-	    fmt_fig(a, sizeof a, d->above_idle_j, d->n_above_idle > 0), ranks);
-	if (g->nmembers > 1)
+	    fmt_fig(e, sizeof e, g->energy_j, g->has_energy),
+	    fmt_fig(a, sizeof a, g->above_idle_j, g->has_above_idle), ranks);
+	if (g->nmembers > 1 && g->is_extended)
+		fprintf(f, " (shared, counted once: figures of rank %s, and of the others "
+		    "where their windows reach beyond it, pro-rated)",
+		    shown(job->ranks[g->kept_rank].rank, kept, sizeof kept));
+	else if (g->nmembers > 1)
 		fprintf(f, " (shared, counted once: figures of rank %s)",
 		    shown(job->ranks[g->kept_rank].rank, kept, sizeof kept));
 	fputc('\n', f);
@@ -348,8 +352,8 @@ csv_device(FILE *f, const struct merge_job *job, const struct merge_group *g)
 	put_real(&c[MCOL_START], g->start_s, g->has_window);
 	put_real(&c[MCOL_END], g->end_s, g->has_window);
 	put_real(&c[MCOL_TIME], d->time_s, d->n_time > 0);
-	put_real(&c[MCOL_ENERGY], d->energy_j, d->n_energy > 0);
-	put_real(&c[MCOL_ABOVE], d->above_idle_j, d->n_above_idle > 0);
+	put_real(&c[MCOL_ENERGY], g->energy_j, g->has_energy);
+	put_real(&c[MCOL_ABOVE], g->above_idle_j, g->has_above_idle);
 	put_real(&c[MCOL_WORKLOAD], g->workload_j, g->has_workload);
 	fmt_cell_text(&c[MCOL_MEASURED_BY], ranks);
 	write_cells(f, c);
@@ -456,8 +460,8 @@ json_device(const struct merge_job *job, const struct merge_group *g)
 	rc |= put(o, MCOL_START, jreal(g->start_s, g->has_window));
 	rc |= put(o, MCOL_END, jreal(g->end_s, g->has_window));
 	rc |= put(o, MCOL_TIME, jreal(d->time_s, d->n_time > 0));
-	rc |= put(o, MCOL_ENERGY, jreal(d->energy_j, d->n_energy > 0));
-	rc |= put(o, MCOL_ABOVE, jreal(d->above_idle_j, d->n_above_idle > 0));
+	rc |= put(o, MCOL_ENERGY, jreal(g->energy_j, g->has_energy));
+	rc |= put(o, MCOL_ABOVE, jreal(g->above_idle_j, g->has_above_idle));
 	rc |= put(o, MCOL_WORKLOAD, jreal(g->workload_j, g->has_workload));
 	rc |= put(o, MCOL_RANK, jrank(r));
 	rc |= put(o, MCOL_MEASURED_BY, json_members(job, g));

@@ -32,9 +32,9 @@ static const struct figure run_figures[] = {
 	{ COL_SYS, R(sys_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "cpu_sampled", R(is_cpu_sampled) },
 	{ COL_MAXRSS, R(max_rss_kib), R_HAS(has_max_rss) },
-	{ COL_TREERSS, R(peak_tree_rss_kib) },
-	{ COL_PROCS, R(processes) },
-	{ COL_MAXCONC, R(max_concurrent) },
+	{ COL_TREERSS, R(peak_tree_rss_kib), R_HAS(has_tree) },
+	{ COL_PROCS, R(processes), R_HAS(has_tree) },
+	{ COL_MAXCONC, R(max_concurrent), R_HAS(has_tree) },
 	{ COL_NONE, "attached_processes", R(nattached) },
 	{ COL_LEFTOVER, R(nleftover) },
 };

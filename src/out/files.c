@@ -44,14 +44,12 @@ open_file(const char *path, struct out_file *of)
 {
 	struct stat	 st;
 	char		*dir, *base;
-	int		 fd, fl;
+	int		 fd;
 	bool		 is_there = stat(path, &st) == 0;
 
 	if (is_there && !S_ISREG(st.st_mode)) {
-		if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1)
+		if ((fd = open_output_fd(path, O_WRONLY | O_CLOEXEC, 0)) == -1)
 			return NULL;
-		if ((fl = fcntl(fd, F_GETFL)) != -1)
-			fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 		return fdopen(fd, "w");
 	}
 	of->mode = is_there ? st.st_mode & 07777 : plain_mode();
@@ -95,7 +93,7 @@ open_output(const char *path, struct out_file *of, bool *is_failed)
 		return stdout;
 	}
 	if ((f = open_file(path, of)) == NULL) {
-		warnmsg("%s: %s", path, strerror(errno));
+		warnmsg("%s: %s", path, output_strerror(errno));
 		*is_failed = true;
 	}
 	return f;

@@ -82,10 +82,15 @@ write_run(FILE *f, const struct report *rep)
 		fprintf(f, "   %-18s %s (largest process)\n", "peak RSS", rss);
 	} else
 		fprintf(f, "   %-18s unknown (attached)\n", "peak RSS");
-	fmt_kib(rss, sizeof rss, rep->peak_tree_rss_kib);
-	fprintf(f, "   %-18s %s (whole tree at one reading)\n", "peak tree RSS", rss);
-	fprintf(f, "   %-18s %" PRIu64 " seen, at most %" PRIu64 " at once\n", "processes",
-	    rep->processes, rep->max_concurrent);
+	if (rep->has_tree) {
+		fmt_kib(rss, sizeof rss, rep->peak_tree_rss_kib);
+		fprintf(f, "   %-18s %s (whole tree at one reading)\n", "peak tree RSS", rss);
+		fprintf(f, "   %-18s %" PRIu64 " seen, at most %" PRIu64 " at once\n",
+		    "processes", rep->processes, rep->max_concurrent);
+	} else {
+		fprintf(f, "   %-18s unknown (no running process seen)\n", "peak tree RSS");
+		fprintf(f, "   %-18s unknown (no running process seen)\n", "processes");
+	}
 	if (rep->nleftover > 0) {
 		fprintf(f, "   %-18s %zu descendant%s (pid", "still running", rep->nleftover,
 		    rep->nleftover == 1 ? "" : "s");

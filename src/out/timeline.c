@@ -95,10 +95,10 @@ timeline_open(struct timeline *tl, const char *path, struct errbuf *err)
 	if (strcmp(path, "-") == 0)
 		tl->fd = dup(STDOUT_FILENO);
 	else
-		tl->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		tl->fd = open_output_fd(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
 	if (tl->fd == -1) {
 		errbuf_set(err, "%s: %s", strcmp(path, "-") == 0 ? "standard output" : path,
-		    strerror(errno));
+		    output_strerror(errno));
 		return -1;
 	}
 	put(tl, "%s", HEADER);

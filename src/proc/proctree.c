@@ -262,7 +262,23 @@ stat_of(struct proctree *tree, pid_t pid, struct proc_stat *st, struct proc **kn
 	return 0;
 }
 
-/* Record one process found by the walk; returns it, or NULL if it vanished. */
+static bool
+is_excluded(const struct proctree *tree, const struct proc_stat *st)
+{
+	size_t	i;
+
+	for (i = 0; i < tree->nexcluded; i++) {
+		if (tree->excluded[i].pid == st->pid &&
+		    tree->excluded[i].starttime_ticks == st->starttime_ticks)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Record one process found by the walk; returns it, or NULL if it vanished
+ * or was set aside (then its subtree is not walked either).
+ */
 static struct proc *
 visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 {
@@ -271,6 +287,10 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 	tree->pending_fd = -1;
 	if (stat_of(tree, pid, st, &p) != 0) {
 		tree->races++;
+		return NULL;
+	}
+	if (p == NULL && is_excluded(tree, st)) {
+		close_fd(tree, &tree->pending_fd);
 		return NULL;
 	}
 	if (p != NULL && p->is_alive) {
@@ -283,14 +303,21 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 			close_fd(tree, &tree->pending_fd);
 			return NULL;
 		}
-		if (p == NULL || p->starttime_ticks != st->starttime_ticks)
+		if (p == NULL || p->starttime_ticks != st->starttime_ticks) {
 			p = add_proc(tree, st, t_ns);
+			if (tree->refreshes == 0) {
+				p->utime0_ticks = st->utime_ticks;
+				p->stime0_ticks = st->stime_ticks;
+			}
+		}
 		if (p->stat_fd < 0) {
 			p->stat_fd = tree->pending_fd;
 			tree->pending_fd = -1;
 		}
 		close_fd(tree, &tree->pending_fd);
 	}
+	if (st->state != 'Z')
+		tree->has_running = true;
 	memcpy(p->comm, st->comm, sizeof p->comm);
 	p->ppid = st->ppid;
 	p->state = st->state;
@@ -518,13 +545,55 @@ proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 	size_t		i;
 
 	for (i = 0; i < tree->nproc; i++) {
-		ut += tree->procs[i].utime_ticks;
-		st += tree->procs[i].stime_ticks;
+		ut += tree->procs[i].utime_ticks - tree->procs[i].utime0_ticks;
+		st += tree->procs[i].stime_ticks - tree->procs[i].stime0_ticks;
 	}
 	if (hz <= 0)
 		hz = 100;
 	*user_ns = (int64_t)(ut * (uint64_t)(NSEC_PER_SEC / hz));
 	*sys_ns = (int64_t)(st * (uint64_t)(NSEC_PER_SEC / hz));
+}
+
+size_t
+proctree_exclude_present(struct proctree *tree, int64_t t_ns)
+{
+	struct proc	*p;
+	size_t		 i, n;
+
+	proctree_refresh(tree, t_ns);
+	n = tree->nlive;
+	tree->excluded = xreallocarray(tree->excluded, tree->nexcluded + n,
+	    sizeof *tree->excluded);
+	for (i = 0; i < n; i++) {
+		p = &tree->procs[tree->live[i]];
+		tree->excluded[tree->nexcluded].pid = p->pid;
+		tree->excluded[tree->nexcluded++].starttime_ticks = p->starttime_ticks;
+	}
+	/* Forget the walk: the tree starts empty, as if nothing had been seen. */
+	for (i = 0; i < tree->nproc; i++) {
+		close_fd(tree, &tree->procs[i].stat_fd);
+		close_fd(tree, &tree->procs[i].children_fd);
+	}
+	tree->nproc = tree->nlive = tree->nprev = 0;
+	if (tree->nslots > 0)
+		memset(tree->slots, 0, tree->nslots * sizeof *tree->slots);
+	tree->peak_rss_kib = tree->max_concurrent = tree->races = tree->refreshes = 0;
+	tree->has_running = false;
+	return n;
+}
+
+bool
+proctree_reaped_excluded(struct proctree *tree, pid_t pid)
+{
+	size_t	i;
+
+	for (i = 0; i < tree->nexcluded; i++) {
+		if (tree->excluded[i].pid == pid) {
+			tree->excluded[i] = tree->excluded[--tree->nexcluded];
+			return true;
+		}
+	}
+	return false;
 }
 
 void
@@ -545,5 +614,6 @@ proctree_free(struct proctree *tree)
 	free(tree->live);
 	free(tree->slots);
 	free(tree->queue);
+	free(tree->excluded);
 	memset(tree, 0, sizeof *tree);
 }

@@ -137,8 +137,10 @@ build_times(struct report *rep, const struct run *run)
 	} else {
 		/* Every reaped descendant, including those that lived between ticks. */
 		getrusage(RUSAGE_CHILDREN, &ru);
-		rep->user_ns = tv_ns(&ru.ru_utime) - tv_ns(&run->children_ru0.ru_utime);
-		rep->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&run->children_ru0.ru_stime);
+		rep->user_ns = tv_ns(&ru.ru_utime) - tv_ns(&run->children_ru0.ru_utime) -
+		    tv_ns(&run->excluded_ru.ru_utime);
+		rep->sys_ns = tv_ns(&ru.ru_stime) - tv_ns(&run->children_ru0.ru_stime) -
+		    tv_ns(&run->excluded_ru.ru_stime);
 		rep->max_rss_kib = largest_rss(run);
 		rep->has_max_rss = true;
 	}
@@ -365,6 +367,8 @@ report_build(struct report *rep, const struct run *run)
 	rep->nattached = run->params.npids;
 	build_outcome(rep, run);
 	build_times(rep, run);
+	/* Only zombies, or nothing left by the first reading: nothing was measured. */
+	rep->has_tree = run->tree.has_running;
 	rep->peak_tree_rss_kib = run->tree.peak_rss_kib;
 	rep->processes = run->tree.nproc;
 	rep->max_concurrent = run->tree.max_concurrent;

@@ -39,18 +39,16 @@ exclusive_name(const char *id, char *buf, size_t size)
 	snprintf(buf + n, size - n, ".lock");
 }
 
-/*
- * Open the lock file, creating it if need be.  O_CREAT only with O_EXCL:
- * with fs.protected_regular, O_CREAT on another user's file in a sticky
- * directory such as /tmp fails even though plain opening is allowed.
- */
+/* Open or create the lock file at path: a descriptor, or -1 with errno. */
 static int
-open_lock(const char *path)
+open_lock_fd(const char *path)
 {
 	int	fd, tries;
 
 	for (tries = 0; tries < 3; tries++) {
-		if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) != -1 || errno != ENOENT)
+		/* Non-blocking: a FIFO planted there must not hold the open. */
+		if ((fd = open(path, O_RDWR | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)) != -1 ||
+		    errno != ENOENT)
 			return fd;
 		fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0666);
 		if (fd != -1) {
@@ -62,6 +60,34 @@ open_lock(const char *path)
 			return -1;
 	}
 	return -1;
+}
+
+/*
+ * Open the lock file, creating it if need be.  O_CREAT only with O_EXCL:
+ * with fs.protected_regular, O_CREAT on another user's file in a sticky
+ * directory such as /tmp fails even though plain opening is allowed.  The
+ * name is joulestat's, not the user's, in a directory anybody may write:
+ * a symbolic link (O_NOFOLLOW) or anything but a regular file planted
+ * there is refused, so a run as root never writes through it.
+ */
+static int
+open_lock(const char *path, struct errbuf *err)
+{
+	struct stat	sb;
+	int		fd;
+
+	if ((fd = open_lock_fd(path)) == -1) {
+		errbuf_set(err, "--exclusive: %s: %s", path, errno == ELOOP ?
+		    "a symbolic link, not followed for a lock file" : strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &sb) == -1 || !S_ISREG(sb.st_mode)) {
+		errbuf_set(err, "--exclusive: %s: not a regular file, refused as a lock file",
+		    path);
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 /* The pid the holder wrote, or 0. */
@@ -138,10 +164,9 @@ exclusive_take(struct exclusive *ex, const char *const *ids, size_t n, double wa
 			continue;	/* one GPU seen by two backends */
 		exclusive_name(sorted[i], name, sizeof name);
 		xasprintf(&path, "%s/%s", temp_dir(), name);
-		if ((fd = open_lock(path)) == -1) {
-			errbuf_set(err, "--exclusive: %s: %s", path, strerror(errno));
+		if ((fd = open_lock(path, err)) == -1)
 			rc = -1;
-		} else if ((rc = wait_lock(fd, sorted[i], path, wait_s, sigfd, err)) != 0)
+		else if ((rc = wait_lock(fd, sorted[i], path, wait_s, sigfd, err)) != 0)
 			close(fd);
 		else {
 			mark_holder(fd);

@@ -261,7 +261,8 @@ launch_become_subreaper(void)
 }
 
 int
-launch_reap(struct child *c)
+launch_reap(struct child *c, void (*on_other)(void *arg, pid_t pid, const struct rusage *ru),
+    void *arg)
 {
 	struct rusage	ru;
 	pid_t		pid;
@@ -278,6 +279,7 @@ launch_reap(struct child *c)
 			c->has_exited = true;
 			c->wstatus = st;
 			c->ru = ru;
-		}
+		} else if (on_other != NULL)
+			on_other(arg, pid, &ru);
 	}
 }

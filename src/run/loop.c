@@ -9,6 +9,7 @@
 #include "joulestat/loop.h"
 
 #include <sys/signalfd.h>
+#include <sys/time.h>
 #include <sys/timerfd.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -166,6 +167,18 @@ main_child_waiting(const struct run *run)
 	    si.si_pid == run->child.pid;
 }
 
+/* A process of an earlier run was reaped: its CPU time is not this run's. */
+static void
+reaped_other(void *arg, pid_t pid, const struct rusage *ru)
+{
+	struct run	*run = arg;
+
+	if (!proctree_reaped_excluded(&run->tree, pid))
+		return;
+	timeradd(&run->excluded_ru.ru_utime, &ru->ru_utime, &run->excluded_ru.ru_utime);
+	timeradd(&run->excluded_ru.ru_stime, &ru->ru_stime, &run->excluded_ru.ru_stime);
+}
+
 /*
  * A child ended.  Only the end of the main workload costs a reading (the
  * last one, taken while it is still a zombie so its final figures are
@@ -180,7 +193,7 @@ on_sigchld(struct loop *lp)
 
 	if (main_child_waiting(run))
 		reading_take(run, t);
-	launch_reap(&run->child);
+	launch_reap(&run->child, reaped_other, run);
 	if (lp->phase == PHASE_RUNNING && !run->is_attach && run->child.has_exited) {
 		proctree_refresh(&run->tree, t);
 		main_child_ended(lp, t);

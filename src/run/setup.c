@@ -179,6 +179,12 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 		return -1;
 	/* The libraries' descriptors (NVML's device files) are not the workload's. */
 	launch_seal_fds(run->inherited_fds, run->ninherited_fds);
+	/*
+	 * What earlier runs left running is still our child: it is theirs,
+	 * reported by them, and neither its process nor its CPU time is this run's.
+	 */
+	memset(&run->excluded_ru, 0, sizeof run->excluded_ru);
+	proctree_exclude_present(&run->tree, now_ns());
 	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
 }
 

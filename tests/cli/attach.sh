@@ -101,10 +101,67 @@ test_attach_thread_id() {
 	kill "$tpid"
 }
 
+# utime_at_least PID TICKS: PID has used at least TICKS clock ticks of user time.
+utime_at_least() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- "$2" ${t_stat##*) }
+	[ "${13}" -ge "$1" ]
+}
+
+# What the process used before joulestat attached is not in the report: a
+# spinner with 1.5 s of user time behind it, attached for a moment.
+test_attach_cpu_from_attach() {
+	hz=$(getconf CLK_TCK)
+	timeout -k 5 $((60 * TIMEOUT_MULT)) "$JS_WORK" -p f spin 60s </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	tpid=$t_file_pid
+	t_kill_later KILL "$tpid"
+	wait_for utime_at_least "$tpid" $((hz * 3 / 2))
+	spawn "$JOULESTAT" -i 20 --csv=s.csv -p "$tpid"
+	wait_for ready_or_gone "$t_pid"
+	kill -INT "$t_pid"
+	reap
+	assert_rc 0
+	csv_get s.csv user_s scope=run
+	assert_le "$csv_v" 1.0 "user_s of a moment's attach"
+}
+
+# is_zombie PID: PID has ended and waits for its parent.
+is_zombie() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	case ${t_stat##*) } in
+	Z*) return 0 ;;
+	esac
+	return 1
+}
+
+# A zombie has no tree to measure: its processes and peak tree RSS are
+# unknown (empty in the CSV, null in the JSON), not 0.
+test_attach_zombie_unknown() {
+	# The shell's child ends at once; sleep, exec'd in the shell's place, never reaps it.
+	timeout -k 5 $((60 * TIMEOUT_MULT)) sh -c '"$1" -p f exit 0 & exec sleep 60' sh "$JS_WORK" \
+	    </dev/null >/dev/null 2>&1 &
+	t_kill_later TERM $!
+	wait_file f
+	wait_for is_zombie "$t_file_pid"
+	try "$JOULESTAT" -i 20 --csv=s.csv --json=r.json -p "$t_file_pid"
+	assert_rc 0
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" "" "CSV processes"
+	csv_get s.csv peak_tree_rss_kib scope=run
+	assert_eq "$csv_v" "" "CSV peak_tree_rss_kib"
+	assert_eq "$("$JSONTOOL" get r.json .runs[0].processes)" null "JSON processes"
+	assert_eq "$("$JSONTOOL" get r.json .runs[0].peak_tree_rss_kib)" null "JSON peak_tree_rss_kib"
+	assert_match err 'processes +unknown'
+}
+
 t_run "-p PID measures until the process exits" test_attach_until_exit
 t_run "--pid=PID works" test_attach_long_option
 t_run "-p A,B waits for both" test_attach_two
 t_run "SIGINT ends attach mode early with a report" test_attach_interrupted
 t_run "-q in attach mode prints nothing" test_attach_quiet
 t_run "-p with a thread id names its process" test_attach_thread_id
+t_run "attach mode counts CPU time from the attach on" test_attach_cpu_from_attach
+t_run "an attached zombie: processes and tree RSS are unknown" test_attach_zombie_unknown
 t_done

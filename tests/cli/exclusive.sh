@@ -134,6 +134,32 @@ test_missing_lock_directory() {
 	[ ! -e ran ] || fail "the workload ran"
 }
 
+# The lock file's name is joulestat's, in a directory anybody may write: a
+# symbolic link or a FIFO planted there by someone else is refused, never
+# followed or written (a root run would write wherever it points).
+test_planted_lock_refused() {
+	export TMPDIR=$PWD
+	second --exclusive -- true
+	assert_rc 0
+	set -- joulestat-*.lock
+	[ -f "$1" ] || fail "no lock file in $PWD"
+	lock=$1
+	rm "$lock"
+	echo precious >target
+	ln -s target "$lock"
+	second --exclusive -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err "^joulestat: --exclusive: .*$lock: a symbolic link, not followed"
+	assert_eq "$(cat target)" precious "the symbolic link's target"
+	[ ! -e ran ] || fail "the workload ran"
+	rm "$lock"
+	mkfifo "$lock"
+	second --exclusive -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err "^joulestat: --exclusive: .*$lock: not a regular file"
+	[ ! -e ran ] || fail "the workload ran"
+}
+
 t_run "a second --exclusive run waits for the first" test_second_run_waits
 t_run "--exclusive-timeout gives up with 125" test_timeout
 t_run "the lock goes with a holder killed by SIGKILL" test_lock_dies_with_holder
@@ -142,4 +168,5 @@ t_run "no waiting for other devices or without --exclusive" test_no_wait_without
 t_run "a shared device is named next to its energy" test_shared_device_is_named
 t_run "bad --exclusive values" test_bad_values
 t_run "a lock directory that does not exist: 125, no workload" test_missing_lock_directory
+t_run "a symbolic link or FIFO planted as a lock file is refused" test_planted_lock_refused
 t_done

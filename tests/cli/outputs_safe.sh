@@ -78,7 +78,12 @@ test_closed_stdout_and_fifo() {
 	assert_match err 'standard output is closed'
 	mkfifo f
 	refused --csv=f
-	assert_match err '^joulestat: f: '
+	assert_match err '^joulestat: f: no reader on this FIFO'
+	# The streamed timeline too: no open that waits where no signal reaches it.
+	try -t 10 "$JOULESTAT" -q --timeline=f -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err '^joulestat: f: no reader on this FIFO'
+	[ ! -e ran ] || fail "the workload ran"
 }
 
 test_merge_one_document_on_stdout() {

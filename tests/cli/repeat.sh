@@ -128,6 +128,27 @@ test_cooldown_child_ends() {
 	assert_num "$csv_v" "run 3 wall_s"
 }
 
+# What run 1 leaves running (--descendants=leave) and ends during run 2 is
+# not run 2's: neither its CPU time nor its process.
+test_leftover_not_next_run() {
+	cat >two.sh <<'SH'
+if [ ! -e n ]; then
+	echo 1 >n
+	"$1" spin 1s &
+	exit 0
+fi
+exec "$1" sleep 2.5s
+SH
+	try -t 60 "$JOULESTAT" -q -r 2 --csv=s.csv -- sh two.sh "$JS_WORK"
+	assert_rc 0
+	csv_get s.csv still_running scope=run run=1
+	assert_eq "$csv_v" 1 "run 1 leftovers"
+	csv_get s.csv user_s scope=run run=2
+	assert_le "$csv_v" 0.5 "run 2 user_s"
+	csv_get s.csv processes scope=run run=2
+	assert_eq "$csv_v" 1 "run 2 processes"
+}
+
 t_run "-r 3: three runs, then mean and stddev rows" test_three_runs_mean_stddev
 t_run "the JSON summary of a series matches the CSV" test_json_series
 t_run "--warmup runs are not reported" test_warmup_not_reported
@@ -137,4 +158,5 @@ t_run "a failing warm-up stops the series" test_failing_warmup
 t_run "--cooldown pauses between runs" test_cooldown
 t_run "bad repeat values are usage errors" test_bad_values
 t_run "a child that ends during --cooldown does not end the series" test_cooldown_child_ends
+t_run "what run 1 leaves running is not charged to run 2" test_leftover_not_next_run
 t_done

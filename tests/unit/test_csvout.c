@@ -166,6 +166,7 @@ build_report(struct fixture *fx)
 	fx->rep.user_ns = 1234567;
 	fx->rep.sys_ns = 7654321;
 	fx->rep.has_max_rss = false;
+	fx->rep.has_tree = true;
 	fx->rep.peak_tree_rss_kib = 20480;
 	fx->rep.processes = 4;
 	fx->rep.max_concurrent = 3;

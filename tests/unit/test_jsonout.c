@@ -175,6 +175,7 @@ build_run(struct fixture *fx)
 	r->sys_ns = 7654321;
 	r->max_rss_kib = 10240;
 	r->has_max_rss = true;
+	r->has_tree = true;
 	r->peak_tree_rss_kib = 20480;
 	r->processes = 4;
 	r->max_concurrent = 3;
@@ -485,6 +486,7 @@ make_unknown(struct fixture *fx)
 	struct dev_report	*d = &fx->drep;
 
 	fx->rep.has_max_rss = false;
+	fx->rep.has_tree = false;
 	d->has_throttle = false;
 	fx->dev.power_kind = POWER_KIND_UNKNOWN;
 	fx->dev.bus_id[0] = '\0';
@@ -508,6 +510,9 @@ test_unknown_is_null(void **state)
 {
 	static const char *const paths[] = {
 		".runs[0].max_rss_kib",
+		".runs[0].peak_tree_rss_kib",
+		".runs[0].processes",
+		".runs[0].max_concurrent",
 		".runs[0].devices[0].bus_id",
 		".runs[0].devices[0].power_kind",
 		".runs[0].devices[0].energy_j",

@@ -1,7 +1,8 @@
 /*
  * Unit tests of joulestat merge (src/merge/, README "Clusters") on summary texts
  * written by hand: ranks on one host that measured one GPU over
- * overlapping windows count it once (the longest window's figures), over
+ * overlapping windows count it once (the longest window's figures, and
+ * the others' pro-rated where they reach beyond it: the union), over
  * windows apart they add up, other hosts with the same device id add
  * up, workload energies always add up, a file of -r runs gives its mean
  * (not its "mean" rows), and every kind of malformed input gives its
@@ -138,8 +139,11 @@ test_overlap_counted_once(void **state)
 	assert_int_equal(job.ngroups, 1);
 	assert_int_equal(job.groups[0].nmembers, 2);
 	assert_string_equal(job.ranks[job.groups[0].kept_rank].rank, "1");
-	assert_float_equal(job.energy_j, 2300.0, EPS);
-	assert_float_equal(job.above_idle_j, 1150.0, EPS);
+	/* The union, 1000 to 1014 s: rank 0 alone measured 1000 to 1002, 2/10 of its 2000 J. */
+	assert_float_equal(job.energy_j, 2300.0 + 400.0, EPS);
+	assert_float_equal(job.above_idle_j, 1150.0 + 200.0, EPS);
+	assert_float_equal(job.groups[0].energy_j, 2700.0, EPS);
+	assert_true(job.groups[0].is_extended);
 	/* Each rank's own processes: these add up. */
 	assert_float_equal(job.workload_j, 1500.0, EPS);
 	assert_float_equal(job.groups[0].workload_j, 1500.0, EPS);
@@ -193,7 +197,8 @@ test_overlap_chain(void **state)
 
 	assert_int_equal(job.ngroups, 1);
 	assert_int_equal(job.groups[0].nmembers, 3);
-	assert_float_equal(job.energy_j, 30.0, EPS);
+	/* Rank 2's 30 J (1012 to 1023), rank 0's 10 J (1000 to 1010), 2/10 of rank 1's 20 J. */
+	assert_float_equal(job.energy_j, 30.0 + 10.0 + 4.0, EPS);
 	assert_float_equal(job.workload_j, 7.0, EPS);
 	merge_job_free(&job);
 }
@@ -435,7 +440,10 @@ test_no_job_ids(void **state)
 	merge_job_free(&job);
 }
 
-/* Two ranks sharing GPU_A, rank 1 with GPU_B too. */
+/*
+ * Two ranks sharing GPU_A, rank 1 with GPU_B too.  GPU_A over the union,
+ * 1000 to 1011 s: rank 0's 2000 J, and 1/10 of rank 1's 1990 J.
+ */
 static void
 shared_job(struct merge_job *job)
 {
@@ -485,7 +493,7 @@ test_csv_output(void **state)
 	for (row = 1; row < t.nrows; row++)
 		assert_int_equal(t.rows[row].n, t.rows[0].n);
 	assert_string_equal(t.rows[0].f[0], "schema_version");
-	assert_string_equal(csv_field(&t, "job", "energy_j"), "2400.000000");
+	assert_string_equal(csv_field(&t, "job", "energy_j"), "2599.000000");
 	assert_string_equal(csv_field(&t, "job", "workload_energy_j"), "1350.000000");
 	assert_string_equal(csv_field(&t, "job", "ranks"), "2");
 	assert_string_equal(csv_field(&t, "job", "devices"), "2");
@@ -523,9 +531,9 @@ test_json_output(void **state)
 	assert_int_equal(json_array_size(json_object_get(root, "devices")), 2);
 	dev = json_array_get(json_object_get(root, "devices"), 0);
 	assert_int_equal(json_array_size(json_object_get(dev, "measured_by")), 2);
-	assert_float_equal(json_real_value(json_object_get(dev, "energy_j")), 2000.0, EPS);
+	assert_float_equal(json_real_value(json_object_get(dev, "energy_j")), 2199.0, EPS);
 	assert_float_equal(json_real_value(json_object_get(json_object_get(root, "totals"),
-	    "energy_j")), 2400.0, EPS);
+	    "energy_j")), 2599.0, EPS);
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(root, "totals"),
 	    "hosts")), 1);
 	json_decref(root);
@@ -577,8 +585,9 @@ test_report(void **state)
 	fclose(f);
 	assert_non_null(strstr(buf, " joulestat merge: job 42, 2 ranks on 1 host\n"));
 	assert_non_null(strstr(buf, "job wall time      11.000 s"));
-	assert_non_null(strstr(buf, "0, 1 (shared, counted once: figures of rank 0)"));
-	assert_non_null(strstr(buf, "   energy             2400.000 J = 0.6667 Wh\n"));
+	assert_non_null(strstr(buf, "0, 1 (shared, counted once: figures of rank 0, and of the "
+	    "others where their windows reach beyond it, pro-rated)"));
+	assert_non_null(strstr(buf, "   energy             2599.000 J = 0.7219 Wh\n"));
 	assert_non_null(strstr(buf, "   workload           1350.000 J"));
 	free(buf);
 	merge_job_free(&job);
