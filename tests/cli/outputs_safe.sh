@@ -73,9 +73,12 @@ test_option_like_names() {
 }
 
 test_closed_stdout_and_fifo() {
-	try sh -c 'exec "$0" -q --csv=- -- true >&-' "$JOULESTAT"
-	assert_rc 125
-	assert_match err 'standard output is closed'
+	# A checker's own log file would take the closed descriptor.
+	if [ -z "${WRAP:-}" ]; then
+		try sh -c 'exec "$0" -q --csv=- -- true >&-' "$JOULESTAT"
+		assert_rc 125
+		assert_match err 'standard output is closed'
+	fi
 	mkfifo f
 	refused --csv=f
 	assert_match err '^joulestat: f: no reader on this FIFO'

@@ -55,7 +55,7 @@ util_push(struct util_list *ul, const struct util_sample *s)
  * sample's own time.  Idle processes are absent, as with the real driver.
  */
 static nvmlReturn_t
-util_entries(const struct simdev *d, int64_t now, unsigned long long last_us,
+util_entries(struct simdev *d, int64_t now, unsigned long long last_us,
     struct util_list *ul)
 {
 	struct proc_list	 pl = { 0 };
@@ -77,6 +77,13 @@ util_entries(const struct simdev *d, int64_t now, unsigned long long last_us,
 			procs_util_sample(d, pl.v[i].spec, t, &s.sm_pct, &s.mem_pct);
 			if (s.sm_pct > 0 || s.mem_pct > 0)
 				rc = util_push(ul, &s);
+			/* The samples that named the tree, for the attribution truth. */
+			if (pl.v[i].spec->kind == PROC_TREE) {
+				if (d->tree_from_ms > d->tree_to_ms || t < d->tree_from_ms)
+					d->tree_from_ms = t;
+				if (t > d->tree_to_ms)
+					d->tree_to_ms = t;
+			}
 		}
 		procs_free(&pl);
 	}

@@ -187,6 +187,8 @@ struct simdev {
 	unsigned	 mem_lock[2];
 	struct acct_rec	*acct;			/* sorted by pid */
 	size_t		 nacct;
+	double		 tree_from_ms;		/* first and last sample that named a tree */
+	double		 tree_to_ms;		/* process; from > to: none yet */
 };
 
 struct scenario {

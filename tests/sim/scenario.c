@@ -871,6 +871,8 @@ kw_device(struct parser *p, int argc, char **argv)
 	d->sample_ms = 20;
 	d->procutil_ms = 100;
 	d->idle_w = -1;
+	d->tree_from_ms = 1;
+	d->tree_to_ms = 0;
 	d->limit_mw = 300000;
 	d->limit_min_mw = 100000;
 	d->limit_max_mw = 300000;

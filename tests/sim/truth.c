@@ -51,8 +51,8 @@ spec_on(const struct proc_spec *ps, double t_ms)
  * utilization (procutil_ms): in each, the exact energy above the
  * scenario's idle power is shared by 0.7 SM% + 0.3 mem% and the idle
  * energy by SM% (by score when nobody uses the SMs), between one tree
- * process (the first open tree line) and every other process, with the
- * utilization each sample reports.  This is the most a sampler of the
+ * process (the first open tree line, in the samples that named one) and
+ * every other process, with the utilization each sample reports.  This is the most a sampler of the
  * driver's data can know; it can be off from the truth only by how it
  * samples and aligns that data.
  */
@@ -75,6 +75,9 @@ attrib_truth_mj(const struct simdev *d, double a_ms, double b_ms)
 		for (size_t i = 0; i < d->nprocs; i++) {
 			ps = &d->procs[i];
 			if (!spec_on(ps, t) || (ps->kind == PROC_TREE && has_tree))
+				continue;
+			/* The tree only in the samples that named one. */
+			if (ps->kind == PROC_TREE && (t < d->tree_from_ms || t > d->tree_to_ms))
 				continue;
 			procs_util_sample(d, ps, t, &sm, &mem);
 			n = ps->kind == PROC_MANY ? ps->count : 1;
