@@ -61,6 +61,7 @@ struct pid_acct {
 	double		last_sm_pct;	/* in the latest per-process data (its newest sample) */
 	double		last_mem_pct;
 	uint32_t	slot_mask;	/* the samples of that data it was busy in */
+	bool		is_sparse;	/* its data leaves out samples in which it was idle */
 	float		slot_sm_pct[PID_SLOTS_MAX];
 	float		slot_mem_pct[PID_SLOTS_MAX];
 	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */

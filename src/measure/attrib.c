@@ -146,8 +146,10 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 			a->slot_mask = 0;
 			cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
 			/* Samples it is absent from count as idle time in its mean. */
-			if (s->npid_slots > 0)
+			if (s->npid_slots > 0) {
 				a->util_ns += s->pid_span_ns;
+				a->is_sparse = true;
+			}
 		}
 		if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
 			a->slot_mask |= 1u << u->slot;

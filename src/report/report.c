@@ -181,10 +181,10 @@ proc_cmp(const void *x, const void *y)
 }
 
 /*
- * How long the tree saw process a alive, 0 when unknown.  A driver leaves
- * a process out of the samples in which it was idle, and answers nothing
- * while nobody is busy, so its mean utilization is over its life, not over
- * the samples that named it.
+ * How long the tree saw process a alive, 0 when unknown.  A driver that
+ * samples (NVML) leaves a process out of the samples in which it was idle,
+ * and answers nothing while nobody is busy, so such a process's mean
+ * utilization is over its life, not over the samples that named it.
  */
 static int64_t
 proc_life_ns(const struct proctree *tree, const struct pid_acct *a)
@@ -214,7 +214,7 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		memcpy(p->comm, a->comm, sizeof p->comm);
 		p->has_util = a->util_ns > 0;
 		if (p->has_util) {
-			span = (double)proc_life_ns(&run->tree, a);
+			span = a->is_sparse ? (double)proc_life_ns(&run->tree, a) : 0;
 			if (span < (double)a->util_ns)
 				span = (double)a->util_ns;
 			p->sm_pct = a->sm_pct_ns / span;

@@ -8,6 +8,13 @@
 
 SCN=$TOP/tests/sim/scenarios
 
+# Under a checker (make check-valgrind) joulestat runs ten times slower and
+# its readings fall late against the simulator's clock: the budgets below
+# are for real runs, and a checked run gets three times the room (its
+# question is memory, not accuracy).
+slack=1
+[ -z "${WRAP:-}" ] || slack=3
+
 # run_truth SCENARIO ARGS...: joulestat on the simulated GPU, summary in
 # s.csv, ground truth in t.txt.
 run_truth() {
@@ -35,7 +42,7 @@ check_share() {
 	want=$(calc "$(truth_field attrib workload_mj) / 1000")
 	err=$(calc "($got - $want) / $want")
 	note "$1: workload $got J, truth $want J, error $(calc "$err * 100")%"
-	assert_near "$got" "$want" "$(calc "$want * $2")" "$1 workload energy"
+	assert_near "$got" "$want" "$(calc "$want * $2 * $slack")" "$1 workload energy"
 }
 
 # Alone at 35% SM: all of the energy, whatever idle power is assumed.
@@ -45,15 +52,15 @@ test_alone_gets_all() {
 	e=$csv_v
 	check_share "alone, idle 70 W given" 0.01
 	csv_get s.csv workload_energy_j scope=device device=0
-	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "alone: workload vs device energy"
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01 * $slack")" "alone: workload vs device energy"
 	csv_get s.csv unattributed_energy_j scope=device device=0
-	assert_near "$csv_v" 0 "$(calc "$e * 0.01")" "alone: unattributed"
+	assert_near "$csv_v" 0 "$(calc "$e * 0.01 * $slack")" "alone: unattributed"
 	# An idle power above what was drawn changes nothing for a process alone.
 	run_truth attrib-alone.scn --idle-power=400 -- "$JS_WORK" sleep 1s
 	csv_get s.csv energy_j scope=device device=0
 	e=$csv_v
 	csv_get s.csv workload_energy_j scope=device device=0
-	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "alone, idle 400 W: workload"
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01 * $slack")" "alone, idle 400 W: workload"
 }
 
 # The same GPU busy from the first reading, no idle option: the lowest
@@ -64,7 +71,7 @@ test_busy_from_start_default_idle() {
 	csv_get s.csv energy_j scope=device device=0
 	e=$csv_v
 	csv_get s.csv workload_energy_j scope=device device=0
-	assert_near "$csv_v" "$e" "$(calc "$e * 0.01")" "workload vs device energy"
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.01 * $slack")" "workload vs device energy"
 	csv_get s.csv energy_above_idle_j scope=device device=0
 	assert_eq "$csv_v" "" "energy_above_idle_j (unknown)"
 	csv_get s.csv idle_method scope=device device=0
@@ -98,7 +105,7 @@ test_two_pid_tree() {
 	csv_get s.csv workload_energy_j scope=device device=0
 	want=$(calc "(180 * 48 / 71 + 70 * 60 / 80) / 250")
 	note "two-pid tree: share $(calc "$csv_v / $e"), formula $want"
-	assert_near "$(calc "$csv_v / $e")" "$want" 0.01 "two-pid share"
+	assert_near "$(calc "$csv_v / $e")" "$want" "$(calc "0.01 * $slack")" "two-pid share"
 	[ "$("$CSVTOOL" count s.csv scope=process)" -ge 2 ] || fail "fewer than two process rows"
 }
 
