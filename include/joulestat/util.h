@@ -69,6 +69,8 @@ int64_t	realtime_ns(void);
  * or outside [min, max]); *out is written only on success.
  */
 int	parse_u64(const char *s, uint64_t *out);
+/* Whether s is one or more decimal digits and nothing else. */
+bool	is_all_digits(const char *s);
 int	parse_i64(const char *s, int64_t *out);
 int	parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* A sysfs value: one unsigned number, with at most one trailing newline. */

@@ -164,6 +164,18 @@ realtime_ns(void)
 	return clock_ns(CLOCK_REALTIME);
 }
 
+bool
+is_all_digits(const char *s)
+{
+	if (*s == '\0')
+		return false;
+	for (; *s != '\0'; s++) {
+		if (!isdigit((unsigned char)*s))
+			return false;
+	}
+	return true;
+}
+
 int
 parse_u64(const char *s, uint64_t *out)
 {

@@ -85,18 +85,6 @@ devsel_parse_pci(const char *s, struct devsel_pci *pci)
 	return devsel_parse_bdf(s, pci);
 }
 
-static bool
-devsel_is_digits(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++) {
-		if (!isdigit((unsigned char)*s))
-			return false;
-	}
-	return true;
-}
-
 /* "nvml:", "drm:" or "rapl:" in front: where the backend's own name starts. */
 static size_t
 devsel_local_prefix(const char *s)
@@ -119,7 +107,7 @@ devsel_classify(struct devsel_entry *e, struct errbuf *err)
 	struct devsel_pci	pci;
 	uint64_t		index;
 
-	if (devsel_is_digits(e->text)) {
+	if (is_all_digits(e->text)) {
 		if (parse_u64_range(e->text, 0, UINT32_MAX, &index) != 0) {
 			errbuf_set(err, "device index out of range: %s", e->text);
 			return -1;
@@ -249,11 +237,11 @@ devsel_mask_entry(enum devsel_mask_var var, struct devsel_entry *e)
 	char		*dot;
 
 	if (var == DEVSEL_M_ZE && (dot = strchr(e->text, '.')) != NULL) {
-		if (!devsel_is_digits(dot + 1))
+		if (!is_all_digits(dot + 1))
 			return false;
 		*dot = '\0';
 	}
-	if (devsel_is_digits(e->text)) {
+	if (is_all_digits(e->text)) {
 		if (parse_u64_range(e->text, 0, UINT32_MAX, &index) != 0)
 			return false;
 		e->kind = DEVSEL_INDEX;

@@ -97,18 +97,6 @@ static const struct drm_key drm_keys[] = {
 
 /* ---- small helpers ---------------------------------------------------- */
 
-static bool
-drm_is_all_digits(const char *s)
-{
-	if (*s == '\0')
-		return false;
-	for (; *s != '\0'; s++) {
-		if (!isdigit((unsigned char)*s))
-			return false;
-	}
-	return true;
-}
-
 /*
  * Split "123 unit" into the number and the unit (NULL when the value is a
  * bare number).  The unit follows exactly one space.  -EINVAL when the
@@ -346,7 +334,7 @@ drm_old_ring(struct drm_fdinfo_ctx *c, const char *key, const char *v)
 
 	for (i = 0; i < ARRAY_SIZE(drm_old_rings); i++) {
 		n = strlen(drm_old_rings[i]);
-		if (strncmp(key, drm_old_rings[i], n) == 0 && drm_is_all_digits(key + n))
+		if (strncmp(key, drm_old_rings[i], n) == 0 && is_all_digits(key + n))
 			break;
 	}
 	if (i == ARRAY_SIZE(drm_old_rings))
