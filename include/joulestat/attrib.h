@@ -62,6 +62,8 @@ struct pid_acct {
 	double		last_mem_pct;
 	uint32_t	slot_mask;	/* the samples of that data it was busy in */
 	bool		is_sparse;	/* its data leaves out samples in which it was idle */
+	int64_t		data_from_ns;	/* sparse data: from the first answer naming it */
+	int64_t		data_to_ns;	/* ... to the last */
 	float		slot_sm_pct[PID_SLOTS_MAX];
 	float		slot_mem_pct[PID_SLOTS_MAX];
 	int64_t		last_seen_ns;	/* t_ns of the reading that brought it */

@@ -148,6 +148,9 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 			/* Samples it is absent from count as idle time in its mean. */
 			if (s->npid_slots > 0) {
 				a->util_ns += s->pid_span_ns;
+				if (!a->is_sparse)
+					a->data_from_ns = s->t_ns - s->pid_span_ns;
+				a->data_to_ns = s->t_ns;
 				a->is_sparse = true;
 			}
 		}

@@ -180,22 +180,6 @@ proc_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
-/*
- * How long the tree saw process a alive, 0 when unknown.  A driver that
- * samples (NVML) leaves a process out of the samples in which it was idle,
- * and answers nothing while nobody is busy, so such a process's mean
- * utilization is over its life, not over the samples that named it.
- */
-static int64_t
-proc_life_ns(const struct proctree *tree, const struct pid_acct *a)
-{
-	const struct proc	*p = proctree_find(tree, a->pid);
-
-	if (p == NULL || p->starttime_ticks != a->starttime_ticks)
-		return 0;
-	return p->last_seen_ns - p->first_seen_ns;
-}
-
 static void
 build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 {
@@ -214,7 +198,13 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		memcpy(p->comm, a->comm, sizeof p->comm);
 		p->has_util = a->util_ns > 0;
 		if (p->has_util) {
-			span = a->is_sparse ? (double)proc_life_ns(&run->tree, a) : 0;
+			/*
+			 * A driver that samples (NVML) leaves a process out of the
+			 * samples in which it was idle, and answers nothing while
+			 * nobody is busy: its mean is over the whole stretch from
+			 * the first answer naming it to the last.
+			 */
+			span = a->is_sparse ? (double)(a->data_to_ns - a->data_from_ns) : 0;
 			if (span < (double)a->util_ns)
 				span = (double)a->util_ns;
 			p->sm_pct = a->sm_pct_ns / span;

@@ -48,9 +48,7 @@ test_process_row_matches_workload() {
 	csv_get s.csv energy_method scope=process pid="$wpid"
 	assert_eq "$csv_v" estimate "process energy_method"
 	csv_get s.csv sm_pct scope=process pid="$wpid"
-	# The mean is over the process's life, whose first and last moments no
-	# sample covers whole: a few hundredths of a point.
-	assert_near "$csv_v" 60 0.3 "process sm_pct"
+	assert_near "$csv_v" 60 0.01 "process sm_pct"
 	[ "$("$CSVTOOL" count s.csv pid=7777)" = 0 ] || fail "a foreign pid has a process row"
 }
 
