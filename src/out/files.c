@@ -43,7 +43,7 @@ static FILE *
 open_file(const char *path, struct out_file *of)
 {
 	struct stat	 st;
-	char		*dir, *base;
+	char		*dir, *base, unique[7];
 	int		 fd;
 	bool		 is_there = stat(path, &st) == 0;
 
@@ -55,7 +55,10 @@ open_file(const char *path, struct out_file *of)
 	of->mode = is_there ? st.st_mode & 07777 : plain_mode();
 	dir = xstrdup(path);
 	base = xstrdup(path);
-	if (asprintf(&of->tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) == -1)
+	/* The six characters mkostemp replaces. */
+	memset(unique, 'X', sizeof unique - 1);
+	unique[sizeof unique - 1] = '\0';
+	if (asprintf(&of->tmp, "%s/.%s.%s", dirname(dir), basename(base), unique) == -1)
 		of->tmp = NULL;
 	free(dir);
 	free(base);
