@@ -48,7 +48,9 @@ test_process_row_matches_workload() {
 	csv_get s.csv energy_method scope=process pid="$wpid"
 	assert_eq "$csv_v" estimate "process energy_method"
 	csv_get s.csv sm_pct scope=process pid="$wpid"
-	assert_near "$csv_v" 60 0.01 "process sm_pct"
+	# The first answer, before the driver's sample period is learnt, may
+	# stand for a little more than one sample (a slow start: ASan).
+	assert_near "$csv_v" 60 0.05 "process sm_pct"
 	[ "$("$CSVTOOL" count s.csv pid=7777)" = 0 ] || fail "a foreign pid has a process row"
 }
 
