@@ -133,21 +133,22 @@ thread_group(pid_t tid)
 static int
 watch_pid(pid_t pid, struct errbuf *err)
 {
-	int	fd = (int)syscall(SYS_pidfd_open, pid, 0), e;
-	pid_t	tgid;
+	pid_t	tgid = thread_group(pid);
+	int	fd, e;
 
-	if (fd >= 0)
+	/* A thread id has a /proc entry, but it is no process to wait for. */
+	if (tgid > 0 && tgid != pid) {
+		errbuf_set(err, "--pid %d: a thread of process %d, not a process", (int)pid,
+		    (int)tgid);
+		return PIDFD_ENDED;
+	}
+	if ((fd = (int)syscall(SYS_pidfd_open, pid, 0)) >= 0)
 		return fd;
 	e = errno;
 	if (e == ENOSYS && (kill(pid, 0) == 0 || errno == EPERM))
 		return PIDFD_POLLED;
-	/* A thread id has a /proc entry, but pidfd_open wants a process. */
-	if ((tgid = thread_group(pid)) > 0 && tgid != pid)
-		errbuf_set(err, "--pid %d: a thread of process %d, not a process", (int)pid,
-		    (int)tgid);
-	else
-		errbuf_set(err, "--pid %d: %s", (int)pid, e == ESRCH || e == ENOSYS ?
-		    "no such process" : strerror(e));
+	errbuf_set(err, "--pid %d: %s", (int)pid, e == ESRCH || e == ENOSYS ?
+	    "no such process" : strerror(e));
 	return PIDFD_ENDED;
 }
 
