@@ -72,9 +72,11 @@ test_two_ranks() {
 		assert_ge "$csv_v" "$(calc "$e_kept - 0.000001")" "GPU $d energy against rank $kept's"
 		assert_le "$csv_v" "$(calc "$e_kept + $e_other * 0.5")" "GPU $d energy against both"
 		e_dev=$csv_v
-		# One GPU, two views of nearly the same window: the figure is the max.
+		# One GPU, two views of nearly the same window: the figure is the max
+		# (under a checker the ranks start far apart: the windows differ more).
 		m=$(awk -v a="$e_kept" -v b="$e_other" 'BEGIN { print (a > b ? a : b) }')
-		assert_near "$e_kept" "$m" "$(calc "$m * 0.02")" "GPU $d: kept against max"
+		[ -n "${WRAP:-}" ] ||
+		    assert_near "$e_kept" "$m" "$(calc "$m * 0.02")" "GPU $d: kept against max"
 		expect=$(calc "$expect + $e_dev")
 		max=$(calc "$max + $m")
 		sum=$(calc "$sum + $e_kept + $e_other")
