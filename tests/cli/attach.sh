@@ -106,9 +106,7 @@ test_attach_thread_id() {
 
 # utime_at_least PID TICKS: PID has used at least TICKS clock ticks of user time.
 utime_at_least() {
-	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	set -- "$2" ${t_stat##*) }
-	[ "${13}" -ge "$1" ]
+	t_utime=$(stat_field "$1" 12) && [ "$t_utime" -ge "$2" ]
 }
 
 # What the process used before joulestat attached is not in the report: a
@@ -128,15 +126,6 @@ test_attach_cpu_from_attach() {
 	assert_rc 0
 	csv_get s.csv user_s scope=run
 	assert_le "$csv_v" 1.0 "user_s of a moment's attach"
-}
-
-# is_zombie PID: PID has ended and waits for its parent.
-is_zombie() {
-	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	case ${t_stat##*) } in
-	Z*) return 0 ;;
-	esac
-	return 1
 }
 
 # A zombie has no tree to measure: its processes and peak tree RSS are

@@ -126,22 +126,31 @@ csv_get() {
 	    fail "csvtool get $*: $(cat csvtool.err)"
 }
 
+# stat_field PID N: field N of /proc/PID/stat counted after the command
+# name (proc(5)): 1 the state, 2 the parent, 12 user time in clock ticks.
+stat_field() {
+	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+	set -- "$2" ${t_stat##*) }
+	shift "$1"
+	echo "$1"
+}
+
 # pid_alive PID: the process exists and is not a zombie.
 pid_alive() {
-	[ -r "/proc/$1/stat" ] || return 1
-	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	t_stat=${t_stat##*) }
-	case $t_stat in
+	case $(stat_field "$1" 1) in
 	Z* | X* | "") return 1 ;;
 	esac
 	return 0
 }
 
+# is_zombie PID: PID has ended and waits for its parent.
+is_zombie() {
+	[ "$(stat_field "$1" 1)" = Z ]
+}
+
 # ppid_of PID: print the parent's pid.
 ppid_of() {
-	t_stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
-	set -- ${t_stat##*) }
-	echo "$2"
+	stat_field "$1" 2
 }
 
 # poll [-t SECONDS] CMD...: run CMD every 20 ms until it succeeds (0) or
