@@ -75,6 +75,11 @@ int	parse_i64(const char *s, int64_t *out);
 int	parse_u64_range(const char *s, uint64_t min, uint64_t max, uint64_t *out);
 /* A sysfs value: one unsigned number, with at most one trailing newline. */
 int	parse_u64_line(const char *text, uint64_t *out);
+/*
+ * One line of a sysfs-style file into buf, without its newline.  -EINVAL
+ * when it is empty or does not fit in size bytes.
+ */
+int	copy_line(const char *text, char *buf, size_t size);
 int	parse_double(const char *s, double *out);
 
 /*

@@ -213,17 +213,26 @@ parse_i64(const char *s, int64_t *out)
 }
 
 int
-parse_u64_line(const char *text, uint64_t *out)
+copy_line(const char *text, char *buf, size_t size)
 {
-	char	buf[32];
 	size_t	len = strlen(text);
 
 	if (len > 0 && text[len - 1] == '\n')
 		len--;
-	if (len == 0 || len >= sizeof buf)
+	if (len == 0 || len >= size)
 		return -EINVAL;
 	memcpy(buf, text, len);
 	buf[len] = '\0';
+	return 0;
+}
+
+int
+parse_u64_line(const char *text, uint64_t *out)
+{
+	char	buf[32];
+
+	if (copy_line(text, buf, sizeof buf) != 0)
+		return -EINVAL;
 	return parse_u64(buf, out);
 }
 

@@ -55,14 +55,10 @@ int
 rapl_parse_name(const char *text, struct rapl_name *out)
 {
 	char	buf[64];
-	size_t	len = strlen(text), i;
+	size_t	i;
 
-	if (len > 0 && text[len - 1] == '\n')
-		len--;
-	if (len == 0 || len >= sizeof buf)
+	if (copy_line(text, buf, sizeof buf) != 0)
 		return -EINVAL;
-	memcpy(buf, text, len);
-	buf[len] = '\0';
 	memset(out, 0, sizeof *out);
 	out->die = -1;
 	if (strncmp(buf, rapl_name_package, strlen(rapl_name_package)) == 0)
