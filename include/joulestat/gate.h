@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "joulestat/account.h"
+#include "joulestat/markline.h"
 #include "joulestat/util.h"
 
 struct report;
@@ -42,6 +43,7 @@ struct gate_spec {
 	enum gate_metric	metric;
 	int			device;		/* GATE_ALL_DEVICES, or a report device index */
 	char			state[GATE_STATE_MAX]; /* GATE_STATE_SHARE: "P0", "RC6" */
+	char			phase[MARK_NAME_MAX + 1]; /* "": the whole run */
 	double			limit;
 };
 
@@ -59,8 +61,9 @@ struct gate_config {
  * Add the thresholds of one option value to gc: "LIMIT" (the total over
  * the devices) or "DEV:LIMIT,..." for --max-energy, --max-energy-above-idle
  * and --max-avg-power; "SECONDS" for --max-time; "[DEV:]STATE:PCT,..." for
- * --min-pstate-share; "PCT" for --max-regression.  Returns 0, or -1 with a
- * one-line cause naming the option.
+ * --min-pstate-share; "PCT" for --max-regression.  Each entry but a
+ * --max-regression one may start with "phase:NAME:" to judge that phase's
+ * figure.  Returns 0, or -1 with a one-line cause naming the option.
  */
 int	gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg,
 	    struct errbuf *err);
@@ -119,7 +122,7 @@ enum gate_verdict {
 
 struct gate_result {
 	enum gate_metric	metric;
-	char			what[96];	/* "energy, all devices", "P0 share of device 0" */
+	char			what[160];	/* "energy, all devices", "P0 share of device 0" */
 	char			unit[4];
 	double			limit;
 	double			measured;	/* the figure judged (mean + k*sd with -r) */

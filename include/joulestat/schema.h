@@ -89,7 +89,10 @@
 	C(COL_GATEWHAT, "gate_figure")					\
 	C(COL_GATELIMIT, "gate_limit")					\
 	C(COL_GATEMEAS, "gate_measured")				\
-	C(COL_GATEVERDICT, "gate_verdict")
+	C(COL_GATEVERDICT, "gate_verdict")					\
+	C(COL_PHASE, "phase")						\
+	C(COL_PHASECOUNT, "phase_count")				\
+	C(COL_PHASEBEGIN, "phase_begin_s")
 
 #define SCHEMA_ENUM(e, name)	e,
 enum summary_col {
@@ -143,6 +146,9 @@ enum summary_scope {
 	SCOPE_PSTATE,
 	SCOPE_PROCESS,
 	SCOPE_GATE,
+	SCOPE_PHASE,		/* a phase name on a device, its occurrences together */
+	SCOPE_PHASE_PSTATE,	/* ... its time and energy in one P-state */
+	SCOPE_PHASE_OCC,	/* one occurrence of a phase on a device */
 };
 
 /* The row kinds of the merged CSV's "scope" column. */

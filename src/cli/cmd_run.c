@@ -18,6 +18,7 @@
 #include "joulestat/gate.h"
 #include "joulestat/launch.h"
 #include "joulestat/loop.h"
+#include "joulestat/marks.h"
 #include "joulestat/outputs.h"
 #include "joulestat/reading.h"
 #include "joulestat/report.h"
@@ -46,7 +47,7 @@ write_timeline(void *arg, const struct run *run, const struct backend *b, size_t
 	for (i = 0; i < b->ndev; i++) {
 		st = b->cur[i].is_lost ? TIMELINE_LOST : run->is_late ? TIMELINE_LATE : TIMELINE_OK;
 		timeline_row(tl, run->index, run->t0_ns, &b->devs[i], &b->cur[i],
-		    &b->acct[i], st);
+		    &b->acct[i], st, phases_current(&run->phases));
 	}
 }
 
@@ -77,6 +78,7 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
 	}
 	run->t0_ns = now_ns();
 	run->t0_unix_ns = realtime_ns();
+	phases_init(&run->phases, setup_ndev(run));
 	reading_take(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
@@ -84,9 +86,11 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
 		warnmsg("%s", err.msg);
 		*is_failed = true;
 	}
+	marks_finish(run);
 	setup_finish(run);
 	getrusage(RUSAGE_SELF, &run->self_ru);
 	report_build(rep, run);
+	phases_free(&run->phases);
 	return 0;
 }
 
@@ -172,6 +176,11 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	/* An output that cannot be created is said before the workload runs. */
 	if (o->is_failed)
 		return -1;
+	/* The workload's phase marks; -p processes cannot be told where. */
+	if (cfg->npids == 0 && marks_open(&run->marks, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return -1;
+	}
 	if (o->has_timeline) {
 		run->on_reading = write_timeline;
 		run->on_reading_arg = &o->timeline;
@@ -196,6 +205,7 @@ static void
 prep_release(struct run *run, struct prep *p)
 {
 	setup_unlock_clocks(run);
+	marks_close(&run->marks);
 	exclusive_release(&p->ex);
 	if (p->has_base)
 		baseline_free(&p->base);
@@ -211,6 +221,7 @@ cmd_run(const struct config *cfg)
 		.interval_ms = cfg->interval_ms,
 		.descendants = cfg->descendants,
 		.attrib = { .weights = { cfg->w_sm, cfg->w_mem } },
+		.marks = { .fd = -1, .hold_fd = -1 },
 	};
 	struct report	*reps;
 	struct sigstate	 ss;

@@ -22,7 +22,8 @@ static const char USAGE[] =
     "usage: joulestat [options] [--] COMMAND [ARG...]\n"
     "       joulestat [options] -p PID[,PID...]\n"
     "       joulestat [options] --list-devices\n"
-    "       joulestat merge [options] FILE...";
+    "       joulestat merge [options] FILE...\n"
+    "       joulestat mark [--begin | --end] [NAME]";
 
 /* Heads a group of options in the help; popt sees an empty table. */
 static struct poptOption no_options[] = { POPT_TABLEEND };
@@ -154,6 +155,10 @@ static const char HELP_TAIL[] =
     "Output file names may hold %h host, %r rank, %j job id (Slurm, PBS, LSF, "
     "Open MPI and MPICH variables), %p pid and %% a percent sign; "
     "\"joulestat merge\" adds up the ranks' summaries, counting a device once.\n"
+    "\nPhases:\n"
+    "The command may mark its phases by writing lines \"phase NAME\", \"begin NAME\", "
+    "\"end NAME\" or \"end\" to the file named by $JOULESTAT_MARK, or with "
+    "\"joulestat mark NAME\"; the report then gives every figure per phase.\n"
     "\nExamples:\n"
     "  joulestat -- python train.py\n"
     "  joulestat -i 10 --csv=run.csv -r 5 -- ./bench\n"

@@ -80,6 +80,81 @@ state_share(const struct dev_report *d, const char *state)
 	return 100 * share;
 }
 
+/* The phase of rep named name, or NULL. */
+static const struct phase_report *
+find_phase(const struct report *rep, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->nphases; i++) {
+		if (strcmp(rep->phases[i].name, name) == 0)
+			return &rep->phases[i];
+	}
+	return NULL;
+}
+
+/* A phase's figure for a gate on one device; false when it was not measured. */
+static bool
+phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, size_t at,
+    const struct dev_report *d, double *v)
+{
+	const struct phase_dev_report	*pd = &p->devs[at];
+	char				 name[GATE_STATE_MAX];
+	int				 k;
+
+	switch (g->metric) {
+	case GATE_ENERGY:
+		*v = pd->energy_mj / 1e3;
+		return pd->method != ENERGY_NONE;
+	case GATE_ABOVE_IDLE:
+		*v = pd->above_idle_mj / 1e3;
+		return pd->has_above_idle;
+	case GATE_AVG_POWER:
+		*v = pd->avg_power_mw / 1e3;
+		return pd->has_avg_power;
+	case GATE_STATE_SHARE:
+		*v = 0;
+		for (k = 0; k < ACCOUNT_NSTATES && p->wall_ns > 0; k++) {
+			schema_slot_name(d->dev, k, name, sizeof name);
+			if (strcasecmp(name, g->state) == 0)
+				*v += 100.0 * (double)pd->state_ns[k] / (double)p->wall_ns;
+		}
+		return (d->dev->measures & M_PSTATE) != 0;
+	default:
+		return false;
+	}
+}
+
+/* One run's figure for spec g in its phase (see run_figure). */
+static bool
+phase_figure(const struct gate_spec *g, long at, const struct report *rep, double *v,
+    char *why, size_t size)
+{
+	const struct phase_report	*p = find_phase(rep, g->phase);
+	double				 x;
+	size_t				 i, n = 0;
+
+	if (p == NULL) {
+		snprintf(why, size, "phase %s never occurred", g->phase);
+		return false;
+	}
+	if (g->metric == GATE_TIME) {
+		*v = (double)p->wall_ns / 1e9;
+		return true;
+	}
+	*v = 0;
+	for (i = 0; i < rep->ndev; i++) {
+		if ((at < 0 || (size_t)at == i) && phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
+			*v += x;
+			n++;
+		}
+	}
+	if (n == 0)
+		snprintf(why, size, "no device measured %s in phase %s", gate_name(g->metric),
+		    g->phase);
+	return n > 0;
+}
+
 /*
  * One run's figure for spec g on device dev (GATE_ALL_DEVICES = the sum
  * over the devices that measured it).  False, with why, when there is none.
@@ -92,7 +167,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	size_t	i, n = 0;
 	long	at = -1;
 
-	if (g->metric == GATE_TIME) {
+	if (g->metric == GATE_TIME && g->phase[0] == '\0') {
 		*v = (double)rep->wall_ns / 1e9;
 		return true;
 	}
@@ -101,6 +176,8 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		snprintf(why, size, "the run has no device %d", dev);
 		return false;
 	}
+	if (g->phase[0] != '\0')
+		return phase_figure(g, at, rep, v, why, size);
 	if (g->metric == GATE_STATE_SHARE) {
 		*v = state_share(&rep->devs[at], g->state);
 		if ((rep->devs[at].dev->measures & M_PSTATE) == 0)
@@ -163,7 +240,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	struct series_stat	 st;
 	struct cover		 cov = { 0, 0, 0 };
 	double			*v = xcalloc(n, sizeof *v);
-	char			 why[96] = "", where[32];
+	char			 why[160] = "", where[32];
 	size_t			 i;
 	bool			 is_min = gate_is_min(g->metric);
 
@@ -176,6 +253,9 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		    where);
 	else
 		snprintf(r->what, sizeof r->what, "%s%s", gate_name(g->metric), where);
+	if (g->phase[0] != '\0')
+		snprintf(r->what + strlen(r->what), sizeof r->what - strlen(r->what),
+		    ", phase %s", g->phase);
 	for (i = 0; i < n; i++) {
 		if (!run_figure(g, dev, &reps[i], &v[i], &cov, why, sizeof why)) {
 			no_data(gs, r, why);

@@ -445,6 +445,7 @@ report_write_text(FILE *f, const struct report *reps, size_t n, const struct ser
 	write_run(f, rep);
 	for (i = 0; i < rep->ndev; i++)
 		write_device(f, rep, &rep->devs[i]);
+	report_write_phases_text(f, rep);
 	write_notes(f, rep);
 	write_sampler(f, rep, "sampler");
 	return finish_write(f);

@@ -22,7 +22,7 @@
 static const char HEADER[] =
     "schema_version,run,t_s,device,device_id,status,power_w,energy_j,energy_method,pstate,"
     "gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c,tree_sm_pct,tree_mem_pct,"
-    "other_sm_pct,other_mem_pct\n";
+    "other_sm_pct,other_mem_pct,phase\n";
 
 static const char *const status_words[] = { "ok", "lost", "late" };
 
@@ -138,7 +138,7 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 void
 timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
     const struct device *dev, const struct sample *s, const struct dev_acct *acct,
-    enum timeline_status status)
+    enum timeline_status status, const char *phase)
 {
 	if (tl->fd < 0)
 		return;
@@ -151,10 +151,13 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	else
 		put_device_fields(tl, s, acct);
 	if (acct->has_attrib)
-		put(tl, ",%.1f,%.1f,%.1f,%.1f\n", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
+		put(tl, ",%.1f,%.1f,%.1f,%.1f,", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
 		    acct->last_other_sm_pct, acct->last_other_mem_pct);
 	else
-		put(tl, ",,,,\n");
+		put(tl, ",,,,,");
+	if (phase != NULL)
+		put_text(tl, phase);
+	put(tl, "\n");
 	if (s->t_ns - tl->last_flush_ns >= TIMELINE_FLUSH_NS) {
 		flush_buf(tl);
 		tl->last_flush_ns = s->t_ns;

@@ -49,6 +49,9 @@ schema_scope(enum summary_scope scope)
 		[SCOPE_PSTATE] = "pstate",
 		[SCOPE_PROCESS] = "process",
 		[SCOPE_GATE] = "gate",
+		[SCOPE_PHASE] = "phase",
+		[SCOPE_PHASE_PSTATE] = "phase_pstate",
+		[SCOPE_PHASE_OCC] = "phase_occurrence",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);
