@@ -21,4 +21,7 @@ int	report_write_text(FILE *f, const struct report *reps, size_t n,
 /* "killed by SIGTERM (signal 15)", "7", "not found: ...": the outcome in words. */
 void	report_outcome_text(const struct report *rep, char *buf, size_t size);
 
+/* How an energy was obtained, in the report's words: "counter", "integrated from readings". */
+const char *text_method_name(enum energy_method m);
+
 #endif
