@@ -156,7 +156,8 @@ print_due(struct live *lv, const struct run *run, const struct backend *b, size_
 
 	if (lv->run_t0_ns != run->t0_ns) {
 		lv->run_t0_ns = run->t0_ns;
-		memset(lv->period, 0, lv->nperiod * sizeof *lv->period);
+		if (lv->nperiod > 0)
+			memset(lv->period, 0, lv->nperiod * sizeof *lv->period);
 	}
 	if (dev_base + b->ndev > lv->nperiod) {
 		lv->period = xreallocarray(lv->period, dev_base + b->ndev, sizeof *lv->period);
