@@ -84,7 +84,7 @@ struct run {
 	struct pid_usage_set	 pids;		/* scratch for one tick */
 	struct attrib		 attrib;	/* the processes' shares, for the run */
 	struct tickstats	 ticks;
-	/* Called after each reading of each backend (the timeline), or NULL. */
+	/* Called after each reading of each backend, warm-ups too (the timeline, -I), or NULL. */
 	void			(*on_reading)(void *arg, const struct run *run,
 				    const struct backend *b, size_t dev_base);
 	void			*on_reading_arg;

@@ -133,10 +133,41 @@ enum merge_col {
 	MERGE_COLUMNS(SCHEMA_ENUM)
 	MCOL_NCOLS
 };
+
+/* The timeline's columns (--timeline), in order: one row per device per reading. */
+#define TIMELINE_COLUMNS(C)						\
+	C(TCOL_SCHEMA, "schema_version")				\
+	C(TCOL_RUN, "run")						\
+	C(TCOL_T, "t_s")						\
+	C(TCOL_DEVICE, "device")					\
+	C(TCOL_DEVID, "device_id")					\
+	C(TCOL_STATUS, "status")					\
+	C(TCOL_POWER, "power_w")					\
+	C(TCOL_ENERGY, "energy_j")					\
+	C(TCOL_METHOD, "energy_method")					\
+	C(TCOL_PSTATE, "pstate")					\
+	C(TCOL_GFX, "gfx_mhz")						\
+	C(TCOL_SM, "sm_mhz")						\
+	C(TCOL_MEM, "mem_mhz")						\
+	C(TCOL_UTIL, "util_pct")					\
+	C(TCOL_MEMUTIL, "mem_util_pct")					\
+	C(TCOL_TEMP, "temp_c")						\
+	C(TCOL_TREESM, "tree_sm_pct")					\
+	C(TCOL_TREEMEM, "tree_mem_pct")					\
+	C(TCOL_OTHERSM, "other_sm_pct")					\
+	C(TCOL_OTHERMEM, "other_mem_pct")				\
+	C(TCOL_DEVNAME, "device_name")					\
+	C(TCOL_PHASE, "phase")
+
+enum timeline_col {
+	TIMELINE_COLUMNS(SCHEMA_ENUM)
+	TCOL_NCOLS
+};
 #undef SCHEMA_ENUM
 
 /* The header word of a column. */
 const char *schema_column(enum summary_col col);
+const char *schema_timeline_column(enum timeline_col col);
 const char *schema_merge_column(enum merge_col col);
 
 /* The row kinds of the summary's "scope" column. */

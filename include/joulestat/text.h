@@ -24,4 +24,7 @@ void	report_write_phases_text(FILE *f, const struct report *rep);
 
 void	report_outcome_text(const struct report *rep, char *buf, size_t size);
 
+/* How an energy was obtained, in the report's words: "counter", "integrated from readings". */
+const char *text_method_name(enum energy_method m);
+
 #endif

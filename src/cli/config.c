@@ -47,7 +47,7 @@ own_strings(struct parser *ps)
 		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
 		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
 		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
-		&ps->raw.gate_partial,
+		&ps->raw.gate_partial, &ps->raw.interval_print,
 		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
 	};
 	size_t		 i, k;
@@ -75,6 +75,21 @@ parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 		return -1;
 	}
 	cfg->interval_ms = (unsigned)v;
+	return 0;
+}
+
+/* -I: like perf stat -I, but never shorter than 10 ms (a line per device each time). */
+static int
+parse_print(struct config *cfg, const char *s, struct errbuf *err)
+{
+	uint64_t	v;
+
+	if (parse_u64_range(s, CONFIG_PRINT_MIN_MS, CONFIG_PRINT_MAX_MS, &v) != 0) {
+		errbuf_set(err, "invalid --interval-print '%s': expected milliseconds from %d to %d",
+		    VIS(s), CONFIG_PRINT_MIN_MS, CONFIG_PRINT_MAX_MS);
+		return -1;
+	}
+	cfg->print_ms = (unsigned)v;
 	return 0;
 }
 
@@ -454,6 +469,8 @@ static int
 apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 {
 	if (r->interval != NULL && parse_interval(cfg, r->interval, err) != 0)
+		return -1;
+	if (r->interval_print != NULL && parse_print(cfg, r->interval_print, err) != 0)
 		return -1;
 	if (r->weights != NULL && parse_weights(cfg, r->weights, err) != 0)
 		return -1;

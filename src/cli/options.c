@@ -68,6 +68,10 @@ options_table(struct poptOption *t, struct raw_opts *r)
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
 	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, OPT_STRING,
 		"write the report as CSV with separator SEP", "SEP" },
+	    { "interval-print", 'I', POPT_ARG_STRING, &r->interval_print, OPT_STRING,
+		"print a line per device to stderr every MS milliseconds;\n"
+		"time, power, energy so far, P-state and the workload's load, like perf stat -I",
+		"MS" },
 	    { "json", '\0', POPT_ARG_STRING, &r->json, OPT_STRING,
 		"write the report as JSON to FILE (- for stdout)", "FILE" },
 	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,

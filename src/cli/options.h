@@ -23,6 +23,7 @@ struct raw_opts {
 	char	*idle_power;
 	char	*idle_baseline;
 	char	*interval;
+	char	*interval_print;
 	char	*json;
 	char	*timeline;
 	char	*repeat;
@@ -51,7 +52,7 @@ struct raw_opts {
 };
 
 /* Entries of the option table, with its group headings and its end. */
-#define OPTIONS_N 46
+#define OPTIONS_N 47
 
 
 /* Fill T (OPTIONS_N entries) with the options, their values stored in R. */

@@ -22,6 +22,12 @@ static const char *const method_names[] = {
 	[ENERGY_TICKS] = "integrated from readings",
 };
 
+const char *
+text_method_name(enum energy_method m)
+{
+	return (size_t)m < ARRAY_SIZE(method_names) ? method_names[m] : method_names[ENERGY_NONE];
+}
+
 void
 report_outcome_text(const struct report *rep, char *buf, size_t size)
 {

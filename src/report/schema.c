@@ -21,6 +21,10 @@ static const char *const merge_columns[MCOL_NCOLS] = {
 	MERGE_COLUMNS(SCHEMA_NAME)
 };
 
+static const char *const timeline_columns[TCOL_NCOLS] = {
+	TIMELINE_COLUMNS(SCHEMA_NAME)
+};
+
 /* Look a word up in a table indexed by an enum; "" past its end. */
 static const char *
 word_of(const char *const *words, size_t nwords, size_t i)
@@ -38,6 +42,12 @@ const char *
 schema_merge_column(enum merge_col col)
 {
 	return word_of(merge_columns, ARRAY_SIZE(merge_columns), col);
+}
+
+const char *
+schema_timeline_column(enum timeline_col col)
+{
+	return word_of(timeline_columns, ARRAY_SIZE(timeline_columns), col);
 }
 
 const char *

@@ -47,8 +47,8 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	}
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
-	/* Warm-up runs (index 0) are not reported, in the timeline either. */
-	if (run->on_reading != NULL && run->index > 0)
+	/* Warm-up runs (index 0) too: the callback decides what they are worth. */
+	if (run->on_reading != NULL)
 		run->on_reading(run->on_reading_arg, run, b, dev_base);
 }
 

@@ -88,6 +88,22 @@ test_energy_per_phase_truth() {
 	assert_ge "$sum" "$(calc "$dev * 0.6")" "the phases cover most of the run"
 }
 
+# The timeline names the innermost open phase of each reading.
+test_timeline_phase_column() {
+	run_sim phases.scn -q -i 20 --timeline=tl.csv -- "$JS_WORK" marks marks.log 200ms \
+	    phase:a 300ms begin:b 200ms end:b 200ms end 200ms
+	assert_rc 0
+	python3 - <<'PY' || fail "timeline phases: $(cat py.err)"
+import csv, sys
+sys.stderr = open("py.err", "w")
+seq = []
+for r in csv.DictReader(open("tl.csv")):
+    if not seq or seq[-1] != r["phase"]:
+        seq.append(r["phase"])
+assert seq == ["", "a", "b", "a", ""], seq
+PY
+}
+
 # The P-state split of a phase: train (1.6 s .. 2.5 s into the scenario
 # here) spends time in P0 and P2 only, and its P-state times add up to its
 # wall time.
@@ -239,6 +255,7 @@ test_fifo_removed() {
 
 t_run "each phase's energy is the truth between its marks" test_energy_per_phase_truth
 t_run "P-state split per phase" test_pstates_per_phase
+t_run "the timeline's phase column" test_timeline_phase_column
 t_run "nested begin/end and repeated names" test_nested_and_repeated
 t_run "a grandchild after exec and setsid marks phases" test_grandchild_after_setsid
 t_run "a flood of 100,000 marks is read and sampling goes on" test_mark_flood
