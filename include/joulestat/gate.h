@@ -94,17 +94,29 @@ struct baseline_dev {
 	double	above_idle_j;
 };
 
+/* A phase on one device in one run ("phase" rows; id "" without devices). */
+struct baseline_phase {
+	size_t	run;			/* index into runs */
+	char	name[MARK_NAME_MAX + 1];
+	char	id[96];
+	double	energy_j;		/* NaN when unknown */
+	double	above_idle_j;
+	double	wall_s;
+};
+
 struct baseline {
 	char			*path;
 	struct baseline_run	*runs;
 	size_t			 nruns;
 	struct baseline_dev	*devs;
 	size_t			 ndevs;
+	struct baseline_phase	*phases;
+	size_t			 nphases;
 };
 
 /*
  * Read a summary CSV written by --csv (through libcsv): its numbered run
- * rows and their device rows.  Returns 0, or -1 with a one-line cause
+ * rows, their device rows and their phase rows.  Returns 0, or -1 with a one-line cause
  * ("FILE: line 3: no column energy_j") and nothing left to release.
  * Release a loaded baseline with baseline_free.
  */

@@ -127,7 +127,8 @@ enum summary_col {
 	C(MCOL_RANKS, "ranks")						\
 	C(MCOL_HOSTS, "hosts")						\
 	C(MCOL_DEVICES, "devices")					\
-	C(MCOL_MEASURED_BY, "measured_by")
+	C(MCOL_MEASURED_BY, "measured_by")				\
+	C(MCOL_PHASE, "phase")
 
 enum merge_col {
 	MERGE_COLUMNS(SCHEMA_ENUM)
@@ -187,6 +188,7 @@ enum merge_scope {
 	MSCOPE_JOB,
 	MSCOPE_RANK,
 	MSCOPE_DEVICE,
+	MSCOPE_PHASE,
 };
 
 /* The rows of -r that summarize the numbered runs: their "run" column. */

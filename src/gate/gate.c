@@ -332,33 +332,57 @@ cur_has(const struct report *rep, const char *id)
 	return false;
 }
 
+/* The baseline's phase row of run k for phase on device id, or NULL. */
+static const struct baseline_phase *
+base_phase(const struct baseline *base, size_t k, const char *phase, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < base->nphases; i++) {
+		if (base->phases[i].run == k && strcmp(base->phases[i].name, phase) == 0 &&
+		    (id == NULL || strcmp(base->phases[i].id, id) == 0))
+			return &base->phases[i];
+	}
+	return NULL;
+}
+
 /*
  * One current run's figure for the regression metric, over the devices it
- * shares with the baseline (*ncommon of them).  False when a shared device
- * did not measure it, or when none is shared.
+ * shares with the baseline (*ncommon of them), for the whole run or for
+ * one phase (NULL: the run).  False when a shared device did not measure
+ * it, or when none is shared.
  */
 static bool
 cur_regress(const struct gate_config *gc, const struct report *rep, const struct baseline *base,
-    double *v, size_t *ncommon, struct cover *cov)
+    const char *phase, double *v, size_t *ncommon, struct cover *cov)
 {
-	enum gate_metric	m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY : GATE_ABOVE_IDLE;
-	double			x;
-	size_t			i;
-	bool			is_measured = true;
+	enum gate_metric		 m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY :
+					    GATE_ABOVE_IDLE;
+	const struct phase_report	*p = phase != NULL ? find_phase(rep, phase) : NULL;
+	struct gate_spec		 g = { .metric = m };
+	double				 x;
+	size_t				 i;
+	bool				 is_measured = true, is_common;
 
 	*v = 0;
 	*ncommon = 0;
+	if (phase != NULL && p == NULL)
+		return false;
 	if (gc->regress == REGRESS_TIME) {
-		*v = (double)rep->wall_ns / 1e9;
+		*v = (double)(p != NULL ? p->wall_ns : rep->wall_ns) / 1e9;
 		return true;
 	}
 	for (i = 0; i < rep->ndev; i++) {
-		if (!base_has(base, rep->devs[i].dev->id))
+		is_common = phase != NULL ? base_phase(base, 0, phase, rep->devs[i].dev->id) != NULL :
+		    base_has(base, rep->devs[i].dev->id);
+		if (!is_common)
 			continue;
 		(*ncommon)++;
-		if (dev_figure(m, &rep->devs[i], &x)) {
+		if (p != NULL ? phase_dev_figure(&g, p, i, &rep->devs[i], &x) :
+		    dev_figure(m, &rep->devs[i], &x)) {
 			*v += x;
-			cover_add(cov, &rep->devs[i]);
+			if (p == NULL)
+				cover_add(cov, &rep->devs[i]);
 		} else
 			is_measured = false;
 	}
@@ -368,17 +392,32 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 /* The baseline's figure of run k for the regression metric, over the shared devices. */
 static bool
 base_regress(const struct gate_config *gc, const struct baseline *base, size_t k,
-    const struct report *rep, double *v)
+    const struct report *rep, const char *phase, double *v)
 {
-	double	x;
-	size_t	i;
+	const struct baseline_phase	*bp;
+	double				 x;
+	size_t				 i;
 
+	if (phase != NULL && gc->regress == REGRESS_TIME) {
+		bp = base_phase(base, k, phase, NULL);
+		*v = bp != NULL ? bp->wall_s : NAN;
+		return bp != NULL && !isnan(bp->wall_s);
+	}
 	if (gc->regress == REGRESS_TIME) {
 		*v = base->runs[k].wall_s;
 		return true;
 	}
 	*v = 0;
-	for (i = 0; i < base->ndevs; i++) {
+	for (i = 0; phase != NULL && i < base->nphases; i++) {
+		bp = &base->phases[i];
+		if (bp->run != k || strcmp(bp->name, phase) != 0 || !cur_has(rep, bp->id))
+			continue;
+		x = gc->regress == REGRESS_ENERGY ? bp->energy_j : bp->above_idle_j;
+		if (isnan(x))
+			return false;
+		*v += x;
+	}
+	for (i = 0; phase == NULL && i < base->ndevs; i++) {
 		if (base->devs[i].run != k || !cur_has(rep, base->devs[i].id))
 			continue;
 		x = gc->regress == REGRESS_ENERGY ? base->devs[i].energy_j :
@@ -404,7 +443,7 @@ static const char *const regress_words[] = {
  */
 static void
 judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
-    const struct report *reps, size_t n, const struct baseline *base)
+    const struct report *reps, size_t n, const struct baseline *base, const char *phase)
 {
 	struct gate_result	*r = new_result(gs, g);
 	struct series_stat	 cs, bs;
@@ -414,16 +453,17 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 	size_t			 i, ncommon = 0;
 	const char		*unit = gc->regress == REGRESS_TIME ? "s" : "J";
 
-	snprintf(r->what, sizeof r->what, "%s growth over the baseline", regress_words[gc->regress]);
+	snprintf(r->what, sizeof r->what, "%s growth over the baseline%s%s",
+	    regress_words[gc->regress], phase != NULL ? ", phase " : "", phase != NULL ? phase : "");
 	for (i = 0; i < n; i++) {
-		if (!cur_regress(gc, &reps[i], base, &cv[i], &ncommon, &cov)) {
+		if (!cur_regress(gc, &reps[i], base, phase, &cv[i], &ncommon, &cov)) {
 			no_data(gs, r, ncommon == 0 && gc->regress != REGRESS_TIME ?
 			    "no device in common with the baseline" : "a run did not measure it");
 			goto out;
 		}
 	}
 	for (i = 0; i < base->nruns; i++) {
-		if (!base_regress(gc, base, i, &reps[0], &bv[i])) {
+		if (!base_regress(gc, base, i, &reps[0], phase, &bv[i])) {
 			no_data(gs, r, "the baseline did not measure it");
 			goto out;
 		}
@@ -458,6 +498,19 @@ out:
 	free(bv);
 }
 
+/* --max-regression again for each phase that both the baseline and the first run have. */
+static void
+judge_phase_regressions(struct gate_set *gs, const struct gate_config *gc,
+    const struct gate_spec *g, const struct report *reps, size_t n, const struct baseline *base)
+{
+	size_t	i;
+
+	for (i = 0; i < reps[0].nphases; i++) {
+		if (base_phase(base, 0, reps[0].phases[i].name, NULL) != NULL)
+			judge_regression(gs, gc, g, reps, n, base, reps[0].phases[i].name);
+	}
+}
+
 void
 gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct report *reps,
     size_t n, const struct baseline *base)
@@ -468,8 +521,10 @@ gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct repor
 	memset(gs, 0, sizeof *gs);
 	for (i = 0; i < gc->nspecs && n > 0; i++) {
 		g = &gc->specs[i];
-		if (g->metric == GATE_REGRESSION && base != NULL)
-			judge_regression(gs, gc, g, reps, n, base);
+		if (g->metric == GATE_REGRESSION && base != NULL) {
+			judge_regression(gs, gc, g, reps, n, base, NULL);
+			judge_phase_regressions(gs, gc, g, reps, n, base);
+		}
 		else if (g->metric == GATE_STATE_SHARE && g->device == GATE_ALL_DEVICES)
 			judge_states(gs, gc, g, reps, n);
 		else if (g->metric != GATE_REGRESSION)

@@ -376,6 +376,7 @@ merge_job_total(struct merge_job *job, struct errbuf *err)
 		return -1;
 	group_devices(job);
 	add_totals(job);
+	merge_job_phases(job);
 	return 0;
 }
 
@@ -390,5 +391,6 @@ merge_job_free(struct merge_job *job)
 		free(job->groups[i].members);
 	free(job->ranks);
 	free(job->groups);
+	free(job->phases);
 	memset(job, 0, sizeof *job);
 }

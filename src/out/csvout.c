@@ -250,6 +250,8 @@ phase_cells(struct cells *cl, const struct row *r)
 		fmt_cell_real(&c[COL_AVGPOWER], pd->avg_power_mw / 1e3, 3);
 	if (pd->has_peak)
 		fmt_cell_real(&c[COL_PEAKPOWER], (double)pd->peak_power_mw / 1e3, 3);
+	if (pd->has_above_idle)
+		fmt_cell_real(&c[COL_ABOVEIDLE], pd->above_idle_mj / 1e3, 6);
 	if (pd->has_workload)
 		fmt_cell_real(&c[COL_WORKLOAD], pd->workload_mj / 1e3, 6);
 }

@@ -358,7 +358,7 @@ phases_array(const struct report *rep)
 static json_t *
 marks_object(const struct report *rep)
 {
-	return json_pack("{s:o,s:o,s:o,s:o}", "lines", uinteger(rep->phase_marks),
+	return json_pack("{s:o,s:o,s:o,s:o}", "lines", uinteger(rep->phase_marks + rep->phase_bad),
 	    "bad", uinteger(rep->phase_bad), "first_bad",
 	    rep->phase_bad > 0 ? fmt_json_text(rep->phase_first_bad) : json_null(),
 	    "dropped", uinteger(rep->phase_dropped));

@@ -74,6 +74,7 @@ schema_merge_scope(enum merge_scope scope)
 		[MSCOPE_JOB] = "job",
 		[MSCOPE_RANK] = "rank",
 		[MSCOPE_DEVICE] = "device",
+		[MSCOPE_PHASE] = "phase",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);

@@ -212,6 +212,29 @@ test_mark_command() {
 	assert_rc 125
 }
 
+# The man page's Python and C examples mark a phase as they say.
+test_man_examples_mark() {
+	command -v groff >/dev/null || skip "no groff"
+	groff -mdoc -Tascii -P-bcou -rLL=78n "$TOP/man/joulestat.1" 2>/dev/null |
+	    sed -n '/^PHASES/,/^PROGRESS/p' > phases.txt
+	sed -n '/In Python:/,/In C:/p' phases.txt | sed -n '/^      /p' | sed 's/^           //' \
+	    > mark.py
+	{
+		printf '#include <fcntl.h>\n#include <stdlib.h>\n#include <unistd.h>\n'
+		printf 'int main(void) {\n'
+		sed -n '/In C:/,/The text report/p' phases.txt | sed -n '/^      /p' |
+		    sed 's/^           //'
+		printf 'return 0;\n}\n'
+	} > mark.c
+	grep -q 'phase train' mark.py || fail "no Python example found: $(cat phases.txt)"
+	cc -o mark_c mark.c || fail "the C example does not compile: $(cat mark.c)"
+	run_sim phases.scn -q -i 50 -- sh -c 'python3 mark.py; sleep 0.1; ./mark_c; sleep 0.1'
+	assert_rc 0
+	csv_get s.csv phase_count scope=phase phase=train device=0
+	assert_eq "$csv_v" 2 "train marked by the Python and the C example"
+	python3 mark.py || fail "the Python example fails outside joulestat"
+}
+
 # Gates scoped to a phase pass and fail on that phase's figure; a phase
 # that never occurred fails with a line that says so.
 test_phase_gates() {
@@ -226,6 +249,62 @@ test_phase_gates() {
 	try "$JOULESTAT" --max-energy=phase:a,b:3 -- true
 	assert_rc 125
 	assert_match err 'invalid --max-energy'
+}
+
+# --max-regression compares each phase both sides have, as well as the run.
+test_regression_per_phase() {
+	cat >flat.scn <<'EOS'
+device 0
+name NVIDIA H100 80GB HBM3
+uuid GPU-9a5e0002-7c2d-4e8f-9a1b-2c3d4e5f6071
+busid 00000000:19:00.0
+pciid 0x233010DE 0x16C110DE
+energy_counter yes
+power instant
+phase at=0 power=200 pstate=0 gfx=1980 sm=1980 util=80 memutil=30 temp=50
+EOS
+	NVSIM_SCENARIO=$PWD/flat.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q -i 50 \
+	    --csv=base.csv -- "$JS_WORK" marks m.log phase:train 300ms phase:eval 600ms end
+	assert_rc 0
+	NVSIM_SCENARIO=$PWD/flat.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -i 50 \
+	    --baseline=base.csv --max-regression=50 -- "$JS_WORK" marks m.log phase:train 600ms \
+	    phase:eval 300ms end
+	assert_rc 3
+	assert_match err 'energy growth over the baseline   .* pass'
+	assert_match err 'energy growth over the baseline, phase train .* FAIL'
+	assert_match err 'energy growth over the baseline, phase eval .* pass'
+}
+
+# joulestat merge: a phase name is one phase over the ranks; each rank's
+# GPU counts once; ranks that lack a phase are not counted for it.
+test_merge_sums_phases() {
+	for r in 0 1; do
+		if [ $r = 0 ]; then steps="phase:train 400ms end"; else
+			steps="phase:train 300ms phase:eval 200ms end"; fi
+		NVSIM_SCENARIO=$SCN/two-gpus.scn SLURM_PROCID=$r SLURM_JOB_ID=77 \
+		    CUDA_VISIBLE_DEVICES=$r try "$JOULESTAT" --nvml-lib="$SIMLIB" -q -i 50 \
+		    --csv="r$r.csv" -- "$JS_WORK" marks "m$r.log" $steps
+		assert_rc 0
+	done
+	try "$JOULESTAT" merge -q --csv=m.csv --json=m.json r0.csv r1.csv
+	assert_rc 0
+	csv_get r0.csv energy_j scope=phase phase=train
+	a=$csv_v
+	csv_get r1.csv energy_j scope=phase phase=train
+	b=$csv_v
+	csv_get m.csv energy_j scope=phase phase=train
+	assert_near "$csv_v" "$(calc "$a + $b")" 0.000002 "merged train energy"
+	csv_get m.csv ranks scope=phase phase=train
+	assert_eq "$csv_v" 2 "ranks with train"
+	csv_get m.csv ranks scope=phase phase=eval
+	assert_eq "$csv_v" 1 "ranks with eval"
+	csv_get r1.csv energy_j scope=phase phase=eval
+	b=$csv_v
+	csv_get m.csv energy_j scope=phase phase=eval
+	assert_near "$csv_v" "$b" 0.000002 "merged eval energy"
+	python3 -c 'import json; d = json.load(open("m.json"))
+assert [p["phase"] for p in d["phases"]] == ["train", "eval"], d["phases"]' ||
+	    fail "merged JSON phases"
 }
 
 # No directory of joulestat's is left behind, however the run ends.
@@ -261,6 +340,9 @@ t_run "a grandchild after exec and setsid marks phases" test_grandchild_after_se
 t_run "a flood of 100,000 marks is read and sampling goes on" test_mark_flood
 t_run "bad and over-long lines are counted, not fatal" test_bad_lines
 t_run "joulestat mark" test_mark_command
+t_run "the man page's Python and C examples work" test_man_examples_mark
 t_run "gates scoped to a phase" test_phase_gates
+t_run "--max-regression per phase" test_regression_per_phase
+t_run "joulestat merge adds up phases over the ranks" test_merge_sums_phases
 t_run "the FIFO is removed at every way out" test_fifo_removed
 t_done
