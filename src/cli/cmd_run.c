@@ -200,11 +200,9 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	/* An output that cannot be created is said before the workload runs. */
 	if (o->is_failed)
 		return -1;
-	/* The workload's phase marks; -p processes cannot be told where. */
-	if (cfg->npids == 0 && marks_open(&run->marks, &err) != 0) {
-		warnmsg("%s", err.msg);
-		return -1;
-	}
+	/* The workload's phase marks (-p processes cannot be told where); without them, a note. */
+	if (cfg->npids == 0 && marks_open(&run->marks, &err) != 0)
+		run_note(run, "phases", "not available: ", err.msg);
 	/* The status line only on a terminal: never into a file or a pipe. */
 	live_init(&p->live, STDERR_FILENO, cfg->print_ms, !cfg->out.is_quiet &&
 	    isatty(STDERR_FILENO), cfg->repeat);

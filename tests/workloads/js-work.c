@@ -880,12 +880,11 @@ cmd_thread(const struct ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Write one mark line to $JOULESTAT_MARK as a program would: open, write, close. */
-static void
-send_mark(const char *line)
+/* Open $JOULESTAT_MARK for writing, as a program would. */
+static int
+open_marks(void)
 {
 	const char	*path = getenv("JOULESTAT_MARK");
-	size_t		 len = strlen(line);
 	int		 fd;
 
 	if (path == NULL || (fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
@@ -893,18 +892,37 @@ send_mark(const char *line)
 		    path == NULL ? "not set" : strerror(errno));
 		exit(EXIT_USAGE);
 	}
+	return fd;
+}
+
+/* One mark line, in one write. */
+static void
+write_mark(int fd, const char *line)
+{
+	size_t	len = strlen(line);
+
 	if (write(fd, line, len) != (ssize_t)len) {
 		fprintf(stderr, "js-work: marks: write: %s\n", strerror(errno));
 		exit(EXIT_USAGE);
 	}
+}
+
+/* One mark as a script would send it: open, write, close. */
+static void
+send_mark(const char *line)
+{
+	int	fd = open_marks();
+
+	write_mark(fd, line);
 	close(fd);
 }
 
 /*
  * marks LOG STEP...: each STEP is a duration (sleep), "phase:NAME",
- * "begin:NAME", "end:NAME" or "end" (one mark line), "raw:TEXT" (TEXT
- * and a newline, sent as it is) or "flood:N" (N lines "begin f" / "end f"
- * in turn, as fast as they go).  LOG gets "T_NS LINE" for each mark, with
+ * "begin:NAME", "end:NAME" or "end" (one mark line: open, write, close),
+ * "raw:TEXT" (TEXT and a newline, sent as it is) or "flood:N" (N lines
+ * "begin f" / "end f" in turn, one write each on one open descriptor, as
+ * fast as they go).  LOG gets "T_NS LINE" for each mark, with
  * CLOCK_MONOTONIC just before its write.
  */
 static int
@@ -914,7 +932,7 @@ cmd_marks(const struct ctx *ctx, int argc, char **argv)
 	char	 line[512];
 	char	*colon;
 	long	 i, n;
-	int	 k;
+	int	 k, fd;
 
 	if (log == NULL)
 		die_usage(argv[0], "cannot create", argv[1]);
@@ -924,8 +942,11 @@ cmd_marks(const struct ctx *ctx, int argc, char **argv)
 		if (strncmp(argv[k], "flood:", 6) == 0) {
 			n = strtol(argv[k] + 6, NULL, 10);
 			fprintf(log, "%" PRId64 " flood %ld\n", now_ns(CLOCK_MONOTONIC), n);
+			fd = open_marks();
 			for (i = 0; i < n; i++)
-				send_mark(i % 2 == 0 ? "begin f\n" : "end f\n");
+				write_mark(fd, i % 2 == 0 ? "begin f\n" : "end f\n");
+			close(fd);
+			fprintf(log, "%" PRId64 " flood done\n", now_ns(CLOCK_MONOTONIC));
 			continue;
 		}
 		if (strncmp(argv[k], "raw:", 4) == 0)
