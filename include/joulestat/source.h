@@ -90,6 +90,9 @@ struct device {
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */
+	/* What a figure covers, so that totals count each joule once (report.h, in_total). */
+	bool		 is_soc;		/* an APU: the whole SoC, CPU cores included */
+	bool		 is_cpu_package;	/* a CPU package counter (RAPL package or die) */
 	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
 	int64_t		 throttle_power_ns;	/* time throttled by power over the run */
 	int64_t		 throttle_thermal_ns;	/* time throttled by temperature */

@@ -80,6 +80,7 @@ static const char drm_f_busy[] = "gpu_busy_percent";
 static const char drm_f_membusy[] = "mem_busy_percent";
 static const char drm_f_temp1[] = "temp1_input";
 static const char drm_f_temp2[] = "temp2_input";
+static const char drm_f_nb_label[] = "in1_label";
 
 /* Candidate files per sensor, per driver, in order of preference. */
 struct drm_file {
@@ -206,10 +207,29 @@ drm_probe_hwmon(int devdir, const char *driver, char *name, size_t size)
 	return best;
 }
 
+/*
+ * Whether the amdgpu device is an APU.  amdgpu's hwmon shows the
+ * northbridge voltage (in1, labelled "vddnb") only when the kernel flags
+ * the device AMD_IS_APU (Documentation/gpu/amdgpu/thermal.rst: "in1_input:
+ * the voltage on the northbridge for APUs"); on an APU, power1 (PPT) is the
+ * whole SoC's, CPU cores included.
+ */
+static bool
+drm_probe_apu(int hwmon)
+{
+	char	buf[32];
+
+	return hwmon >= 0 && read_file(hwmon, drm_f_nb_label, buf, sizeof buf) > 0 &&
+	    strcmp(buf, "vddnb\n") == 0;
+}
+
 /* What the measures mean, for the report. */
 static void
 drm_probe_notes(struct drm_dev *d, struct device *dev)
 {
+	if (dev->is_soc && d->fds[DRM_S_POWER] >= 0)
+		backend_note(dev, "an APU: power (hwmon power1, PPT) is the whole SoC's, the CPU "
+		    "cores included, not the GPU's alone");
 	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
 		backend_note(dev, "power is hwmon power1_average, a firmware average over an "
 		    "unspecified window with about 1 W resolution: short phases are smeared");
@@ -281,8 +301,12 @@ drm_probe_identity(struct device *dev, int devdir, enum drm_driver driver,
 		buf[strcspn(buf, "\n")] = '\0';
 		snprintf(dev->name, sizeof dev->name, "%.*s", (int)sizeof dev->name - 1, buf);
 	} else
-		snprintf(dev->name, sizeof dev->name, "%s GPU %04x:%04x",
-		    driver == DRM_AMDGPU ? "AMD" : "Intel", (unsigned)vendor, (unsigned)device);
+		snprintf(dev->name, sizeof dev->name, "%s %s %04x:%04x",
+		    driver == DRM_AMDGPU ? "AMD" : "Intel", dev->is_soc ? "APU" : "GPU",
+		    (unsigned)vendor, (unsigned)device);
+	if (dev->is_soc)
+		snprintf(dev->name + strlen(dev->name), sizeof dev->name - strlen(dev->name),
+		    " (SoC)");
 	snprintf(dev->version, sizeof dev->version, "driver %s", drm_driver_names[driver]);
 }
 
@@ -350,6 +374,7 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 			d->fds[k] = -1;
 		base[DRM_AT_HWMON] = drm_probe_hwmon(base[DRM_AT_DEVICE], drm_driver_names[driver],
 		    hwmon, sizeof hwmon);
+		dev->is_soc = driver == DRM_AMDGPU && drm_probe_apu(base[DRM_AT_HWMON]);
 		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue);
 		drm_probe_sensor(d, dev, base, hwmon, true);
 		drm_probe_sensor(d, dev, base, hwmon, false);
