@@ -48,7 +48,7 @@ enum measure {
 #define PSTATE_UNKNOWN		(-1)
 #define PID_SLOTS_MAX		16	/* driver samples kept apart in one reading */
 #define PSTATE_MAX		15
-#define DEVICE_MAX_NOTES	8
+#define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200
 
 /* Why clocks were held down during a reading (vendor reasons mapped to these). */
