@@ -26,6 +26,7 @@ struct proctree;
 struct source_config {
 	struct devsel	*sel;		/* -d and the visible-device masks, parsed once */
 	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
+	const char	*pci_lib;	/* JOULESTAT_LIBPCI (device names), else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
 };
