@@ -222,8 +222,8 @@ merge_write_report(FILE *f, const struct merge_job *job)
 		fprintf(f, "   %-18s unknown (the files have no start times)\n", "job wall time");
 	report_ranks(f, job);
 	report_devices(f, job);
-	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n", job->ngroups,
-	    job->ngroups == 1 ? "" : "s");
+	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n",
+	    job->ngroups - job->n_within, job->ngroups - job->n_within == 1 ? "" : "s");
 	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups - job->n_within, NULL);
 	if (job->n_within > 0)
 		fprintf(f, "   %-18s %zu CPU package%s not added: within an APU's SoC power\n",

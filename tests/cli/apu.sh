@@ -120,6 +120,7 @@ t_merge() {
 	try "$JOULESTAT" merge s.csv --csv m.csv --json m.json
 	assert_rc 0
 	assert_match out 'counted once +1 CPU package not added: within an APU.s SoC power'
+	assert_match out '^ job total \(1 device measurement, each counted once\)$'
 	csv_get m.csv energy_j scope=job
 	assert_near "$csv_v" "$e_soc" 0.000002 "job energy is the SoC's alone"
 	[ "$(jq '.. | objects | select(has("devices_within_another")) | .devices_within_another' \
