@@ -43,6 +43,7 @@ struct merge_dev {
 	double		 end_s;		/* ... and last end */
 	bool		 has_window;
 	bool		 is_partial;	/* a run's energy covers less than its window */
+	bool		 is_within;	/* within another device's figure: not in totals */
 };
 
 /* One input file: one rank's summary. */
@@ -128,6 +129,7 @@ struct merge_job {
 	double		 workload_j;	/* over ranks: no deduplication */
 	size_t		 n_energy, n_above_idle, n_workload; /* figures summed */
 	size_t		 n_partial;	/* summed figures that cover less than their window */
+	size_t		 n_within;	/* groups left out: within another's figure */
 	struct merge_job_phase *phases;	/* in order of first appearance over the ranks */
 	size_t		 nphases;
 };

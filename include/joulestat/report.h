@@ -54,6 +54,13 @@ struct dev_report {
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
+	/*
+	 * The all-devices totals (gates, merge) add every device but one whose
+	 * figure another already holds: a CPU package within an APU's SoC
+	 * power (is_within), whose number is within.
+	 */
+	bool			 is_within;
+	unsigned		 within;
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */

@@ -57,6 +57,7 @@
 	C(COL_DEVNAME, "device_name")					\
 	C(COL_BACKEND, "backend")					\
 	C(COL_POWERKIND, "power_kind")					\
+	C(COL_WITHIN, "within_device")					\
 	C(COL_PSTATE, "pstate")						\
 	C(COL_TIME, "time_s")						\
 	C(COL_SHARE, "time_share")					\

@@ -202,6 +202,7 @@ resolve_sources(struct config *cfg, const char *nvml_lib)
 		devsel_set_mask(&cfg->devsel, k, getenv(devsel_mask_name(k)));
 	cfg->sources.nvml_lib = nvml_lib != NULL && nvml_lib[0] != '\0' ? nvml_lib :
 	    env_override("JOULESTAT_NVML_LIB");
+	cfg->sources.pci_lib = env_override("JOULESTAT_LIBPCI");
 	p = env_override("JOULESTAT_SYSFS_ROOT");
 	cfg->sources.sysfs_root = p != NULL ? p : "/sys";
 	p = env_override("JOULESTAT_PROC_ROOT");

@@ -144,6 +144,9 @@ phase_figure(const struct gate_spec *g, long at, const struct report *rep, doubl
 	}
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
+		/* As for the run: a figure within another's counts once, as that one. */
+		if (at < 0 && rep->devs[i].is_within)
+			continue;
 		if ((at < 0 || (size_t)at == i) && phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
 			*v += x;
 			n++;
@@ -164,7 +167,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
     struct cover *cov, char *why, size_t size)
 {
 	double	x;
-	size_t	i, n = 0;
+	size_t	i, n = 0, nwithin = 0;
 	long	at = -1;
 
 	if (g->metric == GATE_TIME && g->phase[0] == '\0') {
@@ -186,6 +189,11 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
+		/* A figure within another's (an APU's SoC power) is counted once, as that one. */
+		if (dev == GATE_ALL_DEVICES && rep->devs[i].is_within) {
+			nwithin++;
+			continue;
+		}
 		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
@@ -195,9 +203,13 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	if (n == 0)
 		snprintf(why, size, "no device measured %s", gate_name(g->metric));
-	else if (dev == GATE_ALL_DEVICES && n < rep->ndev)
+	else if (dev == GATE_ALL_DEVICES && n + nwithin < rep->ndev)
 		snprintf(why, size, "the sum over the %zu of %zu devices that measured it", n,
-		    rep->ndev);
+		    rep->ndev - nwithin);
+	if (n > 0 && nwithin > 0)
+		snprintf(why + strlen(why), size - strlen(why), "%s%zu CPU package%s not added: "
+		    "within an APU's SoC power", why[0] != '\0' ? "; " : "", nwithin,
+		    nwithin == 1 ? "" : "s");
 	return n > 0;
 }
 

@@ -33,9 +33,11 @@ rank_sums(const struct merge_rank *r, struct rank_sums *s)
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < r->ndev; i++) {
 		d = &r->devs[i];
-		merge_add_figure(&s->energy_j, &s->n_energy, d->energy_j, d->n_energy > 0);
+		/* Within another device's figure (an APU's SoC power): counted as that one. */
+		merge_add_figure(&s->energy_j, &s->n_energy, d->energy_j,
+		    d->n_energy > 0 && !d->is_within);
 		merge_add_figure(&s->above_idle_j, &s->n_above_idle, d->above_idle_j,
-		    d->n_above_idle > 0);
+		    d->n_above_idle > 0 && !d->is_within);
 		merge_add_figure(&s->workload_j, &s->n_workload, d->workload_j, d->n_workload > 0);
 	}
 }
@@ -245,15 +247,18 @@ merge_write_report(FILE *f, const struct merge_job *job)
 		fprintf(f, "   %-18s unknown (the files have no start times)\n", "job wall time");
 	report_ranks(f, job);
 	report_devices(f, job);
-	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n", job->ngroups,
-	    job->ngroups == 1 ? "" : "s");
-	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups, NULL);
+	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n",
+	    job->ngroups - job->n_within, job->ngroups - job->n_within == 1 ? "" : "s");
+	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups - job->n_within, NULL);
+	if (job->n_within > 0)
+		fprintf(f, "   %-18s %zu CPU package%s not added: within an APU's SoC power\n",
+		    "counted once", job->n_within, job->n_within == 1 ? "" : "s");
 	if (job->n_partial > 0)
 		fprintf(f, "   %-18s %zu device measurement%s lost time: the totals cover less "
 		    "than the job\n", "partly measured", job->n_partial,
 		    job->n_partial == 1 ? "" : "s");
-	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle, job->ngroups,
-	    NULL);
+	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle,
+	    job->ngroups - job->n_within, NULL);
 	report_total(f, "workload", job->workload_j, job->n_workload, job->n_workload,
 	    "estimate: each rank's own processes, summed over the ranks");
 	report_phases(f, job);
@@ -539,7 +544,8 @@ json_totals(const struct merge_job *job)
 	rc |= put(o, MCOL_ABOVE, jreal(job->above_idle_j, job->n_above_idle > 0));
 	rc |= put(o, MCOL_WORKLOAD, jreal(job->workload_j, job->n_workload > 0));
 	rc |= fmt_json_put(o, "devices_without_energy",
-	    json_integer((json_int_t)(job->ngroups - job->n_energy)));
+	    json_integer((json_int_t)(job->ngroups - job->n_within - job->n_energy)));
+	rc |= fmt_json_put(o, "devices_within_another", json_integer((json_int_t)job->n_within));
 	rc |= fmt_json_put(o, "devices_partly_measured", json_integer((json_int_t)job->n_partial));
 	if (rc != 0) {
 		json_decref(o);

@@ -81,6 +81,8 @@ merge_job_phases(struct merge_job *job)
 		for (i = 0; i < job->ngroups; i++) {
 			g = &job->groups[i];
 			kept = &job->ranks[g->kept_rank];
+			if (kept->devs[g->kept_dev].is_within)
+				continue;	/* within another device's figure, as for the job */
 			p = rank_phase(kept, job->phases[k].name, kept->devs[g->kept_dev].id);
 			if (p != NULL)
 				merge_add_figure(&job->phases[k].energy_j, &job->phases[k].n_energy,

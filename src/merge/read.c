@@ -27,7 +27,7 @@
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
-	int	lost, measured, phase;
+	int	lost, measured, phase, within;
 };
 
 /* The first four make a file a summary; without the others a figure is unknown. */
@@ -54,6 +54,7 @@ static const struct {
 	{ COL_LOSTS, offsetof(struct cols, lost), false },
 	{ COL_MEASURED, offsetof(struct cols, measured), false },
 	{ COL_PHASE, offsetof(struct cols, phase), false },
+	{ COL_WITHIN, offsetof(struct cols, within), false },
 };
 
 /* A numbered "run" row. */
@@ -355,6 +356,9 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	 */
 	if (has[1] && (has[5] ? has[0] && v[5] < v[0] - 2e-6 : has[4] && v[4] > 0))
 		d->is_partial = true;
+	/* Its figure is within another device's of the rank (an APU's SoC power). */
+	if (rd->c.within >= 0 && csvin_get(rd->t, row, rd->c.within)[0] != '\0')
+		d->is_within = true;
 	merge_add_figure(&d->time_s, &d->n_time, v[0], has[0]);
 	merge_add_figure(&d->energy_j, &d->n_energy, v[1], has[1]);
 	merge_add_figure(&d->above_idle_j, &d->n_above_idle, v[2], has[2]);

@@ -301,6 +301,9 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
+	if (d->is_within)
+		fprintf(f, "   %-18s not added: the SoC power of device %u holds this package's "
+		    "energy\n", "all-devices totals", d->within);
 	if (d->has_foreign && d->foreign_sm_max > 0 && dev->is_pid_hidden)
 		write_hidden_load(f, rep, d);
 	else if (d->is_shared)

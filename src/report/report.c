@@ -346,6 +346,30 @@ build_devices(struct report *rep, const struct run *run)
 	}
 }
 
+/*
+ * Which devices the all-devices totals add (README, "How the numbers are
+ * made"): every one,
+ * except a CPU package counter when an APU's SoC figure, which holds the
+ * CPU cores' energy too, measured energy in the same run.  The SoC figure
+ * is the one kept: it covers the GPU as well, which the package counter
+ * may not.
+ */
+static void
+build_totals(struct report *rep)
+{
+	size_t	i, k;
+
+	for (i = 0; i < rep->ndev; i++) {
+		for (k = 0; k < rep->ndev && rep->devs[i].dev->is_cpu_package; k++) {
+			if (!rep->devs[k].dev->is_soc || rep->devs[k].method == ENERGY_NONE)
+				continue;
+			rep->devs[i].is_within = true;
+			rep->devs[i].within = rep->devs[k].dev->number;
+			break;
+		}
+	}
+}
+
 void
 report_build(struct report *rep, const struct run *run)
 {
@@ -380,6 +404,7 @@ report_build(struct report *rep, const struct run *run)
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
+	build_totals(rep);
 	report_phases(rep, run);
 }
 
