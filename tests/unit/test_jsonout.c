@@ -37,7 +37,7 @@ static const char *const RUN_KEYS[] = {
 	"exec_errno", "wall_s", "user_s", "sys_s",
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
-	"notes", "devices",
+	"notes", "devices", "phases", "phase_marks",
 };
 static const char *const SAMPLER_KEYS[] = {
 	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms", "cpu_s",
