@@ -278,6 +278,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	struct nvml_dev	*d = dev->priv;
 	nvmlReturn_t	 r;
 	size_t		 k;
+	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
@@ -299,7 +300,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	s->t_ns = now_ns();
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
-	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
+	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns)))
 		nvml_poll(d, i, tree, s, pids);
 	return NVML_SUCCESS;
 }
