@@ -28,6 +28,7 @@ struct source_config {
 	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
+	const char	*dev_root;	/* JOULESTAT_DEV_ROOT (tests), else "/dev" */
 };
 
 /* What a device can report (device.measures), and what was read (sample.valid). */

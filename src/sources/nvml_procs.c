@@ -9,11 +9,15 @@
  * end, when accounting mode is on, the tree's processes that lived and
  * died between two polls (NVML API Reference, nvmlDeviceGetAccountingStats).
  * NVML speaks of host pids: where /proc cannot name them (a container with
- * its own pid namespace), only the board's load is kept.
+ * its own pid namespace), only the board's load is kept, unless the
+ * container visibly owns the GPU (nvml_ns_match): then the board's
+ * processes are the workload's, and the device's note says so.
  */
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,6 +81,127 @@ nvml_is_none(pid_t pid, const void *arg)
 	(void)pid;
 	(void)arg;
 	return false;
+}
+
+/* In a container that owns the GPU: every pid the driver names is the workload's. */
+static bool
+nvml_is_all(pid_t pid, const void *arg)
+{
+	(void)pid;
+	(void)arg;
+	return true;
+}
+
+/* Whether /proc here shows a process with this pid. */
+static bool
+nvml_pid_visible(const struct proctree *tree, pid_t pid)
+{
+	char	name[24];
+
+	snprintf(name, sizeof name, "%d", (int)pid);
+	return faccessat(tree->proc_dirfd, name, F_OK, 0) == 0;
+}
+
+/* Whether process pid holds a file whose path starts with prefix open. */
+static bool
+nvml_holds_dev(int proc_dirfd, pid_t pid, const char *prefix)
+{
+	struct dirent	*de;
+	DIR		*dir;
+	char		 path[32], target[256];
+	ssize_t		 n;
+	size_t		 len = strlen(prefix);
+	bool		 is_found = false;
+	int		 fd;
+
+	snprintf(path, sizeof path, "%d/fd", (int)pid);
+	if ((fd = openat(proc_dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return false;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return false;
+	}
+	while (!is_found && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(dir), de->d_name, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		is_found = strncmp(target, prefix, len) == 0;
+	}
+	closedir(dir);
+	return is_found;
+}
+
+/*
+ * Whether a live process of the tree (joulestat itself, whose NVML holds
+ * such files, aside) has an NVIDIA device file open: one directory of fd
+ * links per process, read only in a pid namespace and only until one is
+ * found.
+ */
+static bool
+nvml_tree_holds_dev(const struct proctree *tree, const char *prefix)
+{
+	const struct proc	*p;
+	pid_t			 self = getpid();
+	size_t			 i;
+
+	for (i = 0; i < tree->nlive; i++) {
+		p = &tree->procs[tree->live[i]];
+		if (p->pid != self && p->state != 'Z' && nvml_holds_dev(tree->proc_dirfd, p->pid,
+		    prefix))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The match by container, in a pid namespace where NVML's host pids cannot
+ * be looked up: when every pid the driver names (n utilization entries,
+ * nrun running processes) is invisible here, it names no more running
+ * processes than the tree has held at once, and the tree holds an NVIDIA
+ * device file open, the common case of one container owning the GPU is
+ * taken: the board's processes are the workload's.  Anything else (a named
+ * pid visible here, more processes than the tree, no device file) is no
+ * match, and the load stays the board's, unattributed.
+ */
+static bool
+nvml_ns_match(struct nvml_dev *d, const struct proctree *tree, size_t n, size_t nrun)
+{
+	struct nvml_ctx	*ctx = d->ctx;
+	size_t		 i;
+
+	if (tree == NULL || tree->proc_dirfd < 0 || n + nrun == 0 ||
+	    nrun > tree->max_concurrent)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (nvml_pid_visible(tree, (pid_t)d->norm[i].pid))
+			return false;
+	}
+	for (i = 0; i < nrun; i++) {
+		if (nvml_pid_visible(tree, d->procs[i].pid))
+			return false;
+	}
+	if (!ctx->has_dev_fd)
+		ctx->has_dev_fd = nvml_tree_holds_dev(tree, ctx->dev_prefix);
+	return ctx->has_dev_fd;
+}
+
+void
+nvml_ns_note(struct nvml_dev *d, struct device *dev)
+{
+	unsigned	no = d->ns_polls[0], yes = d->ns_polls[1];
+
+	if (!d->ctx->is_pid_hidden || d->ns_note >= dev->nnotes || yes == 0 ||
+	    (no == d->ns_noted[0] && yes == d->ns_noted[1]))
+		return;
+	d->ns_noted[0] = no;
+	d->ns_noted[1] = yes;
+	snprintf(dev->notes[d->ns_note], DEVICE_NOTE_LEN, "pid namespace: the device's "
+	    "processes taken as the workload's in %u of %u answers (all their pids hidden here, "
+	    "an NVIDIA device file open in the tree); by pid: docker run --pid=host", yes,
+	    yes + no);
 }
 
 static int
@@ -296,23 +421,33 @@ nvml_held(struct nvml_dev *d, pid_t pid)
 	return u;
 }
 
+/* The running processes, compute then graphics, into d->procs; how many. */
+static size_t
+nvml_poll_running(struct nvml_dev *d)
+{
+	size_t	n = 0;
+
+	if (!d->has_procs)
+		return 0;
+	nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n);
+	nvml_procs_one(d, NVML_S_GRAPHICS_PROCS, &n);
+	return n;
+}
+
 /*
- * Device memory of the tree's processes, from the running-process lists.
+ * Device memory of the tree's processes, from the n running processes.
  * A listed process without a utilization entry was idle (NVML lists only
  * busy processes): 0 %, when the utilization read worked.
  */
 static void
-nvml_poll_memory(struct nvml_dev *d, const struct proctree *tree, bool is_util_ok)
+nvml_poll_memory(struct nvml_dev *d, size_t n, bool (*is_mine)(pid_t, const void *),
+    const struct proctree *tree, bool is_util_ok)
 {
 	struct pid_usage	*u;
-	size_t			 i, n = 0;
+	size_t			 i;
 
-	if (!d->has_procs)
-		return;
-	nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n);
-	nvml_procs_one(d, NVML_S_GRAPHICS_PROCS, &n);
 	for (i = 0; i < n; i++) {
-		if (!nvml_is_mine(d->procs[i].pid, tree))
+		if (!is_mine(d->procs[i].pid, tree))
 			continue;
 		if ((u = nvml_held(d, d->procs[i].pid)) == NULL)
 			return;
@@ -383,8 +518,8 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	if (d->is_vgpu_host)
 		s->npid_slots = 0;
 	s->valid |= M_FOREIGN;
-	/* Host pids unseen here: the board's load, but no shares to give out. */
-	if (d->ctx->is_pid_hidden) {
+	/* Host pids unseen here and no match: the board's load, but no shares to give out. */
+	if (d->ctx->is_pid_hidden && !d->is_ns_match) {
 		s->pid_span_ns = 0;
 		s->npid_slots = 0;
 		return;
@@ -397,14 +532,22 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
     struct pid_usage_set *pids)
 {
 	struct nvml_split	sp;
+	bool			(*is_mine)(pid_t, const void *) = nvml_is_mine;
 	uint64_t		since = d->util_seen_us, oldest;
-	size_t			n = 0, i;
+	size_t			n = 0, i, nrun;
 	nvmlReturn_t		r = NVML_ERROR_FUNCTION_NOT_FOUND;
 	int			status = -1;
 
 	d->nheld = 0;
 	if (d->has_pid_util)
 		r = nvml_util_read(d, d->util_slot, &n);
+	nrun = nvml_poll_running(d);
+	if (d->ctx->is_pid_hidden) {
+		d->is_ns_match = nvml_ns_match(d, tree, r == NVML_SUCCESS ? n : 0, nrun);
+		is_mine = d->is_ns_match ? nvml_is_all : nvml_is_none;
+		if ((r == NVML_SUCCESS && n > 0) || nrun > 0)
+			d->ns_polls[d->is_ns_match]++;
+	}
 	if (r == NVML_SUCCESS && n > 0) {
 		for (oldest = d->norm[0].ts_us, i = 1; i < n; i++)
 			oldest = d->norm[i].ts_us < oldest ? d->norm[i].ts_us : oldest;
@@ -412,9 +555,8 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 			nvml_learn_gap(d, oldest - since);
 		/* Out of memory, the split keeps what fits. */
 		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
-		d->nheld = nvml_decode_split(d->norm, n, since, d->util_gap_us,
-		    d->ctx->is_pid_hidden ? nvml_is_none : nvml_is_mine, tree, dev, d->held,
-		    d->capheld, &sp);
+		d->nheld = nvml_decode_split(d->norm, n, since, d->util_gap_us, is_mine, tree, dev,
+		    d->held, d->capheld, &sp);
 		nvml_learn_gap(d, sp.gap_us);
 		d->foreign_sm_pct = sp.foreign_sm_pct;
 		d->foreign_mem_pct = sp.foreign_mem_pct;
@@ -427,7 +569,7 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 		s->is_pid_unchanged = true;
 		status = 0;
 	}
-	nvml_poll_memory(d, tree, status == 1);
+	nvml_poll_memory(d, nrun, is_mine, tree, status == 1);
 	nvml_poll_emit(d, dev, s->pid_span_ns, pids);
 	d->poll_ns = s->t_ns;
 	return status;

@@ -173,6 +173,51 @@ test_container() {
 	assert_match err '^ +shared: other processes used this device'
 }
 
+# in_container SCENARIO [JOULESTAT ARGS...] -- WORKLOAD...: joulestat in a
+# pid namespace of its own, on the simulator with host pids (an offset), with
+# ./dev as the device directory; ./dev/nvidia0 is a stand-in device file.
+in_container() {
+	scn=$1
+	shift
+	mkdir -p dev
+	: >dev/nvidia0
+	JOULESTAT_DEV_ROOT=$PWD/dev NVSIM_PID_OFFSET=400000 NVSIM_SCENARIO=$SCN/$scn try -t 60 \
+	    unshare --pid --fork --mount-proc "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
+	assert_rc 0
+}
+
+# The common case of one container owning the GPU: every pid the driver
+# names is invisible here and the workload holds an NVIDIA device file
+# open, so the board's processes are the workload's, said as a match by
+# container.  Without the device file, or with a named pid visible here,
+# there is no match.
+test_container_match() {
+	unshare --pid --fork --mount-proc true 2>/dev/null ||
+	    skip "cannot make a pid namespace here (unshare --pid needs root)"
+	# The device file is held by the workload (sh keeps fd 3 across exec).
+	in_container attrib-alone.scn --csv=s.csv -- sh -c 'exec 3<"$1"; exec "$0" sleep 1.5s' \
+	    "$JS_WORK" "$PWD/dev/nvidia0"
+	assert_match err 'pid namespace: the device.s processes taken as the workload.s in [0-9]+ of [0-9]+ answers'
+	assert_no_match err 'not attributed'
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	note "container, matched: workload $csv_v J of $e J"
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.05 * $slack")" "matched: the workload's energy"
+	# No NVIDIA device file in the tree: no match.
+	in_container attrib-alone.scn --csv=s.csv -- "$JS_WORK" sleep 1s
+	assert_no_match err 'taken as the workload'
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "no device file: no estimate"
+	# A named pid (1) visible here: the GPU is not the container's alone.
+	in_container attrib-pid1.scn --csv=s.csv -- sh -c 'exec 3<"$1"; exec "$0" sleep 1s' \
+	    "$JS_WORK" "$PWD/dev/nvidia0"
+	assert_no_match err 'taken as the workload'
+	assert_match err 'not attributed'
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "a visible pid: no estimate"
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
@@ -182,4 +227,5 @@ t_run "1 s and 2.2 s runs keep their last window" test_short_runs
 t_run "a process idle in some samples: its mean counts them" test_intermittent_mean
 t_run "-r: means say over how many runs when not all" test_series_counts
 t_run "in a container: the board's load, and what to run" test_container
+t_run "in a container owning the GPU: a labelled match" test_container_match
 t_done
