@@ -110,6 +110,19 @@ cand_push(struct share_scratch *sc, size_t i)
 	sc->cand[sc->ncand++] = i;
 }
 
+/* Figures that hold for each of the window's nslots samples. */
+static void
+pid_usage_all_slots(struct pid_acct *a, const struct pid_usage *u, unsigned nslots)
+{
+	unsigned	j;
+
+	for (j = 0; j < nslots && j < PID_SLOTS_MAX; j++) {
+		a->slot_mask |= 1u << j;
+		a->slot_sm_pct[j] = u->sm_pct;
+		a->slot_mem_pct[j] = u->mem_pct;
+	}
+}
+
 void
 attrib_pids(struct attrib *at, const struct proctree *tree,
     const struct pid_usage_set *pids, size_t dev_base, size_t ndev,
@@ -146,7 +159,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 			a->slot_mask = 0;
 			cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
 			/* Samples it is absent from count as idle time in its mean. */
-			if (s->npid_slots > 0) {
+			if (s->npid_slots > 0 && !u->is_between_ticks) {
 				a->util_ns += s->pid_span_ns;
 				if (!a->is_sparse)
 					a->data_from_ns = s->t_ns - s->pid_span_ns;
@@ -154,19 +167,22 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 				a->is_sparse = true;
 			}
 		}
-		if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
+		if (u->is_between_ticks) {
+			/* Accounting's lifetime figures: the same in every sample of the window. */
+			pid_usage_all_slots(a, u, s->npid_slots);
+		} else if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
 			a->slot_mask |= 1u << u->slot;
 			a->slot_sm_pct[u->slot] = u->sm_pct;
 			a->slot_mem_pct[u->slot] = u->mem_pct;
 		}
 		/* The newest sample's figures stand until new data comes. */
-		if (s->npid_slots == 0 || u->slot + 1 == s->npid_slots) {
+		if (s->npid_slots == 0 || u->slot + 1 == s->npid_slots || u->is_between_ticks) {
 			a->last_sm_pct = u->sm_pct;
 			a->last_mem_pct = u->mem_pct;
 		}
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
-		if (s->npid_slots == 0)
+		if (s->npid_slots == 0 || u->is_between_ticks)
 			a->util_ns += span;
 	}
 }

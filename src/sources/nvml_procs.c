@@ -474,8 +474,9 @@ nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage
 		/* A sample's entry covers its sample; the others the whole answer. */
 		if (u->span_ns == 0)
 			u->span_ns = span_ns;
-		/* Remembered for end-of-run accounting. */
-		backend_intset_add(&d->seen, u->pid);
+		/* Named with utilization: accounting need not speak for it. */
+		if (u->has_util)
+			backend_intset_add(&d->seen, u->pid);
 	}
 }
 
@@ -527,6 +528,28 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	s->valid |= M_PID_UTIL;
 }
 
+static size_t	nvml_poll_accounting(struct nvml_dev *, size_t, const struct proctree *,
+		    struct pid_usage_set *);
+
+/*
+ * Accounting's figures of processes the tree saw but no sample named, as
+ * the only news of this poll: a window of their own since the last poll.
+ * The others' load is the last the samples gave, unknown before any.
+ */
+static void
+nvml_poll_acct_window(struct nvml_dev *d, struct sample *s)
+{
+	s->pid_span_ns = s->t_ns - d->poll_ns;
+	s->npid_slots = 0;
+	s->is_pid_unchanged = false;
+	s->valid |= M_PID_UTIL;
+	if (d->has_util_seen) {
+		s->foreign_sm_pct = d->foreign_sm_pct;
+		s->foreign_mem_pct = d->foreign_mem_pct;
+		s->valid |= M_FOREIGN;
+	}
+}
+
 int
 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sample *s,
     struct pid_usage_set *pids)
@@ -571,6 +594,11 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 	}
 	nvml_poll_memory(d, nrun, is_mine, tree, status == 1);
 	nvml_poll_emit(d, dev, s->pid_span_ns, pids);
+	if (d->is_acct && !d->ctx->is_pid_hidden && nvml_poll_accounting(d, dev, tree, pids) > 0 &&
+	    status != 1 && s->t_ns > d->poll_ns) {
+		nvml_poll_acct_window(d, s);
+		status = 1;
+	}
 	d->poll_ns = s->t_ns;
 	return status;
 }
@@ -633,7 +661,7 @@ nvml_acct_pids(const struct nvml_dev *d, unsigned int *n)
 
 /* Append the tree's process p when only accounting has seen it. */
 static void
-nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
+nvml_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
     struct pid_usage_set *pids)
 {
 	nvmlAccountingStats_t	 st;
@@ -653,6 +681,44 @@ nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
 	if (st.time != 0 && st.time < (unsigned long long)(INT64_MAX / NSEC_PER_MSEC))
 		u->span_ns = (int64_t)st.time * NSEC_PER_MSEC;
 	backend_intset_add(&d->seen, p->pid);
+}
+
+/*
+ * At a poll: the tree's processes that ended without any sample naming
+ * them (they lived between two samples of the driver), from accounting's
+ * lifetime figures (NVML API Reference, nvmlDeviceGetAccountingStats).
+ * Each ended process is looked up once; the accounting list is read only
+ * when there is one to look up.  Returns how many entries were appended.
+ */
+static size_t
+nvml_poll_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tree,
+    struct pid_usage_set *pids)
+{
+	const struct proc	*p;
+	unsigned int		*acct, n, pid;
+	size_t			 i, before = pids->n;
+	bool			 is_any = false;
+
+	if (tree == NULL)
+		return 0;
+	for (i = 0; i < tree->nproc && !is_any; i++) {
+		p = &tree->procs[i];
+		is_any = !p->is_alive && p->pid > 0 && !backend_intset_has(&d->seen, p->pid);
+	}
+	if (!is_any || (acct = nvml_acct_pids(d, &n)) == NULL)
+		return 0;
+	for (i = 0; i < tree->nproc; i++) {
+		p = &tree->procs[i];
+		pid = (unsigned int)p->pid;
+		if (p->is_alive || p->pid <= 0 || backend_intset_has(&d->seen, p->pid))
+			continue;
+		/* Looked up once, found or not. */
+		backend_intset_add(&d->seen, p->pid);
+		if (bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) != NULL)
+			nvml_acct_one(d, dev, p, pids);
+	}
+	free(acct);
+	return pids->n - before;
 }
 
 /*
@@ -677,7 +743,7 @@ nvml_finish_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tr
 		if (p->pid <= 0 || backend_intset_has(&d->seen, p->pid) ||
 		    bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) == NULL)
 			continue;
-		nvml_finish_acct_one(d, dev, p, pids);
+		nvml_acct_one(d, dev, p, pids);
 	}
 	free(acct);
 }

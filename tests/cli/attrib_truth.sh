@@ -218,6 +218,32 @@ test_container_match() {
 	assert_eq "$csv_v" "" "a visible pid: no estimate"
 }
 
+# Children that do the GPU work and end between the driver's per-process
+# samples (none falls inside the run) are named by no sample; with
+# accounting mode on, the accounting buffer still holds each, and the
+# workload, alone on the device, gets all of the energy.  Without
+# accounting nothing can be attributed.
+test_accounting_children() {
+	for scn in attrib-acct attrib-acct-off; do
+		NVSIM_SCENARIO=$SCN/$scn.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" \
+		    --csv=s.csv -- sh -c 'for i in 1 2 3 4 5; do "$0" sleep 0.3s; done' "$JS_WORK"
+		assert_rc 0
+		csv_get s.csv energy_j scope=device device=0
+		e=$csv_v
+		csv_get s.csv workload_energy_j scope=device device=0
+		note "$scn: workload ${csv_v:-unknown} J of $e J"
+		if [ "$scn" = attrib-acct ]; then
+			assert_near "$csv_v" "$e" "$(calc "$e * 0.05 * $slack")" \
+			    "children seen only by accounting: the workload's energy"
+			[ "$(grep -c 'seen only by driver accounting' err)" -ge 4 ] ||
+			    fail "fewer than four children from accounting"
+		else
+			assert_no_match err 'seen only by driver accounting'
+			[ -z "$csv_v" ] || assert_near "$csv_v" 0 0.001 "no accounting: nothing attributed"
+		fi
+	done
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
@@ -228,4 +254,5 @@ t_run "a process idle in some samples: its mean counts them" test_intermittent_m
 t_run "-r: means say over how many runs when not all" test_series_counts
 t_run "in a container: the board's load, and what to run" test_container
 t_run "in a container owning the GPU: a labelled match" test_container_match
+t_run "children named by no sample: their share from accounting" test_accounting_children
 t_done
