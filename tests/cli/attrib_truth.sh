@@ -132,12 +132,27 @@ test_intermittent_mean() {
 	assert_near "$csv_v" 25 4 "the process's mean SM%"
 }
 
-# Short runs: the last per-process data is not lost at the end.
+# Short runs: the last per-process data is read before teardown and not
+# lost, and the energy after it is shared as it shared.  On a driver that
+# samples every 500 ms (polled every 250 ms, so a run can end between two
+# polls, and the workload's load changes at 600 ms) the newest sample must
+# have been read at the end.
 test_short_runs() {
-	for d in 1s 2.2s; do
-		run_truth attrib-two.scn --idle-power=70 -- "$JS_WORK" sleep $d
-		check_share "a $d run" 0.05
+	for scn in attrib-two.scn attrib-slow-driver.scn; do
+		for d in 1s 2.2s; do
+			run_truth $scn --idle-power=70 -- "$JS_WORK" sleep $d
+			check_share "$scn, a $d run" 0.05
+			assert_eq "$(truth_field attrib newest_ms)" "$(truth_field attrib taken_ms)" \
+			    "$scn, $d: the newest sample read at the end"
+		done
 	done
+	# Ticks every 700 ms: the tick at 1.4 s polls (samples to 1000 ms), the
+	# end at 1.55 s comes 150 ms later, before the next poll is due (250 ms),
+	# after the sample at 1500 ms: only a poll at the end reads it.
+	run_truth attrib-slow-driver.scn --idle-power=70 -i 700 -- "$JS_WORK" sleep 1.55s
+	check_share "attrib-slow-driver.scn, -i 700, a 1.55 s run" 0.05
+	assert_eq "$(truth_field attrib newest_ms)" "$(truth_field attrib taken_ms)" \
+	    "-i 700, 1.55 s: the newest sample read at the end"
 }
 
 # -r: a mean that covers fewer runs than the series says over how many.

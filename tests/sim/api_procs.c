@@ -71,6 +71,11 @@ util_entries(struct simdev *d, int64_t now, unsigned long long last_us,
 			rc = -1;
 			break;
 		}
+		/* The newest sample handed out, for the attribution truth. */
+		if (!d->has_util_newest || t > d->util_newest_ms) {
+			d->util_newest_ms = t;
+			d->has_util_newest = true;
+		}
 		for (size_t i = 0; rc == 0 && i < pl.n; i++) {
 			s.pid = pl.v[i].pid;
 			s.ts_us = state_wall_us(t);

@@ -191,6 +191,8 @@ struct simdev {
 	size_t		 nacct;
 	double		 tree_from_ms;		/* first and last sample that named a tree */
 	double		 tree_to_ms;		/* process; from > to: none yet */
+	double		 util_newest_ms;	/* the newest sample handed out, if any */
+	bool		 has_util_newest;
 };
 
 struct scenario {
