@@ -318,7 +318,8 @@ procs_account(struct simdev *d, double t_ms)
 		procs_free(&pl);
 		return -1;
 	}
-	qsort(pl.v, pl.n, sizeof(*pl.v), by_pid);
+	if (pl.n > 1)
+		qsort(pl.v, pl.n, sizeof(*pl.v), by_pid);
 	if ((nv = calloc(d->nacct + pl.n + 1, sizeof(*nv))) == NULL) {
 		procs_free(&pl);
 		return -1;
