@@ -5,7 +5,7 @@
  *
  *	nvml.c		per-tick readers, sample, probe, finish, close, nvml_ops
  *	nvml_lib.c	dlopen, the symbol table with its _vN names, error strings
- *	nvml_procs.c	per-process polling, and accounting mode at the end
+ *	nvml_procs.c	per-process polling, accounting mode at polls and at the end
  *	nvml_clocks.c	--lock-clocks: lock and unlock
  *
  * The types are our own transcription of NVIDIA's in nvml_abi.h, and every

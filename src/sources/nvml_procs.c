@@ -5,9 +5,9 @@
  * nvmlDeviceGetProcessUtilization), weighted by the time each stands for,
  * and the device memory of the running
  * processes; the tree's processes go to the caller, the others are summed
- * into the foreign load, with the vGPU instances on a vGPU host.  At the
- * end, when accounting mode is on, the tree's processes that lived and
- * died between two polls (NVML API Reference, nvmlDeviceGetAccountingStats).
+ * into the foreign load, with the vGPU instances on a vGPU host.  When
+ * accounting mode is on, at each poll and at the end, the tree's processes
+ * that no sample named (NVML API Reference, nvmlDeviceGetAccountingStats).
  * NVML speaks of host pids: where /proc cannot name them (a container with
  * its own pid namespace), only the board's load is kept, unless the
  * container visibly owns the GPU (nvml_ns_match): then the board's
