@@ -14,6 +14,8 @@ TESTWARN = $(WARN) -Werror
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
+# Where bash-completion looks for a command's completion when it is first used.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR	?=
 BUILD	?= build
 VERSION	 = 0.1.0
@@ -116,10 +118,14 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/joulestat
 	install -m 755 scripts/joulestat-plot $(DESTDIR)$(BINDIR)/joulestat-plot
 	install -m 644 man/joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 completion/joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat
+	ln -sf joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat-plot
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(BINDIR)/joulestat-plot \
-	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1 \
+	    $(DESTDIR)$(COMPLETIONDIR)/joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat-plot
 
 clean:
 	rm -rf build build-asan build-fuzz
