@@ -1,6 +1,6 @@
 # joulestat: one hand-written GNU Makefile.
 # Targets: all check check-asan check-valgrind bench demo install uninstall clean
-#          deb
+#          deb check-fresh
 #          fuzz fuzz-run
 
 CC	?= cc
@@ -49,7 +49,7 @@ TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
 
-.PHONY: all check check-asan check-valgrind bench demo install uninstall clean deb
+.PHONY: all check check-asan check-valgrind bench demo install uninstall clean deb check-fresh
 
 all: $(BIN) $(PLOT) $(SIMLIB) $(WORK)
 
@@ -142,6 +142,11 @@ deb:
 	tar -c --exclude=./.git --exclude='./build*' . | tar -x -C $(DEBDIR)/joulestat-$(VERSION)
 	cd $(DEBDIR)/joulestat-$(VERSION) && dpkg-buildpackage -us -uc -b
 	lintian --fail-on warning,error $(DEBDIR)/*.changes
+
+# README's set-up commands in a fresh minimal Debian 12 chroot, and the
+# package from `make deb` (if built) installed there first.  Needs root.
+check-fresh:
+	bash scripts/ci-fresh.sh $(firstword $(wildcard $(DEBDIR)/joulestat_*.deb))
 
 # libFuzzer targets (HACKING.md, "Tests"), one per parser: tests/fuzz/fuzz_*.c with
 # clang, ASan and UBSan, linked with the parsers (compiled by clang too,
