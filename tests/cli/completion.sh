@@ -40,7 +40,7 @@ comp() {
 		case $LINE in *" ") COMP_WORDS+=("") ;; esac
 		COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
 		COMP_LINE=$LINE COMP_POINT=${#LINE}
-		spec=$(complete -p joulestat) || exit 1
+		spec=$(complete -p "${COMP_WORDS[0]}") || exit 1
 		f=${spec#*-F }
 		COMPREPLY=()
 		${f%% *} "$JS" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}"
@@ -130,7 +130,8 @@ test_devices() {
 	case "$u0 $u1" in GPU-?*" "GPU-?*) ;; *) fail "no two UUIDs listed: $(cat out)" ;; esac
 	offers "joulestat --nvml-lib=$SIMLIB -d " all 0 1 "$u0" "$u1"
 	offers "joulestat --nvml-lib $SIMLIB --devices=GPU-" "$u0" "$u1"
-	offers "joulestat --nvml-lib $SIMLIB -d 1,${u0%%-*}-${u0#GPU-}" "1,$u0"
+	offers "joulestat --nvml-lib $SIMLIB -d 1,${u0:0:6}" "1,$u0"
+	offers "joulestat --nvml-lib $SIMLIB -d 1," 1,0 1,1 "1,$u0" "1,$u1"
 	# Without NVML nothing but "all" (the machine has no devices).
 	comp "joulestat --nvml-lib=/nonexistent/libnvidia-ml.so.1 -d "
 	assert_match out '^all$'
@@ -157,6 +158,22 @@ test_command_after_options() {
 	assert_no_match out '^merge$' 
 }
 
+# joulestat-plot: its options (those its usage line shows) and files.
+test_plot() {
+	have_bc
+	try "$TOP/scripts/joulestat-plot" --help
+	assert_rc 0
+	want=$(head -n 1 out | grep -oE '\[-[-a-z]+' | tr -d '[' | sort | tr '\n' ' ')
+	have=$(bash -c '. "$0"; printf "%s\n" $_joulestat_plot_opts' "$COMPL" | grep -vx -- --help |
+	    sort | tr '\n' ' ')
+	[ -n "$want" ] || fail "no options in joulestat-plot's usage line: $(head -n 1 out)"
+	assert_eq "$have" "$want" "joulestat-plot's options: its usage line against the completion"
+	touch t1.csv t2.csv run.png run.svg notes.txt
+	offers "joulestat-plot t" t1.csv t2.csv
+	offers "joulestat-plot t1.csv -o r" run.png run.svg
+	offers "joulestat-plot t1.csv --" --run --title --help
+}
+
 test_merge_files() {
 	have_bc
 	mkdir sub
@@ -171,4 +188,5 @@ t_run "values of --descendants, --regression-metric, ..." test_option_values
 t_run "devices and UUIDs from --list-devices" test_devices
 t_run "the command after the options, by its own completion" test_command_after_options
 t_run "merge: summary CSV files" test_merge_files
+t_run "joulestat-plot: options and files" test_plot
 t_done
