@@ -39,6 +39,8 @@ if [ -z "${MIRROR:-}" ]; then
 fi
 
 root=$(mktemp -d "${TMPDIR:-/var/tmp}/joulestat-fresh.XXXXXX")
+# As /proc/PID/root shows it: no symbolic link on the way.
+root=$(cd "$root" && pwd -P)
 # mktemp makes it 0700, which would be the chroot's "/": no other user
 # could enter anything.
 chmod 755 "$root"
@@ -80,7 +82,8 @@ trap 'exit 129' HUP
 
 say "debootstrap --variant=minbase $SUITE from $MIRROR"
 start=$(date +%s)
-if ! debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" >"$log" 2>&1; then
+debootstrap --variant=minbase "$SUITE" "$root" "$MIRROR" >"$log" 2>&1 &
+if ! wait $!; then
 	if grep -Eq 'Failed getting release file|Couldn.t download|Temporary failure|Could not resolve|unable to fetch|Connection (refused|timed out)' "$log"; then
 		tail -n 3 "$log"
 		rm -f "$log"
@@ -105,14 +108,18 @@ printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
 chmod 755 "$root/usr/sbin/policy-rc.d"
 
 # in_root CMD: run a shell command in the chroot as root, with a clean
-# environment such as a fresh login would have.
+# environment such as a fresh login would have.  In the background, so
+# that a signal to this script is handled at once and not after it.
 in_root() {
 	chroot "$root" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 	    HOME=/root LANG=C.UTF-8 DEBIAN_FRONTEND=noninteractive CI="${CI:-}" \
-	    /bin/bash -c "set -eu -o pipefail; $1" </dev/null
+	    /bin/bash -c "set -eu -o pipefail; $1" </dev/null &
+	wait $!
 }
 
-if [ -n "$deb" ]; then
+if [ -z "$deb" ]; then
+	say "no package given (make deb builds one): README's commands only"
+else
 	say "installing $(basename "$deb") with its dependencies, and man-db"
 	cp "$deb" "$root/tmp/"
 	in_root "apt-get update -q >/dev/null && apt-get install -y -q --no-install-recommends \
