@@ -41,7 +41,8 @@ free_port() {
 # returns once the node is idle.  SLURM_CONF is exported for the clients.
 cluster_up() {
 	d=$PWD/slurm
-	host=$(hostname)
+	# Slurm names hosts by their short name.
+	host=$(hostname -s)
 	mkdir -p "$d/state" "$d/spool" "$d/dev"
 	# The GRES device files: Slurm wants character devices; their numbers
 	# are the indexes it writes into CUDA_VISIBLE_DEVICES.
@@ -105,7 +106,7 @@ munged -F --socket=$d/munge.sock --key-file=$d/munge.key --pid-file=$d/munged.pi
     --log-file=$d/munged.log --seed-file=$d/munge.seed --force &
 while [ ! -S $d/munge.sock ]; do sleep 0.05; done
 slurmctld -D -c -f $d/slurm.conf &
-slurmd -D -f $d/slurm.conf &
+slurmd -D -N $host -f $d/slurm.conf &
 wait
 EOF
 	export SLURM_CONF=$d/slurm.conf
