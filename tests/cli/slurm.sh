@@ -113,8 +113,24 @@ EOF
 	cd "$d"
 	spawn -t 600 unshare --pid --fork --mount-proc --kill-child sh "$d/run.sh"
 	cd ..
+	ns_init=$(cat /proc/$t_pid/task/$t_pid/children 2>/dev/null)
+	ns=$(readlink /proc/${ns_init%% *}/ns/pid) || fail "no PID namespace for the cluster"
 	poll -t 60 node_idle || fail "the node never became idle: $(sinfo 2>&1 | tail -n 1);" \
 	    "slurmctld: $(tail -n 3 "$d/slurmctld.log" 2>&1); slurmd: $(tail -n 3 "$d/slurmd.log" 2>&1)"
+}
+
+# cluster_down: end the cluster now, not at the cleanup: SIGKILL to
+# unshare takes PID 1 of the namespace, and with it every daemon and step.
+cluster_down() {
+	kill -KILL "$t_pid"
+	reap
+	wait_for ns_empty
+}
+
+ns_empty() {
+	for p in /proc/[0-9]*; do
+		[ "$(readlink $p/ns/pid 2>/dev/null)" != "$ns" ] || return 1
+	done
 }
 
 node_idle() {
@@ -220,6 +236,7 @@ EOF
 	check_ranks $job "t-$job-R.csv"
 	wait_for test -s epilog-$job.csv
 	check_merge $job epilog-$job.csv
+	cluster_down
 }
 
 t_run "one-node Slurm: srun, sbatch, TaskProlog, EpilogSlurmctld; %j %r %h, a GPU per task, merged" test_srun_and_sbatch
