@@ -1,5 +1,6 @@
 # joulestat: one hand-written GNU Makefile.
 # Targets: all check check-asan check-valgrind bench demo install uninstall clean
+#          deb check-fresh
 #          fuzz fuzz-run
 
 CC	?= cc
@@ -14,6 +15,8 @@ TESTWARN = $(WARN) -Werror
 PREFIX	?= /usr/local
 BINDIR	?= $(PREFIX)/bin
 MANPREFIX ?= $(PREFIX)/share/man
+# Where bash-completion looks for a command's completion when it is first used.
+COMPLETIONDIR ?= $(PREFIX)/share/bash-completion/completions
 DESTDIR	?=
 BUILD	?= build
 VERSION	 = 0.1.0
@@ -46,7 +49,7 @@ TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
 
-.PHONY: all check check-asan check-valgrind bench demo install uninstall clean
+.PHONY: all check check-asan check-valgrind bench demo install uninstall clean deb check-fresh
 
 all: $(BIN) $(PLOT) $(SIMLIB) $(WORK)
 
@@ -116,13 +119,34 @@ install: $(BIN)
 	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/joulestat
 	install -m 755 scripts/joulestat-plot $(DESTDIR)$(BINDIR)/joulestat-plot
 	install -m 644 man/joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+	install -d $(DESTDIR)$(COMPLETIONDIR)
+	install -m 644 completion/joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat
+	ln -sf joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat-plot
+	ln -sf joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat-plot.1
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/joulestat $(DESTDIR)$(BINDIR)/joulestat-plot \
-	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1
+	    $(DESTDIR)$(MANPREFIX)/man1/joulestat.1 $(DESTDIR)$(MANPREFIX)/man1/joulestat-plot.1 \
+	    $(DESTDIR)$(COMPLETIONDIR)/joulestat $(DESTDIR)$(COMPLETIONDIR)/joulestat-plot
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-fuzz build-deb
+
+# The Debian package (debian/), built from a copy of this tree in build-deb/
+# so that dpkg-buildpackage writes the .deb there and not beside the tree,
+# then checked by lintian: any tag but an informational one fails.
+DEBDIR	 = build-deb
+deb:
+	rm -rf $(DEBDIR)
+	mkdir -p $(DEBDIR)/joulestat-$(VERSION)
+	tar -c --exclude=./.git --exclude='./build*' . | tar -x -C $(DEBDIR)/joulestat-$(VERSION)
+	cd $(DEBDIR)/joulestat-$(VERSION) && dpkg-buildpackage -us -uc -b
+	lintian --fail-on warning,error $(DEBDIR)/*.changes
+
+# README's set-up commands in a fresh minimal Debian 12 chroot, and the
+# package from `make deb` (if built) installed there first.  Needs root.
+check-fresh:
+	bash scripts/ci-fresh.sh $(firstword $(wildcard $(DEBDIR)/joulestat_*.deb))
 
 # libFuzzer targets (HACKING.md, "Tests"), one per parser: tests/fuzz/fuzz_*.c with
 # clang, ASan and UBSan, linked with the parsers (compiled by clang too,

@@ -4,11 +4,25 @@
 # run the demo on the simulated GPU.
 #   scripts/setup.sh              install, build, demo
 #   scripts/setup.sh --deps-only  install only (used by .ci/run)
+#   --extra                       also scripts/deps-extra: make deb, make
+#                                 check-fresh and the real-Slurm test
 set -eu
 cd "$(dirname "$0")/.."
 
+deps_only="" lists=scripts/deps
+for a in "$@"; do
+	case $a in
+	--deps-only) deps_only=1 ;;
+	--extra) lists="scripts/deps scripts/deps-extra" ;;
+	*)
+		echo "usage: scripts/setup.sh [--deps-only] [--extra]" >&2
+		exit 2
+		;;
+	esac
+done
+
 # Every package the build and the tests need: scripts/deps, one per line.
-PACKAGES=$(sed -e 's/#.*//' scripts/deps | awk 'NF { print $1 }' | sort -u)
+PACKAGES=$(sed -e 's/#.*//' $lists | awk 'NF { print $1 }' | sort -u)
 
 missing=""
 for p in $PACKAGES; do
@@ -28,6 +42,6 @@ if [ -n "$missing" ]; then
 	DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing
 fi
 
-[ "${1:-}" = "--deps-only" ] && exit 0
+[ -n "$deps_only" ] && exit 0
 make -j2 all
 make demo

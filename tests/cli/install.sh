@@ -1,8 +1,8 @@
 #!/bin/bash
 # make install honours DESTDIR, PREFIX and MANPREFIX, and installs the
-# binary and the man page; make uninstall removes them.  make runs in the
-# source tree on the build directory under test, and -o keeps it from
-# rebuilding the binary.
+# binary, the man page and the bash completion; make uninstall removes
+# them.  make runs in the source tree on the build directory under test,
+# and -o keeps it from rebuilding the binary.
 . "$(dirname "$0")/lib.sh"
 
 top=${TOP:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -25,6 +25,10 @@ test_install_prefix_usr() {
 	assert_rc 0
 	[ -x root/usr/bin/joulestat ] || fail "no executable usr/bin/joulestat"
 	[ -s root/usr/share/man/man1/joulestat.1 ] || fail "no usr/share/man/man1/joulestat.1"
+	c=root/usr/share/bash-completion/completions
+	grep -q 'complete -F _joulestat joulestat$' $c/joulestat 2>/dev/null ||
+	    fail "no bash completion in $c/joulestat"
+	[ "$(readlink $c/joulestat-plot)" = joulestat ] || fail "no $c/joulestat-plot link"
 	try root/usr/bin/joulestat --version
 	assert_rc 0
 }
@@ -45,9 +49,11 @@ test_uninstall() {
 	assert_rc 0
 	[ ! -e root/usr/bin/joulestat ] || fail "uninstall left bin/joulestat"
 	[ ! -e root/usr/share/man/man1/joulestat.1 ] || fail "uninstall left the man page"
+	[ -z "$(ls root/usr/share/bash-completion/completions)" ] ||
+	    fail "uninstall left $(ls root/usr/share/bash-completion/completions)"
 }
 
-t_run "make install DESTDIR PREFIX=/usr installs binary and man page" test_install_prefix_usr
+t_run "make install DESTDIR PREFIX=/usr installs binary, man page, completion" test_install_prefix_usr
 t_run "make install honours MANPREFIX" test_install_manprefix
 t_run "make uninstall removes what install put" test_uninstall
 t_done
