@@ -72,10 +72,11 @@ help_opts() {
 		}' | sort -u
 }
 
-# compl_opts MODE: the same from the completion's lists for MODE (run or merge).
+# compl_opts MODE: the same from the completion's lists for MODE (run, merge or mark).
 compl_opts() {
 	bash -c '. "$0"; a=_joulestat_$1_args f=_joulestat_$1_flags
-		for o in ${!a}; do echo "$o="; done; for o in ${!f}; do echo "$o"; done' \
+		for o in ${!a}; do printf "%s=\n" "$o"; done
+		for o in ${!f}; do printf "%s\n" "$o"; done' \
 	    "$COMPL" "$1" | sort -u
 }
 
@@ -96,6 +97,13 @@ test_lists_match_help() {
 	compl_opts merge >from-compl
 	diff from-help from-compl >d ||
 	    fail "merge --help (<) and completion/joulestat (>) differ: $(cat d)"
+	try "$JOULESTAT" mark --help
+	assert_rc 0
+	sed -E 's/^( +-[A-Za-z]), (--[^= ]+)=/\1=, \2=/' out >help
+	help_opts help >from-help
+	compl_opts mark >from-compl
+	diff from-help from-compl >d ||
+	    fail "mark --help (<) and completion/joulestat (>) differ: $(cat d)"
 }
 
 test_options() {
@@ -103,6 +111,7 @@ test_options() {
 	offers "joulestat --desc" --descendants=
 	offers "joulestat --lock-clocks" --lock-clocks= --lock-clocks-required
 	offers "joulestat merge --" --csv= --json= --output= --help --quiet
+	offers "joulestat mark --" --begin --end --help
 }
 
 test_option_values() {
