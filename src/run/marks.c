@@ -85,36 +85,56 @@ marks_close(struct marks *mk)
 	}
 }
 
+/* A phase point and the per-device arrays it points into. */
+struct point_buf {
+	struct phase_point	 pt;
+	const struct sample	**cur;
+	uint64_t		*range;
+	double			*a_mj;
+	double			*b_ns;
+};
+
 /* The run's figures at its last reading, for the marks that share it. */
 static void
-point_at(struct run *run, struct phase_point *pt, const struct sample **cur,
-    uint64_t *range, double *a_mj, double *b_ns)
+point_at(struct run *run, struct point_buf *pb)
 {
 	const struct pid_acct	*pa;
 	struct backend		*b;
-	size_t			 i, k, g = 0;
+	size_t			 i, k, g = 0, nd = run->phases.ndev;
 
-	pt->t_ns = run->last_read_ns;
-	proctree_cpu_ns(&run->tree, &pt->user_ns, &pt->sys_ns);
+	pb->cur = xcalloc(nd + 1, sizeof *pb->cur);
+	pb->range = xcalloc(nd + 1, sizeof *pb->range);
+	pb->a_mj = xcalloc(nd + 1, sizeof *pb->a_mj);
+	pb->b_ns = xcalloc(nd + 1, sizeof *pb->b_ns);
+	pb->pt.t_ns = run->last_read_ns;
+	proctree_cpu_ns(&run->tree, &pb->pt.user_ns, &pb->pt.sys_ns);
 	for (i = 0; i < run->nbackends; i++) {
 		b = &run->backends[i];
-		for (k = 0; k < b->ndev; k++, g++) {
-			cur[g] = b->is_gone ? NULL : &b->cur[k];
-			range[g] = b->devs[k].energy_range_mj;
-			a_mj[g] = b_ns[g] = 0;
+		for (k = 0; k < b->ndev && g < nd; k++, g++) {
+			pb->cur[g] = b->is_gone ? NULL : &b->cur[k];
+			pb->range[g] = b->devs[k].energy_range_mj;
 		}
 	}
 	for (i = 0; i < run->attrib.pidacct.n; i++) {
 		pa = &run->attrib.pidacct.v[i];
 		if (pa->dev < g) {
-			a_mj[pa->dev] += pa->attrib_a_mj;
-			b_ns[pa->dev] += pa->attrib_b_ns;
+			pb->a_mj[pa->dev] += pa->attrib_a_mj;
+			pb->b_ns[pa->dev] += pa->attrib_b_ns;
 		}
 	}
-	pt->cur = cur;
-	pt->range_mj = range;
-	pt->attrib_a_mj = a_mj;
-	pt->attrib_b_ns = b_ns;
+	pb->pt.cur = pb->cur;
+	pb->pt.range_mj = pb->range;
+	pb->pt.attrib_a_mj = pb->a_mj;
+	pb->pt.attrib_b_ns = pb->b_ns;
+}
+
+static void
+point_free(struct point_buf *pb)
+{
+	free(pb->cur);
+	free(pb->range);
+	free(pb->a_mj);
+	free(pb->b_ns);
 }
 
 /* Apply the complete lines of buf[0..n) (the last may be incomplete). */
@@ -159,28 +179,21 @@ static size_t
 read_some(struct run *run, bool is_last)
 {
 	char			buf[65536];
-	size_t			nd = run->phases.ndev;
-	const struct sample	**cur = xcalloc(nd + 1, sizeof *cur);
-	uint64_t		*range = xcalloc(nd + 1, sizeof *range);
-	double			*a = xcalloc(nd + 1, sizeof *a), *b = xcalloc(nd + 1, sizeof *b);
-	struct phase_point	pt;
+	struct point_buf	pb;
 	ssize_t			got;
 	int64_t			t;
 
 	got = run->marks.fd >= 0 ? read(run->marks.fd, buf, sizeof buf) : -1;
-	if (got > 0) {
-		t = now_ns();
-		/* A reading of its own, unless the last one is younger than it took. */
-		if (!is_last && t - run->last_read_end_ns >= run->last_read_took_ns)
-			reading_take(run, t);
-		point_at(run, &pt, cur, range, a, b);
-		apply_lines(run, buf, (size_t)got, &pt);
-	}
-	free(cur);
-	free(range);
-	free(a);
-	free(b);
-	return got > 0 ? (size_t)got : 0;
+	if (got <= 0)
+		return 0;
+	t = now_ns();
+	/* A reading of its own, unless the last one is younger than it took. */
+	if (!is_last && t - run->last_read_end_ns >= run->last_read_took_ns)
+		reading_take(run, t);
+	point_at(run, &pb);
+	apply_lines(run, buf, (size_t)got, &pb.pt);
+	point_free(&pb);
+	return (size_t)got;
 }
 
 void
@@ -192,20 +205,13 @@ marks_read(struct run *run)
 void
 marks_finish(struct run *run)
 {
-	size_t			nd = run->phases.ndev;
-	const struct sample	**cur = xcalloc(nd + 1, sizeof *cur);
-	uint64_t		*range = xcalloc(nd + 1, sizeof *range);
-	double			*a = xcalloc(nd + 1, sizeof *a), *b = xcalloc(nd + 1, sizeof *b);
-	struct phase_point	pt;
+	struct point_buf	pb;
 	int			i;
 
 	/* What the workload wrote before it ended (a bounded amount) is this run's. */
 	for (i = 0; i < MARKS_FINISH_BUFFERS && read_some(run, true) > 0; i++)
 		;
-	point_at(run, &pt, cur, range, a, b);
-	phases_end_all(&run->phases, &pt);
-	free(cur);
-	free(range);
-	free(a);
-	free(b);
+	point_at(run, &pb);
+	phases_end_all(&run->phases, &pb.pt);
+	point_free(&pb);
 }

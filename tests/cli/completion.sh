@@ -90,20 +90,15 @@ test_lists_match_help() {
 	[ "$(wc -l <from-help)" -ge 20 ] || fail "too few options read from --help: $(cat from-help)"
 	compl_opts run >from-compl
 	diff from-help from-compl >d || fail "--help (<) and completion/joulestat (>) differ: $(cat d)"
-	try "$JOULESTAT" merge --help
-	assert_rc 0
-	sed -E 's/^( +-[A-Za-z]), (--[^= ]+)=/\1=, \2=/' out >help
-	help_opts help >from-help
-	compl_opts merge >from-compl
-	diff from-help from-compl >d ||
-	    fail "merge --help (<) and completion/joulestat (>) differ: $(cat d)"
-	try "$JOULESTAT" mark --help
-	assert_rc 0
-	sed -E 's/^( +-[A-Za-z]), (--[^= ]+)=/\1=, \2=/' out >help
-	help_opts help >from-help
-	compl_opts mark >from-compl
-	diff from-help from-compl >d ||
-	    fail "mark --help (<) and completion/joulestat (>) differ: $(cat d)"
+	for mode in merge mark; do
+		try "$JOULESTAT" $mode --help
+		assert_rc 0
+		sed -E 's/^( +-[A-Za-z]), (--[^= ]+)=/\1=, \2=/' out >help
+		help_opts help >from-help
+		compl_opts $mode >from-compl
+		diff from-help from-compl >d ||
+		    fail "$mode --help (<) and completion/joulestat (>) differ: $(cat d)"
+	done
 }
 
 test_options() {
