@@ -21,6 +21,7 @@ static const struct word_command {
 	int		(*main)(int argc, char **argv);
 } word_commands[] = {
 	{ "merge",	merge_main },
+	{ "report",	report_main },
 };
 
 static int
@@ -76,7 +77,7 @@ main(int argc, char **argv)
 	int		status;
 
 	closed = hold_std_fds();
-	/* A workload called merge runs as "joulestat -- merge". */
+	/* A workload called merge or report runs as "joulestat -- merge" or "joulestat -- report". */
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(word_commands); i++) {
 		if (strcmp(argv[1], word_commands[i].word) == 0)
 			return word_commands[i].main(argc - 1, argv + 1);

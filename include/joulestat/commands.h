@@ -19,4 +19,10 @@ int	cmd_list_devices(const struct config *cfg);
  */
 int	merge_main(int argc, char **argv);
 
+/*
+ * joulestat report [options] FILE.json (src/cli/cmd_report.c): the
+ * Markdown, JUnit and metrics forms of a --json file.  0, or EXIT_TOOL.
+ */
+int	report_main(int argc, char **argv);
+
 #endif

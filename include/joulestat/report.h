@@ -129,11 +129,29 @@ struct report {
 	size_t		 nnotes;
 	struct dev_report *devs;
 	size_t		 ndev;
+	/* The run's totals over its devices (report_totals). */
+	double		 total_mj;		/* every device that measured energy */
+	size_t		 total_ndev;		/* ... how many they were; 0: unknown */
+	double		 total_workload_mj;	/* the attribution estimates of the tree */
+	size_t		 total_workload_ndev;	/* ... over this many devices; 0: unknown */
+	bool		 has_total;
+	bool		 has_total_workload;
+	/* What a result from another day needs to be compared with this one. */
+	const char	*version;		/* joulestat's */
+	char		 start_time[40];	/* start_unix_ns in RFC 3339, local zone; "" unknown */
+	const char	*tracker;		/* how the process tree was followed */
+	const char	*visible;		/* the runtimes' device masks, "" for none */
 };
 
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
+
+/*
+ * How joulestat follows the workload's processes, one word for the
+ * metadata of every machine-readable form.
+ */
+const char *report_tracker(void);
 
 /* Where device number (devsel.h) is in rep->devs, or -1 when it was not measured. */
 long	report_device_at(const struct report *rep, unsigned number);

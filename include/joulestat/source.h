@@ -80,6 +80,7 @@ struct device {
 	char		 bus_id[32];		/* PCI bus id, or empty */
 	unsigned	 index;			/* the backend's own index */
 	unsigned	 number;		/* the one numbering (devsel_match): -d N, the report */
+	int		 family;		/* enum devsel_family: whose runtime sees it */
 	unsigned	 measures;		/* enum measure: what probe found */
 	enum power_kind	 power_kind;
 	enum pstate_names pstate_names;

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,10 +20,12 @@
 #include <unistd.h>
 
 #include "joulestat/account.h"
+#include "joulestat/config_ci.h"
 #include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/gate.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/units.h"
 #include "joulestat/util.h"
 
 #ifndef JOULESTAT_VERSION
@@ -33,7 +36,8 @@ static const char USAGE[] =
     "usage: joulestat [options] [--] COMMAND [ARG...]\n"
     "       joulestat [options] -p PID[,PID...]\n"
     "       joulestat [options] --list-devices\n"
-    "       joulestat merge [options] FILE...";
+    "       joulestat merge [options] FILE...\n"
+    "       joulestat report [options] FILE.json";
 
 enum opt_val {
 	OPT_HELP = 1,
@@ -70,13 +74,18 @@ struct raw_opts {
 	char	*lock;
 	char	*exclusive_wait;
 	char	*plot;
+	char	*markdown;
+	char	*junit;
+	char	*metrics;
+	char	*csv_format;
+	char	*require;
 	int	 is_quiet;
 	int	 is_list_devices;
 	int	 is_lock_required;
 	int	 is_exclusive;
 };
 
-#define NOPTIONS 38
+#define NOPTIONS 43
 
 struct parser {
 	struct raw_opts	 raw;
@@ -101,6 +110,8 @@ own_strings(struct parser *ps)
 		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
 		&ps->raw.gate_partial,
 		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
+		&ps->raw.markdown, &ps->raw.junit, &ps->raw.metrics, &ps->raw.csv_format,
+		&ps->raw.require,
 	};
 	size_t		 i, k;
 
@@ -129,6 +140,9 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"with --repeat, pause SECONDS between runs so the devices idle again", "SECONDS" },
 	    { "csv", '\0', POPT_ARG_STRING, &r->csv, OPT_STRING,
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
+	    { "csv-format", '\0', POPT_ARG_STRING, &r->csv_format, OPT_STRING,
+		"--csv and -x: one row per run, device, P-state... (wide, default) or one row per "
+		"figure (long)", "wide|long" },
 	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, OPT_STRING,
 		"when the command ends before its descendants: leave them running (default), "
 		"wait for them, or kill them", "leave|wait|kill" },
@@ -158,6 +172,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
 	    { "json", '\0', POPT_ARG_STRING, &r->json, OPT_STRING,
 		"write the report as JSON to FILE (- for stdout)", "FILE" },
+	    { "junit", '\0', POPT_ARG_STRING, &r->junit, OPT_STRING,
+		"write JUnit XML to FILE: a test case per gate", "FILE" },
 	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
 		"list what can be measured on this machine, and how, then exit", NULL },
 	    { "lock-clocks", '\0', POPT_ARG_STRING, &r->lock, OPT_STRING,
@@ -165,6 +181,9 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"base|max|MHZ[,MEMMHZ]" },
 	    { "lock-clocks-required", '\0', POPT_ARG_NONE, &r->is_lock_required, 0,
 		"fail (125) rather than run with clocks that could not be locked", NULL },
+	    { "markdown", '\0', POPT_ARG_STRING, &r->markdown, OPT_STRING,
+		"write a Markdown summary to FILE; github appends it to $GITHUB_STEP_SUMMARY",
+		"FILE|github" },
 	    { "max-avg-power", '\0', POPT_ARG_STRING, &r->gate[GATE_AVG_POWER],
 		OPT_GATE + GATE_AVG_POWER,
 		"gate: average power at most W, in total or per device (0:300,1:300)", "W|DEV:W,..." },
@@ -184,6 +203,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"[DEV:]STATE:PCT,..." },
 	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, OPT_STRING,
 		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
+	    { "openmetrics", '\0', POPT_ARG_STRING, &r->metrics, OPT_STRING,
+		"write the figures as Prometheus/OpenMetrics text to FILE", "FILE" },
 	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,
 		"write the report to FILE instead of stderr (- for stdout)", "FILE" },
 	    { "pid", 'p', POPT_ARG_STRING, &r->pids, OPT_STRING,
@@ -196,6 +217,8 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"METRIC" },
 	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, OPT_STRING,
 		"run the command N times and report mean and standard deviation", "N" },
+	    { "require", '\0', POPT_ARG_STRING, &r->require, OPT_STRING,
+		"with --list-devices: exit 1 unless the machine offers this", "gpu|nvidia|amd|intel|rapl|N" },
 	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
 		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
 	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
@@ -216,17 +239,19 @@ config_usage(void)
 	return USAGE;
 }
 
+/* -i: whole milliseconds, a bare number or with a time suffix (100ms, 0.5s). */
 static int
 parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 {
-	uint64_t	v;
+	double	v;
 
-	if (parse_u64_range(s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS, &v) != 0) {
+	if (parse_quantity(s, UNIT_SECONDS, 1e-3, &v) != 0 || (v *= 1e3) < CONFIG_INTERVAL_MIN_MS ||
+	    v > CONFIG_INTERVAL_MAX_MS || fabs(v - round(v)) > 1e-6) {
 		errbuf_set(err, "invalid interval '%s': expected milliseconds from %d to %d",
 		    VIS(s), CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS);
 		return -1;
 	}
-	cfg->interval_ms = (unsigned)v;
+	cfg->interval_ms = (unsigned)round(v);
 	return 0;
 }
 
@@ -272,31 +297,6 @@ parse_descendants(struct config *cfg, const char *s, struct errbuf *err)
 	}
 	errbuf_set(err, "invalid --descendants '%s': expected leave, wait or kill", VIS(s));
 	return -1;
-}
-
-/* An output path may be "-" for stdout; an input (--nvml-lib) or --plot may not. */
-static int
-check_path(const char *opt, const char *s, bool may_be_stdout, struct errbuf *err)
-{
-	if (s != NULL && s[0] == '\0') {
-		errbuf_set(err, "%s needs a file name%s", opt, may_be_stdout ? " (- for stdout)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-static int
-check_separator(const char *s, struct errbuf *err)
-{
-	if (s == NULL)
-		return 0;
-	/* Numbers are written unquoted: a separator must not occur in one. */
-	if (s[0] == '\0' || strpbrk(s, "\"\r\n0123456789.-+") != NULL) {
-		errbuf_set(err, "invalid field separator '%s': must be non-empty, without quotes, "
-		    "newlines, digits, '.', '-' or '+'", VIS(s));
-		return -1;
-	}
-	return 0;
 }
 
 static int
@@ -382,7 +382,8 @@ parse_idle_one(struct config *cfg, char *tok)
 		ip->device = (int)dev;
 		tok = colon + 1;
 	}
-	if (parse_double(tok, &ip->watts) != 0 || ip->watts < 0 || ip->watts > 100000)
+	if (parse_quantity(tok, UNIT_WATTS, 1, &ip->watts) != 0 || ip->watts < 0 ||
+	    ip->watts > 100000)
 		return -1;
 	for (size_t i = 0; i < cfg->nidle; i++) {
 		if (cfg->idle[i].device == ip->device)
@@ -434,7 +435,8 @@ parse_series(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		}
 		cfg->warmup = (unsigned)v;
 	}
-	if (r->cooldown != NULL && (parse_double(r->cooldown, &cfg->cooldown_s) != 0 ||
+	if (r->cooldown != NULL && (parse_quantity(r->cooldown, UNIT_SECONDS, 1,
+	    &cfg->cooldown_s) != 0 ||
 	    cfg->cooldown_s < 0 || cfg->cooldown_s > CONFIG_MAX_COOLDOWN_S)) {
 		errbuf_set(err, "invalid --cooldown '%s': expected seconds from 0 to %d",
 		    VIS(r->cooldown), CONFIG_MAX_COOLDOWN_S);
@@ -446,7 +448,8 @@ parse_series(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 static int
 parse_baseline(struct config *cfg, const char *s, struct errbuf *err)
 {
-	if (parse_double(s, &cfg->idle_baseline_s) != 0 || cfg->idle_baseline_s <= 0 ||
+	if (parse_quantity(s, UNIT_SECONDS, 1, &cfg->idle_baseline_s) != 0 ||
+	    cfg->idle_baseline_s <= 0 ||
 	    cfg->idle_baseline_s > CONFIG_BASELINE_MAX_S) {
 		errbuf_set(err, "invalid --idle-baseline '%s': expected seconds, more than 0 and "
 		    "at most %d", VIS(s), CONFIG_BASELINE_MAX_S);
@@ -499,8 +502,8 @@ parse_lock_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 	/* A run that locks clocks must not have them reset by another one's end. */
 	cfg->is_exclusive = r->is_exclusive != 0 || r->exclusive_wait != NULL || r->lock != NULL;
 	cfg->exclusive_wait_s = CONFIG_WAIT_FOREVER;
-	if (r->exclusive_wait != NULL && (parse_double(r->exclusive_wait, &cfg->exclusive_wait_s)
-	    != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
+	if (r->exclusive_wait != NULL && (parse_quantity(r->exclusive_wait, UNIT_SECONDS, 1,
+	    &cfg->exclusive_wait_s) != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
 		errbuf_set(err, "invalid --exclusive-timeout '%s': expected seconds from 0 to %d",
 		    VIS(r->exclusive_wait), CONFIG_MAX_WAIT_S);
 		return -1;
@@ -596,7 +599,11 @@ expand_paths(struct config *cfg, struct parser *ps, struct errbuf *err)
 	    expand_path(ps, &cfg->job, "--csv", &cfg->out.csv_path, err) != 0 ||
 	    expand_path(ps, &cfg->job, "--json", &cfg->out.json_path, err) != 0 ||
 	    expand_path(ps, &cfg->job, "--timeline", &cfg->out.timeline_path, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--plot", &cfg->out.plot_path, err) != 0)
+	    expand_path(ps, &cfg->job, "--plot", &cfg->out.plot_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--junit", &cfg->out.junit_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--openmetrics", &cfg->out.metrics_path, err) != 0 ||
+	    (!cfg->out.is_markdown_append &&
+	    expand_path(ps, &cfg->job, "--markdown", &cfg->out.markdown_path, err) != 0))
 		return -1;
 	return 0;
 }
@@ -619,14 +626,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		return -1;
 	if (r->descendants != NULL && parse_descendants(cfg, r->descendants, err) != 0)
 		return -1;
-	if (check_path("--output", r->output, true, err) != 0 ||
-	    check_path("--csv", r->csv, true, err) != 0 ||
-	    check_path("--json", r->json, true, err) != 0 ||
-	    check_path("--timeline", r->timeline, true, err) != 0 ||
-	    check_path("--nvml-lib", r->nvml_lib, false, err) != 0 ||
-	    check_separator(r->field_sep, err) != 0)
+	if (config_check_path("--output", r->output, true, err) != 0 ||
+	    config_check_path("--csv", r->csv, true, err) != 0 ||
+	    config_check_path("--json", r->json, true, err) != 0 ||
+	    config_check_path("--timeline", r->timeline, true, err) != 0 ||
+	    config_check_path("--nvml-lib", r->nvml_lib, false, err) != 0 ||
+	    config_check_separator(r->field_sep, err) != 0)
 		return -1;
-	if (check_path("--plot", r->plot, false, err) != 0 || (r->plot != NULL &&
+	if (config_check_path("--plot", r->plot, false, err) != 0 || (r->plot != NULL &&
 	    strcmp(r->plot, "-") == 0)) {
 		errbuf_set(err, "--plot needs a file name");
 		return -1;
@@ -649,7 +656,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;
-	return 0;
+	if (r->require != NULL && (!r->is_list_devices ||
+	    config_parse_require(&cfg->need, r->require, err) != 0)) {
+		if (!r->is_list_devices)
+			errbuf_set(err, "--require needs --list-devices");
+		return -1;
+	}
+	return config_ci_outputs(&cfg->out, r->markdown, r->junit, r->metrics, r->csv_format,
+	    getenv("GITHUB_STEP_SUMMARY"), getenv("GITHUB_ACTIONS"), err);
 }
 
 static char *

@@ -17,8 +17,13 @@
 #include <string.h>
 
 #include "joulestat/exitcode.h"
+#include "joulestat/fmt.h"
 #include "joulestat/run.h"
 #include "joulestat/util.h"
+
+#ifndef JOULESTAT_VERSION
+#define JOULESTAT_VERSION "unknown"
+#endif
 
 /* True when s can be shown unquoted to a shell user. */
 static bool
@@ -346,6 +351,33 @@ build_devices(struct report *rep, const struct run *run)
 	}
 }
 
+/*
+ * The run's totals.  The backends leave nothing counted twice (a RAPL
+ * package's core and uncore subzones and psys are not devices), so the
+ * total is the sum over the devices that measured; how many they were
+ * says whether it is every device.
+ */
+static void
+build_totals(struct report *rep)
+{
+	const struct dev_report	*d;
+	size_t			 i;
+
+	for (i = 0; i < rep->ndev; i++) {
+		d = &rep->devs[i];
+		if (d->method != ENERGY_NONE) {
+			rep->total_mj += d->energy_mj;
+			rep->total_ndev++;
+		}
+		if (d->has_attrib) {
+			rep->total_workload_mj += d->workload_mj;
+			rep->total_workload_ndev++;
+		}
+	}
+	rep->has_total = rep->total_ndev > 0;
+	rep->has_total_workload = rep->total_workload_ndev > 0;
+}
+
 void
 report_build(struct report *rep, const struct run *run)
 {
@@ -380,6 +412,19 @@ report_build(struct report *rep, const struct run *run)
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
+	build_totals(rep);
+	rep->version = JOULESTAT_VERSION;
+	if (rep->start_unix_ns > 0)
+		fmt_rfc3339(rep->start_time, sizeof rep->start_time, rep->start_unix_ns);
+	rep->tracker = report_tracker();
+	rep->visible = run->params.visible != NULL ? run->params.visible : "";
+}
+
+const char *
+report_tracker(void)
+{
+	/* src/proc/proctree.c: children lists walked from the workload, as a subreaper. */
+	return "proc-children";
 }
 
 long

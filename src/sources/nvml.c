@@ -535,6 +535,7 @@ nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
 	sd.id = dev->id;
 	sd.bus_id = dev->bus_id;
 	sd.family = DEVSEL_F_CUDA;
+	dev->family = sd.family;
 	return devsel_match(sel, &sd, &dev->number);
 }
 

@@ -215,7 +215,7 @@ write_and_parse(struct fixture *fx, const char *sep, unsigned char delim)
 	table_free(&fx->t);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, NULL, sep), 0);
+	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, NULL, sep, false), 0);
 	assert_int_equal(fclose(f), 0);
 
 	assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);

@@ -1122,7 +1122,7 @@ test_baseline_round_trip(void **state)
 	judge(fx, 2);
 	report_series(&series, fx->reps, 2);
 	assert_non_null(f = open_memstream(&buf, &len));
-	assert_int_equal(csvout_summary(f, fx->reps, 2, &series, &fx->gs, ","), 0);
+	assert_int_equal(csvout_summary(f, fx->reps, 2, &series, &fx->gs, ",", false), 0);
 	assert_int_equal(fclose(f), 0);
 	report_series_free(&series);
 
