@@ -58,19 +58,25 @@ meta_start(const void *base)
 static const char *
 meta_version(const void *base)
 {
-	return ((const struct report *)base)->version;
+	const char	*w = ((const struct report *)base)->version;
+
+	return w != NULL ? w : "";
 }
 
 static const char *
 meta_tracker(const void *base)
 {
-	return ((const struct report *)base)->tracker;
+	const char	*w = ((const struct report *)base)->tracker;
+
+	return w != NULL ? w : "";
 }
 
 static const char *
 meta_visible(const void *base)
 {
-	return ((const struct report *)base)->visible;
+	const char	*w = ((const struct report *)base)->visible;
+
+	return w != NULL ? w : "";
 }
 
 /* What a result from another day needs to be compared with this one. */

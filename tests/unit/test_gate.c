@@ -256,7 +256,9 @@ test_parse_rejects(void **state)
 		{ GATE_ENERGY, "-1:5" }, { GATE_AVG_POWER, "0:-3" },
 		{ GATE_ABOVE_IDLE, "GPU-A:5" },
 		{ GATE_TIME, "0" }, { GATE_TIME, "-2" }, { GATE_TIME, "1,2" },
-		{ GATE_TIME, "0:5" }, { GATE_TIME, "" }, { GATE_TIME, "2s" },
+		{ GATE_TIME, "0:5" }, { GATE_TIME, "" }, { GATE_TIME, "2d" },
+		{ GATE_TIME, "2 s" }, { GATE_TIME, "5J" }, { GATE_ENERGY, "10kj" },
+		{ GATE_ENERGY, "10kW" }, { GATE_AVG_POWER, "5Wh" }, { GATE_ENERGY, "kJ" },
 		{ GATE_STATE_SHARE, "P0" }, { GATE_STATE_SHARE, ":80" },
 		{ GATE_STATE_SHARE, "P0:101" }, { GATE_STATE_SHARE, "P0:-1" },
 		{ GATE_STATE_SHARE, "P0:" }, { GATE_STATE_SHARE, "0:80" },
@@ -285,8 +287,8 @@ test_parse_rejects(void **state)
 	}
 	memset(&fx->gc, 0, sizeof fx->gc);
 	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, "1:2:3", &fx->err), -1);
-	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected joules, or "
-	    "DEVICE:JOULES,...");
+	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected joules (10kJ, "
+	    "0.5Wh), or DEVICE:JOULES,...");
 }
 
 static void
