@@ -98,7 +98,8 @@
 	C(COL_TRACKER, "tracker")					\
 	C(COL_VISIBLE, "visible_devices")				\
 	C(COL_BUSID, "device_bus_id")					\
-	C(COL_DEVVERSION, "device_versions")
+	C(COL_DEVVERSION, "device_versions")				\
+	C(COL_DEVARCH, "device_architecture")
 
 #define SCHEMA_ENUM(e, name)	e,
 enum summary_col {

@@ -76,6 +76,7 @@ device_identity(struct cells *cl, const struct row *r)
 	fmt_cell_text(&cl->c[COL_BACKEND], r->d->backend);
 	fmt_cell_text(&cl->c[COL_BUSID], r->d->dev->bus_id);
 	fmt_cell_text(&cl->c[COL_DEVVERSION], r->d->dev->version);
+	fmt_cell_text(&cl->c[COL_DEVARCH], r->d->dev->arch);
 }
 
 /* The figures of a table that have a column. */

@@ -176,6 +176,7 @@ put_identity(json_t *o, const struct dev_report *d)
 	rc |= fmt_json_put(o, "name", fmt_json_text(dev->name));
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
 	rc |= fmt_json_put(o, "versions", fmt_json_text(dev->version));
+	rc |= fmt_json_put(o, "architecture", fmt_json_text(dev->arch));
 	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
 	rc |= fmt_json_put(o, "backend_index", uinteger(dev->index));
 	rc |= fmt_json_put(o, "power_kind", word(schema_word_kind(dev->power_kind)));

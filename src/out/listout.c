@@ -27,6 +27,7 @@ device_object(const struct device *d, const char *backend, const struct devsel *
 	rc |= fmt_json_put(o, "name", fmt_json_text(d->name));
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(d->bus_id));
 	rc |= fmt_json_put(o, "versions", fmt_json_text(d->version));
+	rc |= fmt_json_put(o, "architecture", fmt_json_text(d->arch));
 	rc |= fmt_json_put(o, "backend", fmt_json_text(backend));
 	rc |= fmt_json_put(o, "backend_index", json_integer(d->index));
 	rc |= fmt_json_put(o, "power_kind", fmt_json_text(schema_word_kind(d->power_kind)));

@@ -41,7 +41,7 @@ static const struct om_family families[] = {
 	{ "joulestat_info", "gauge", "", "joulestat's version and the host and command "
 	    "measured", OM_META, NULL, NULL },
 	{ "joulestat_device_info", "gauge", "", "Each device measured: name, UUID or PCI id, "
-	    "driver and library versions, what its power reading means", OM_DEVICE, NULL, NULL },
+	    "driver and library versions, architecture, what its power reading means", OM_DEVICE, NULL, NULL },
 	{ "joulestat_exit_status", "gauge", "", "The workload's exit status (128+N for signal N)",
 	    OM_RUN, NULL, "exit_status" },
 	{ "joulestat_wall_seconds", "gauge", "seconds", "Wall time of the run", OM_RUN, NULL,
@@ -134,6 +134,7 @@ om_labels(FILE *f, const struct om_family *fam, const struct om_where *w)
 		om_label(f, &is_first, "bus_id", doc_text(w->dev, "bus_id"));
 		om_label(f, &is_first, "backend", doc_text(w->dev, "backend"));
 		om_label(f, &is_first, "versions", doc_text(w->dev, "versions"));
+		om_label(f, &is_first, "architecture", doc_text(w->dev, "architecture"));
 		om_label(f, &is_first, "power_kind", doc_text(w->dev, "power_kind"));
 	}
 	if (w->state != NULL)

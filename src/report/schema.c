@@ -46,7 +46,7 @@ static const char *const column_units[COL_NCOLS] = {
 	[COL_GATELIMIT] = "", [COL_GATEMEAS] = "", [COL_GATEVERDICT] = "",
 	[COL_TOTAL] = "J", [COL_TOTALDEVS] = "1", [COL_TOTALWORK] = "J",
 	[COL_STARTTIME] = "", [COL_VERSION] = "", [COL_TRACKER] = "", [COL_VISIBLE] = "",
-	[COL_BUSID] = "", [COL_DEVVERSION] = "",
+	[COL_BUSID] = "", [COL_DEVVERSION] = "", [COL_DEVARCH] = "",
 };
 
 /* Look a word up in a table indexed by an enum; "" past its end. */

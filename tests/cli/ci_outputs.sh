@@ -206,6 +206,22 @@ test_metadata_csv_and_json() {
 	done
 }
 
+# The architecture comes from nvmlDeviceGetArchitecture, and is unknown without it.
+test_architecture() {
+	sim ci.scn -q --json=j.json --csv=s.csv --openmetrics=m.prom -- "$JS_WORK" sleep 0.1s
+	assert_rc 0
+	csv_get s.csv device_architecture scope=device device=0
+	assert_eq "$csv_v" Hopper "architecture in the CSV"
+	jget '.runs[0].devices[0].architecture'
+	assert_eq "$j_v" Hopper "architecture in the JSON"
+	assert_match m.prom '^joulestat_device_info\{.*,architecture="Hopper",'
+	sim gate.scn -q --json=j.json -- "$JS_WORK" sleep 0.1s
+	jget '.runs[0].devices[0].architecture'
+	assert_eq "$j_v" null "no architecture call: unknown"
+	sim ci.scn --list-devices --json=-
+	assert_eq "$("$JSONTOOL" get out '.devices[0].architecture')" Hopper "in the list"
+}
+
 test_csv_totals_series_long() {
 	sim two-gpus.scn -q --csv=s.csv -r 3 -- "$JS_WORK" sleep 0.2s
 	assert_rc 0
@@ -332,6 +348,7 @@ t_run "metrics text passes promtool check metrics" test_openmetrics_promtool
 t_run "joulestat report redraws every form from --json" test_report_redraws_from_json
 t_run "GitHub annotations for failed gates only" test_github_annotations
 t_run "run metadata, the same in CSV and JSON" test_metadata_csv_and_json
+t_run "device architecture from the driver" test_architecture
 t_run "CSV: run totals, series rows, long form" test_csv_totals_series_long
 t_run "unit suffixes on input" test_unit_suffixes
 t_run "timeline P-states use the summary's names" test_timeline_pstate_names

@@ -44,14 +44,14 @@ static const char *const HEADER[] = {
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
 	"gate_verdict", "total_energy_j", "total_energy_devices", "total_workload_energy_j",
 	"start_time", "joulestat_version", "tracker", "visible_devices", "device_bus_id",
-	"device_versions",
+	"device_versions", "device_architecture",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
 	"pstate", "energy_method", "idle_method", "process", "start_time", "joulestat_version",
-	"tracker", "visible_devices", "device_bus_id", "device_versions",
+	"tracker", "visible_devices", "device_bus_id", "device_versions", "device_architecture",
 };
 
 struct field {
