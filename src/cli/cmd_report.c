@@ -2,8 +2,8 @@
  * The report command: joulestat report [--markdown FILE|github] [--junit
  * FILE] [--openmetrics FILE] FILE.json.  Draws the same forms a run
  * writes from a --json file written earlier ("-" reads standard input),
- * so a CI step can publish a result without measuring again.  In a
- * GitHub Actions step it annotates the gates that failed, as the run did.
+ * so a CI step can publish a result without measuring again.  It does not
+ * annotate failed gates again: the run that judged them did.
  */
 #include "joulestat/commands.h"
 
@@ -95,7 +95,7 @@ report_run(const struct report_opts *ro, const char *path)
 	json_t			*doc;
 
 	if (config_ci_outputs(&paths, ro->v[OPT_MARKDOWN], ro->v[OPT_JUNIT], ro->v[OPT_METRICS],
-	    NULL, getenv("GITHUB_STEP_SUMMARY"), getenv("GITHUB_ACTIONS"), &err) != 0)
+	    NULL, getenv("GITHUB_STEP_SUMMARY"), NULL, &err) != 0)
 		return usage_error(err.msg);
 	if (outputs_check(&paths, &err) != 0 || (doc = load(path, &err)) == NULL) {
 		warnmsg("%s", err.msg);

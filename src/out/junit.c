@@ -56,7 +56,8 @@ property_real(FILE *f, const char *name, const json_t *o, const char *key)
 
 	if (!doc_real(o, key, &v))
 		return;
-	snprintf(buf, sizeof buf, "%.6f", v);
+	/* Counts and statuses as integers, measured figures to the microjoule or microsecond. */
+	snprintf(buf, sizeof buf, v == floor(v) && fabs(v) < 1e15 ? "%.0f" : "%.6f", v);
 	property(f, name, buf);
 }
 

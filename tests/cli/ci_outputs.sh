@@ -138,6 +138,11 @@ test_report_redraws_from_json() {
 	try_in j.json "$JOULESTAT" report --markdown=- -
 	assert_rc 0
 	cmp -s m.md out || fail "report from standard input differs"
+	# The run annotated its failed gate; drawing its forms again does not.
+	try env GITHUB_ACTIONS=true "$JOULESTAT" report --junit=r2.xml j.json
+	assert_rc 0
+	assert_no_match err '^::'
+	cmp -s j.xml r2.xml || fail "report --junit differs on GitHub"
 	echo '{"schema_version": 99, "runs": []}' >bad.json
 	try "$JOULESTAT" report --markdown=x.md bad.json
 	assert_rc 125
