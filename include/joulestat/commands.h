@@ -19,6 +19,9 @@ int	cmd_list_devices(const struct config *cfg);
  */
 int	merge_main(int argc, char **argv);
 
+/* joulestat mark [--begin | --end] [NAME] (cmd_mark.c). */
+int	mark_main(int argc, char **argv);
+
 /*
  * joulestat report [options] FILE.json (src/cli/cmd_report.c): the
  * Markdown, JUnit and metrics forms of a --json file.  0, or EXIT_TOOL.

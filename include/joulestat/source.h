@@ -26,6 +26,7 @@ struct proctree;
 struct source_config {
 	struct devsel	*sel;		/* -d and the visible-device masks, parsed once */
 	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
+	const char	*pci_lib;	/* JOULESTAT_LIBPCI (device names), else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
 };
@@ -48,7 +49,7 @@ enum measure {
 #define PSTATE_UNKNOWN		(-1)
 #define PID_SLOTS_MAX		16	/* driver samples kept apart in one reading */
 #define PSTATE_MAX		15
-#define DEVICE_MAX_NOTES	8
+#define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200
 
 /* Why clocks were held down during a reading (vendor reasons mapped to these). */
@@ -92,6 +93,9 @@ struct device {
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */
+	/* What a figure covers, so that totals count each joule once (report.h, in_total). */
+	bool		 is_soc;		/* an APU: the whole SoC, CPU cores included */
+	bool		 is_cpu_package;	/* a CPU package counter (RAPL package or die) */
 	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
 	int64_t		 throttle_power_ns;	/* time throttled by power over the run */
 	int64_t		 throttle_thermal_ns;	/* time throttled by temperature */

@@ -19,6 +19,7 @@
 #include "joulestat/exitcode.h"
 #include "joulestat/fmt.h"
 #include "joulestat/run.h"
+#include "joulestat/setup.h"
 #include "joulestat/util.h"
 
 #ifndef JOULESTAT_VERSION
@@ -134,6 +135,7 @@ build_times(struct report *rep, const struct run *run)
 
 	rep->wall_ns = run->t_end_ns - run->t0_ns;
 	rep->start_unix_ns = run->t0_unix_ns;
+	rep->t0_ns = run->t0_ns;
 	rep->is_exclusive = run->params.is_exclusive;
 	rep->where = run->params.job;
 	if (run->is_attach) {
@@ -340,11 +342,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 static void
 build_devices(struct report *rep, const struct run *run)
 {
-	size_t	i, k, n = 0;
+	size_t	i, k;
 
-	for (i = 0; i < run->nbackends; i++)
-		n += run->backends[i].ndev;
-	rep->devs = xcalloc(n, sizeof *rep->devs);
+	rep->devs = xcalloc(setup_ndev(run), sizeof *rep->devs);
 	for (i = 0; i < run->nbackends; i++) {
 		for (k = 0; k < run->backends[i].ndev; k++, rep->ndev++)
 			build_device(&rep->devs[rep->ndev], &run->backends[i], k, rep->ndev, run);
@@ -352,19 +352,44 @@ build_devices(struct report *rep, const struct run *run)
 }
 
 /*
- * The run's totals.  The backends leave nothing counted twice (a RAPL
- * package's core and uncore subzones and psys are not devices), so the
- * total is the sum over the devices that measured; how many they were
- * says whether it is every device.
+ * Which devices the all-devices totals add (README, "How the numbers are
+ * made"): every one,
+ * except a CPU package counter when an APU's SoC figure, which holds the
+ * CPU cores' energy too, measured energy in the same run.  The SoC figure
+ * is the one kept: it covers the GPU as well, which the package counter
+ * may not.
  */
 static void
 build_totals(struct report *rep)
+{
+	size_t	i, k;
+
+	for (i = 0; i < rep->ndev; i++) {
+		for (k = 0; k < rep->ndev && rep->devs[i].dev->is_cpu_package; k++) {
+			if (!rep->devs[k].dev->is_soc || rep->devs[k].method == ENERGY_NONE)
+				continue;
+			rep->devs[i].is_within = true;
+			rep->devs[i].within = rep->devs[k].dev->number;
+			break;
+		}
+	}
+}
+
+/*
+ * The run's sums over the devices the totals add (build_totals): the energy
+ * and the workload's estimates, with how many devices each covers, so a
+ * total that left a device out says so.
+ */
+static void
+add_totals(struct report *rep)
 {
 	const struct dev_report	*d;
 	size_t			 i;
 
 	for (i = 0; i < rep->ndev; i++) {
 		d = &rep->devs[i];
+		if (d->is_within)
+			continue;
 		if (d->method != ENERGY_NONE) {
 			rep->total_mj += d->energy_mj;
 			rep->total_ndev++;
@@ -413,6 +438,8 @@ report_build(struct report *rep, const struct run *run)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
 	build_totals(rep);
+	add_totals(rep);
+	report_phases(rep, run);
 	rep->version = JOULESTAT_VERSION;
 	if (rep->start_unix_ns > 0)
 		fmt_rfc3339(rep->start_time, sizeof rep->start_time, rep->start_unix_ns);
@@ -447,6 +474,12 @@ report_free(struct report *rep)
 	for (i = 0; i < rep->ndev; i++)
 		free(rep->devs[i].procs);
 	free(rep->devs);
+	for (i = 0; i < rep->nphase_occ; i++)
+		free(rep->phase_occ[i].devs);
+	free(rep->phase_occ);
+	for (i = 0; i < rep->nphases; i++)
+		free(rep->phases[i].devs);
+	free(rep->phases);
 	free(rep->leftover);
 	free(rep->command);
 	free(rep->command_quoted);

@@ -21,6 +21,10 @@ static const char *const merge_columns[MCOL_NCOLS] = {
 	MERGE_COLUMNS(SCHEMA_NAME)
 };
 
+static const char *const timeline_columns[TCOL_NCOLS] = {
+	TIMELINE_COLUMNS(SCHEMA_NAME)
+};
+
 static const char *const long_columns[LCOL_NCOLS] = {
 	LONG_COLUMNS(SCHEMA_NAME)
 };
@@ -47,6 +51,7 @@ static const char *const column_units[COL_NCOLS] = {
 	[COL_TOTAL] = "J", [COL_TOTALDEVS] = "1", [COL_TOTALWORK] = "J",
 	[COL_STARTTIME] = "", [COL_VERSION] = "", [COL_TRACKER] = "", [COL_VISIBLE] = "",
 	[COL_BUSID] = "", [COL_DEVVERSION] = "", [COL_DEVARCH] = "",
+	[COL_PHASECOUNT] = "1", [COL_PHASEBEGIN] = "s",
 };
 
 /* Look a word up in a table indexed by an enum; "" past its end. */
@@ -66,6 +71,12 @@ const char *
 schema_merge_column(enum merge_col col)
 {
 	return word_of(merge_columns, ARRAY_SIZE(merge_columns), col);
+}
+
+const char *
+schema_timeline_column(enum timeline_col col)
+{
+	return word_of(timeline_columns, ARRAY_SIZE(timeline_columns), col);
 }
 
 const char *
@@ -89,6 +100,9 @@ schema_scope(enum summary_scope scope)
 		[SCOPE_PSTATE] = "pstate",
 		[SCOPE_PROCESS] = "process",
 		[SCOPE_GATE] = "gate",
+		[SCOPE_PHASE] = "phase",
+		[SCOPE_PHASE_PSTATE] = "phase_pstate",
+		[SCOPE_PHASE_OCC] = "phase_occurrence",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);
@@ -101,6 +115,7 @@ schema_merge_scope(enum merge_scope scope)
 		[MSCOPE_JOB] = "job",
 		[MSCOPE_RANK] = "rank",
 		[MSCOPE_DEVICE] = "device",
+		[MSCOPE_PHASE] = "phase",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);

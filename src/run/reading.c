@@ -12,6 +12,7 @@
 
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
+#include "joulestat/phase.h"
 #include "joulestat/proctree.h"
 #include "joulestat/signals.h"
 #include "joulestat/source.h"
@@ -40,11 +41,14 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
+		if (run->phases.nopen > 0)
+			phases_reading(&run->phases, dev_base + i, &b->cur[i],
+			    b->devs[i].energy_range_mj);
 	}
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
-	/* Warm-up runs (index 0) are not reported, in the timeline either. */
-	if (run->on_reading != NULL && run->index > 0)
+	/* Warm-up runs (index 0) too: the callback decides what they are worth. */
+	if (run->on_reading != NULL)
 		run->on_reading(run->on_reading_arg, run, b, dev_base);
 }
 
@@ -64,7 +68,10 @@ sample_devices(struct run *run, int64_t t_ns)
 		sample_backend(run, &run->backends[i], base, t_ns);
 		base += run->backends[i].ndev;
 	}
-	if ((took = now_ns() - t_ns) > run->stall_max_ns)
+	run->last_read_ns = t_ns;
+	run->last_read_end_ns = now_ns();
+	run->last_read_took_ns = took = run->last_read_end_ns - t_ns;
+	if (took > run->stall_max_ns)
 		run->stall_max_ns = took;
 }
 

@@ -387,16 +387,11 @@ static void
 nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 {
 	const struct nvml_fn		*fn = &d->ctx->fn;
-	unsigned int			 mig = 0, pending = 0;
 	nvmlGpuVirtualizationMode_t	 virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	nvmlEnableState_t		 acct = NVML_FEATURE_DISABLED;
 
-	if (fn->mig_mode != NULL && fn->mig_mode(d->handle, &mig, &pending) == NVML_SUCCESS &&
-	    mig == NVML_DEVICE_MIG_ENABLE) {
-		d->is_mig = true;
-		backend_note(dev, "MIG mode is on: per-process utilization is not available, "
-		    "and power and energy are for the whole board");
-	}
+	/* d->is_mig and the MIG devices are known since the selection (nvml_mig_probe). */
+	nvml_mig_notes(d, dev);
 	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
 		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
@@ -523,9 +518,10 @@ nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 	return NVML_SUCCESS;
 }
 
-/* Number device index and say whether it is selected. */
+/* Number device index and say whether it is selected, by its own ids or its MIG devices'. */
 static bool
-nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
+nvml_select(struct devsel *sel, unsigned int index, const struct nvml_dev *d,
+    struct device *dev)
 {
 	struct devsel_dev	sd;
 	char			local[16];
@@ -536,6 +532,9 @@ nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
 	sd.local = local;
 	sd.id = dev->id;
 	sd.bus_id = dev->bus_id;
+	sd.aliases = d->mig_uuids;
+	sd.naliases = d->nmigs;
+	sd.is_mig_unlisted = d->is_mig && d->mig_error != NVML_SUCCESS;
 	sd.family = DEVSEL_F_CUDA;
 	dev->family = sd.family;
 	return devsel_match(sel, &sd, &dev->number);
@@ -565,7 +564,8 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 			nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
 			continue;
 		}
-		if (!nvml_select(sel, i, dev))
+		nvml_mig_probe(d);
+		if (!nvml_select(sel, i, d, dev))
 			continue;
 		nvml_probe_device(d, dev, pci_id);
 		(*ndev)++;

@@ -101,6 +101,18 @@ struct call_fault {
 	struct window	 when;
 };
 
+/*
+ * A MIG device (a compute instance of a GPU instance) of a MIG-enabled
+ * board, reached through nvmlDeviceGetMigDeviceHandleByIndex: the handle is
+ * the address of this entry, so it is no board's handle.
+ */
+struct simmig {
+	unsigned	 index;			/* its slot among the board's MIG devices */
+	unsigned	 gi, ci;		/* GPU and compute instance ids */
+	char		 uuid[NVSIM_NAME_LEN];	/* MIG-... */
+	char		 name[NVSIM_NAME_LEN];
+};
+
 struct vgpu {
 	unsigned	 id;
 	unsigned	 sm_pct;
@@ -178,6 +190,9 @@ struct simdev {
 	size_t		 nfaults;
 	struct vgpu	*vgpus;
 	size_t		 nvgpus;
+	struct simmig	*migs;			/* mig_device lines, by index */
+	size_t		 nmigs;
+	unsigned	 mig_max;		/* nvmlDeviceGetMaxMigDeviceCount */
 
 	/* Run-time state, under the state lock. */
 	int64_t		 first_read_ns;		/* CLOCK_MONOTONIC */
@@ -260,6 +275,18 @@ nvmlReturn_t state_enter(const char *call);
 nvmlReturn_t state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp,
 	    int64_t *now_ns);
 nvmlReturn_t state_leave(nvmlReturn_t rc);
+/*
+ * The same for a MIG device handle (api_mig.c): init and handle checks, and
+ * the parent board's lost windows and faults.  The lock is held on success.
+ */
+nvmlReturn_t state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp,
+	    struct simmig **mp);
+/* Whether h is a MIG device handle of the scenario. */
+bool	state_is_mig(nvmlDevice_t h);
+/* nvmlDeviceGetName (is_uuid false) or nvmlDeviceGetUUID on a MIG device handle. */
+nvmlReturn_t sim_mig_string(const char *call, nvmlDevice_t h, char *buf, unsigned int length,
+	    bool is_uuid);
+
 /* The index of the device h names, whatever its faults; -1 for a bad handle. */
 int	state_index_of(nvmlDevice_t h);
 nvmlReturn_t state_init(void);

@@ -167,6 +167,55 @@ state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t
 	return NVML_SUCCESS;
 }
 
+/* The MIG device h is, and its board; NULL when h is none. */
+static struct simmig *
+mig_of(nvmlDevice_t h, struct simdev **dp)
+{
+	for (size_t i = 0; i < nvsim.sc.ndev; i++) {
+		for (size_t k = 0; k < nvsim.sc.devs[i].nmigs; k++) {
+			if ((void *)h == (void *)&nvsim.sc.devs[i].migs[k]) {
+				*dp = &nvsim.sc.devs[i];
+				return &nvsim.sc.devs[i].migs[k];
+			}
+		}
+	}
+	return NULL;
+}
+
+nvmlReturn_t
+state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp, struct simmig **mp)
+{
+	struct simdev	*d = NULL;
+	struct simmig	*m;
+	int64_t		 now;
+
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.refcount == 0)
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if ((m = mig_of(h, &d)) == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	now = state_now_ns();
+	if (state_is_lost(d, state_ms(now)))
+		return state_leave(NVML_ERROR_GPU_IS_LOST);
+	if (fault_for(d, call, false, 0) != NULL)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	*dp = d;
+	*mp = m;
+	return NVML_SUCCESS;
+}
+
+bool
+state_is_mig(nvmlDevice_t h)
+{
+	struct simdev	*d;
+	bool		 is_mig;
+
+	pthread_mutex_lock(&nvsim.lock);
+	is_mig = nvsim.refcount > 0 && mig_of(h, &d) != NULL;
+	pthread_mutex_unlock(&nvsim.lock);
+	return is_mig;
+}
+
 nvmlReturn_t
 state_leave(nvmlReturn_t rc)
 {

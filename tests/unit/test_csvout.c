@@ -36,7 +36,7 @@ static const char *const HEADER[] = {
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
+	"within_device", "pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
 	"avg_sm_mhz", "lost_readings", "lost_s", "measured_s", "throttled_power_s", "throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
