@@ -253,7 +253,7 @@ test_csv_totals_series_long() {
 	sim two-gpus.scn -q --csv=l.csv --csv-format=long -- "$JS_WORK" sleep 0.2s
 	assert_rc 0
 	"$CSVTOOL" check l.csv >/dev/null || fail "long rows of differing lengths"
-	assert_eq "$(head -n 1 l.csv)" "schema_version,scope,run,host,device,pstate,pid,gate_figure,figure,value,unit" "long header"
+	assert_eq "$(head -n 1 l.csv)" "schema_version,scope,run,host,device,pstate,phase,pid,gate_figure,figure,value,unit" "long header"
 	csv_get l.csv unit scope=device device=0 figure=energy_j
 	assert_eq "$csv_v" J "unit of energy_j"
 	csv_get l.csv unit scope=run figure=wall_s

@@ -42,7 +42,7 @@ static const char *const HEADER[] = {
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
-	"gate_verdict", "total_energy_j", "total_energy_devices", "total_workload_energy_j",
+	"gate_verdict", "phase", "phase_count", "phase_begin_s", "total_energy_j", "total_energy_devices", "total_workload_energy_j",
 	"start_time", "joulestat_version", "tracker", "visible_devices", "device_bus_id",
 	"device_versions", "device_architecture",
 };
@@ -50,7 +50,7 @@ static const char *const HEADER[] = {
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "energy_method", "idle_method", "process", "start_time", "joulestat_version",
+	"pstate", "energy_method", "idle_method", "process", "phase", "start_time", "joulestat_version",
 	"tracker", "visible_devices", "device_bus_id", "device_versions", "device_architecture",
 };
 

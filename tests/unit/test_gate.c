@@ -287,8 +287,8 @@ test_parse_rejects(void **state)
 	}
 	memset(&fx->gc, 0, sizeof fx->gc);
 	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, "1:2:3", &fx->err), -1);
-	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected joules (10kJ, "
-	    "0.5Wh), or DEVICE:JOULES,...");
+	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected "
+	    "[phase:NAME:]joules (10kJ, 0.5Wh), or [phase:NAME:]DEVICE:JOULES,...");
 }
 
 static void

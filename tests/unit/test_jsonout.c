@@ -38,7 +38,7 @@ static const char *const RUN_KEYS[] = {
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
 	"totals", "start_time", "joulestat_version", "tracker", "visible_devices",
-	"notes", "devices",
+	"notes", "devices", "phases", "phase_marks",
 };
 static const char *const SAMPLER_KEYS[] = {
 	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms", "cpu_s",
