@@ -93,7 +93,8 @@ options_table(struct poptOption *t, struct raw_opts *r)
 	    { "plot", '\0', POPT_ARG_STRING, &r->plot, OPT_STRING,
 		"draw power, clocks and P-states over time to FILE;\n"
 		"PNG or SVG by the name's ending; needs gnuplot", "FILE" },
-	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
+	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0,
+		"print no report;\nfailed gates and errors are still said on stderr", NULL },
 	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
 		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
 	    GROUP("Repeats"),
