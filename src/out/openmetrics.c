@@ -25,6 +25,8 @@ enum om_scope {
 	OM_DEVICE,	/* one per device of each run */
 	OM_PSTATE,	/* one per P-state of each device of each run */
 	OM_GATE,	/* one per gate */
+	OM_PHASE,	/* one per phase name of each run */
+	OM_PHASE_DEVICE, /* ... and device */
 };
 
 struct om_family {
@@ -61,6 +63,12 @@ static const struct om_family families[] = {
 	    "performance state", OM_PSTATE, NULL, "time_s" },
 	{ "joulestat_pstate_energy_joules_total", "counter", "joules", "Energy of a device in "
 	    "a performance state", OM_PSTATE, NULL, "energy_j" },
+	{ "joulestat_phase_wall_seconds_total", "counter", "seconds", "Wall time of a phase the "
+	    "workload marked, its occurrences together; a nested phase is within its parent",
+	    OM_PHASE, NULL, "wall_s" },
+	{ "joulestat_phase_energy_joules_total", "counter", "joules", "Energy of a device in a "
+	    "phase the workload marked; a nested phase is within its parent", OM_PHASE_DEVICE,
+	    NULL, "energy_j" },
 	{ "joulestat_gate_passed", "gauge", "", "1 when the gate passed, 0 when it failed",
 	    OM_GATE, NULL, "passed" },
 	{ "joulestat_gate_measured", "gauge", "", "The figure a gate judged, in the gate's unit",
@@ -98,6 +106,7 @@ struct om_where {
 	const json_t	*dev;
 	const json_t	*state;
 	const json_t	*gate;
+	const json_t	*phase;
 	const json_t	*first;		/* the first run, for joulestat_info */
 };
 
@@ -139,6 +148,8 @@ om_labels(FILE *f, const struct om_family *fam, const struct om_where *w)
 	}
 	if (w->state != NULL)
 		om_label(f, &is_first, "pstate", doc_text(w->state, "pstate"));
+	if (w->phase != NULL)
+		om_label(f, &is_first, "phase", doc_text(w->phase, "phase"));
 	if (!is_first)
 		fputc('}', f);
 }
@@ -164,6 +175,44 @@ om_sample(FILE *f, const struct om_family *fam, const struct om_where *w, const 
 	fprintf(f, " %.15g\n", x);
 }
 
+/* The run's device numbered like a phase's device object, or NULL. */
+static const json_t *
+om_run_device(const json_t *run, const json_t *pdev)
+{
+	const json_t	*dev;
+	double		 a, b;
+	size_t		 k;
+
+	if (!doc_real(pdev, "device", &a))
+		return NULL;
+	json_array_foreach(doc_array(run, "devices"), k, dev) {
+		if (doc_real(dev, "index", &b) && a == b)
+			return dev;
+	}
+	return NULL;
+}
+
+/* The samples of a phase family for one run: each phase, or each phase and device. */
+static void
+om_phases(FILE *f, const struct om_family *fam, struct om_where *w, const json_t *run)
+{
+	const json_t	*pdev;
+	size_t		 k, m;
+
+	json_array_foreach(doc_array(run, "phases"), k, w->phase) {
+		if (fam->scope == OM_PHASE) {
+			om_sample(f, fam, w, w->phase);
+			continue;
+		}
+		json_array_foreach(doc_array(w->phase, "devices"), m, pdev) {
+			if ((w->dev = om_run_device(run, pdev)) != NULL)
+				om_sample(f, fam, w, pdev);
+		}
+		w->dev = NULL;
+	}
+	w->phase = NULL;
+}
+
 /* Every sample of a family, in the order of the runs, devices and states. */
 static void
 om_samples(FILE *f, const struct om_family *fam, const json_t *doc, const json_t *first)
@@ -185,6 +234,10 @@ om_samples(FILE *f, const struct om_family *fam, const json_t *doc, const json_t
 		w.run = i + 1;
 		w.dev = NULL;
 		w.state = NULL;
+		if (fam->scope == OM_PHASE || fam->scope == OM_PHASE_DEVICE) {
+			om_phases(f, fam, &w, run);
+			continue;
+		}
 		if (fam->scope == OM_RUN) {
 			om_sample(f, fam, &w, run);
 			continue;

@@ -128,6 +128,27 @@ test_openmetrics_promtool() {
 	assert_no_match m.prom '^joulestat_[a-z_]+\{[^}]*\} (nan|NaN)'
 }
 
+# Phases the workload marked: a phase label, the JSON's figures, still valid for promtool.
+test_openmetrics_phases() {
+	sim gate.scn -q --json=j.json --openmetrics=m.prom -- sh -c "\"$JOULESTAT\" mark warm &&
+	    \"$JS_WORK\" sleep 0.2s && \"$JOULESTAT\" mark --begin eval &&
+	    \"$JS_WORK\" sleep 0.2s && \"$JOULESTAT\" mark --end eval"
+	assert_rc 0
+	promtool check metrics <m.prom >p.out 2>&1 || fail "promtool: $(cat p.out)"
+	for k in 0 1; do
+		jget ".runs[0].phases[$k].phase"
+		ph=$j_v
+		jget ".runs[0].phases[$k].devices[0].energy_j"
+		grep "^joulestat_phase_energy_joules_total{run=\"1\",device=\"0\",.*,phase=\"$ph\"}" \
+		    m.prom >line || fail "no energy sample of phase $ph"
+		assert_near "$(awk '{ print $NF }' line)" "$j_v" 0.000001 "energy of phase $ph"
+		jget ".runs[0].phases[$k].wall_s"
+		grep "^joulestat_phase_wall_seconds_total{run=\"1\",phase=\"$ph\"}" m.prom >line ||
+		    fail "no wall sample of phase $ph"
+		assert_near "$(awk '{ print $NF }' line)" "$j_v" 0.000001 "wall time of phase $ph"
+	done
+}
+
 test_report_redraws_from_json() {
 	gated_run
 	try "$JOULESTAT" report --markdown=r.md --junit=r.xml --openmetrics=r.prom j.json
@@ -350,6 +371,7 @@ t_run "Markdown: the command cannot break a cell" test_markdown_escapes_command
 t_run "--markdown=github appends to GITHUB_STEP_SUMMARY" test_markdown_github_appends
 t_run "JUnit XML validates against JUnit.xsd" test_junit_validates
 t_run "metrics text passes promtool check metrics" test_openmetrics_promtool
+t_run "metrics text: phases the workload marked" test_openmetrics_phases
 t_run "joulestat report redraws every form from --json" test_report_redraws_from_json
 t_run "GitHub annotations for failed gates only" test_github_annotations
 t_run "run metadata, the same in CSV and JSON" test_metadata_csv_and_json
