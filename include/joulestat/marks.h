@@ -1,8 +1,8 @@
 /*
  * The phase-mark channel (src/run/marks.c): a FIFO in a private directory
  * whose path the workload gets in $JOULESTAT_MARK.  joulestat holds it open
- * for reading and writing for the whole run, so a writer never blocks on
- * open and never gets EPIPE while joulestat lives.
+ * for reading and writing (one descriptor) for the whole run, so a writer
+ * never blocks on open and never gets EPIPE while joulestat lives.
  */
 #ifndef JOULESTAT_MARKS_H
 #define JOULESTAT_MARKS_H
@@ -20,8 +20,7 @@
 struct run;
 
 struct marks {
-	int	fd;			/* read end, -1 when there is none */
-	int	hold_fd;		/* a write end of our own: no EOF between writers */
+	int	fd;			/* open for reading and writing; -1 when there is none */
 	char	dir[256];		/* "" when nothing was created */
 	char	path[300];
 	char	line[MARKS_LINE_MAX + 1]; /* a line not yet ended by its newline */

@@ -110,6 +110,7 @@ struct phase_dev_report {
 	bool			 has_peak;
 	int64_t			 state_ns[ACCOUNT_NSTATES];
 	double			 state_mj[ACCOUNT_NSTATES];
+	int64_t			 states_ns;	/* their sum: the device's time in the phase */
 	bool			 has_states;
 	double			 workload_mj;	/* attribution estimate; valid with has_workload */
 	bool			 has_workload;

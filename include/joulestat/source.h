@@ -29,6 +29,7 @@ struct source_config {
 	const char	*pci_lib;	/* JOULESTAT_LIBPCI (device names), else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
+	const char	*dev_root;	/* JOULESTAT_DEV_ROOT (tests), else "/dev" */
 };
 
 /* What a device can report (device.measures), and what was read (sample.valid). */
@@ -138,7 +139,9 @@ struct sample {
 	uint16_t	 foreign_mem_pct;
 	uint16_t	 foreign_npids;		/* how many such pids the driver named */
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
+	int64_t		 pid_to_ns;		/* ... up to this time (CLOCK_MONOTONIC); 0 = t_ns */
 	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
+	bool		 is_pid_due;		/* in: read per-process data now, whatever its schedule */
 	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */
 	unsigned	 npid_slots;
 	struct pid_slot	 pid_slots[PID_SLOTS_MAX];

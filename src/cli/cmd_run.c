@@ -264,7 +264,7 @@ cmd_run(const struct config *cfg)
 		.interval_ms = cfg->interval_ms,
 		.descendants = cfg->descendants,
 		.attrib = { .weights = { cfg->w_sm, cfg->w_mem } },
-		.marks = { .fd = -1, .hold_fd = -1 },
+		.marks = { .fd = -1 },
 	};
 	struct report	*reps;
 	struct sigstate	 ss;

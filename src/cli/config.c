@@ -188,6 +188,8 @@ resolve_sources(struct config *cfg, const char *nvml_lib)
 	cfg->sources.sysfs_root = p != NULL ? p : "/sys";
 	p = env_override("JOULESTAT_PROC_ROOT");
 	cfg->sources.proc_root = p != NULL ? p : "/proc";
+	p = env_override("JOULESTAT_DEV_ROOT");
+	cfg->sources.dev_root = p != NULL ? p : "/dev";
 }
 
 static int

@@ -114,10 +114,10 @@ phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, size_t
 		return pd->has_avg_power;
 	case GATE_STATE_SHARE:
 		*v = 0;
-		for (k = 0; k < ACCOUNT_NSTATES && p->wall_ns > 0; k++) {
+		for (k = 0; k < ACCOUNT_NSTATES && pd->states_ns > 0; k++) {
 			schema_slot_name(d->dev, k, name, sizeof name);
 			if (strcasecmp(name, g->state) == 0)
-				*v += 100.0 * (double)pd->state_ns[k] / (double)p->wall_ns;
+				*v += 100.0 * (double)pd->state_ns[k] / (double)pd->states_ns;
 		}
 		return (d->dev->measures & M_PSTATE) != 0;
 	default:

@@ -169,13 +169,15 @@ find_same(const struct gate_config *gc, const struct gate_spec *g)
 	return NULL;
 }
 
-/* "device 0", "all devices", "P0 of device 1": what a gate limits, for a message. */
+/* "device 0", "all devices", "P0 of device 1", "the run": what a gate limits, for a message. */
 static void
 gate_target(const struct gate_spec *g, char *buf, size_t size)
 {
 	char	dev[32];
 
-	if (g->device == GATE_ALL_DEVICES)
+	if (g->metric == GATE_TIME)
+		snprintf(dev, sizeof dev, "the run");
+	else if (g->device == GATE_ALL_DEVICES)
 		snprintf(dev, sizeof dev, "all devices");
 	else
 		snprintf(dev, sizeof dev, "device %d", g->device);

@@ -250,8 +250,7 @@ phase_cells(struct cells *cl, const struct row *r)
 		fmt_cell_text(&c[COL_PSTATE], schema_slot_name(r->d->dev, r->slot, cl->name,
 		    sizeof cl->name));
 		fmt_cell_real(&c[COL_TIME], (double)pd->state_ns[r->slot] / 1e9, 6);
-		if (wall_ns > 0)
-			fmt_cell_real(&c[COL_SHARE], (double)pd->state_ns[r->slot] / (double)wall_ns, 6);
+		fmt_cell_real(&c[COL_SHARE], (double)pd->state_ns[r->slot] / (double)pd->states_ns, 6);
 		if (pd->method != ENERGY_NONE) {
 			fmt_cell_real(&c[COL_ENERGY], pd->state_mj[r->slot] / 1e3, 6);
 			fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));

@@ -12,9 +12,9 @@
 #include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
+/* Shares of the device's own time in the phase (its readings' times, not the marks'). */
 static void
-write_phase_states(FILE *f, const struct dev_report *dr, const struct phase_dev_report *pd,
-    int64_t wall_ns)
+write_phase_states(FILE *f, const struct dev_report *dr, const struct phase_dev_report *pd)
 {
 	char	name[16];
 	int	k;
@@ -26,7 +26,7 @@ write_phase_states(FILE *f, const struct dev_report *dr, const struct phase_dev_
 		if (pd->state_ns[k] == 0)
 			continue;
 		fprintf(f, " %s %.1f%%", schema_slot_name(dr->dev, k, name, sizeof name),
-		    wall_ns > 0 ? 100.0 * (double)pd->state_ns[k] / (double)wall_ns : 0);
+		    100.0 * (double)pd->state_ns[k] / (double)pd->states_ns);
 		if (pd->method != ENERGY_NONE)
 			fprintf(f, " %.3f J", pd->state_mj[k] / 1000);
 	}
@@ -55,7 +55,7 @@ write_phase_device(FILE *f, const struct report *rep, const struct phase_report 
 			fprintf(f, ", peak %.1f W", (double)pd->peak_power_mw / 1000);
 		fputc('\n', f);
 	}
-	write_phase_states(f, dr, pd, p->wall_ns);
+	write_phase_states(f, dr, pd);
 	if (pd->has_workload)
 		fprintf(f, "      %-12s %.3f J (estimate)\n", "workload", pd->workload_mj / 1000);
 }

@@ -55,6 +55,7 @@ add_occ(struct report *rep, struct phase_report *p, const struct phase_occ *o)
 		}
 		for (s = 0; s < ACCOUNT_NSTATES; s++) {
 			pd->state_ns[s] += od->state_ns[s];
+			pd->states_ns += od->state_ns[s];
 			pd->state_mj[s] += od->state_mj[s];
 			pd->has_states |= od->state_ns[s] > 0;
 		}

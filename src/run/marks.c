@@ -7,6 +7,7 @@
  */
 #include "joulestat/marks.h"
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -23,6 +24,9 @@
 #include "joulestat/reading.h"
 #include "joulestat/run.h"
 
+/* Below this many descriptors (ulimit -n) there is no FIFO. */
+#define MARKS_MIN_NOFILE	32
+
 /* At the end, at most this many buffers of marks are still read. */
 #define MARKS_FINISH_BUFFERS	64
 
@@ -30,9 +34,16 @@ int
 marks_open(struct marks *mk, struct errbuf *err)
 {
 	const char	*tmp = getenv("TMPDIR");
+	struct rlimit	 rl;
 
 	memset(mk, 0, sizeof *mk);
-	mk->fd = mk->hold_fd = -1;
+	mk->fd = -1;
+	/* With very few descriptors, the run comes first: the FIFO would take one it needs. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < MARKS_MIN_NOFILE) {
+		errbuf_set(err, "ulimit -n is %llu, below %d: no descriptor to spare for the FIFO",
+		    (unsigned long long)rl.rlim_cur, MARKS_MIN_NOFILE);
+		return -1;
+	}
 	if (tmp == NULL || tmp[0] != '/')
 		tmp = "/tmp";
 	snprintf(mk->dir, sizeof mk->dir, "%s/joulestat-XXXXXX", tmp);
@@ -44,9 +55,13 @@ marks_open(struct marks *mk, struct errbuf *err)
 		return -1;
 	}
 	snprintf(mk->path, sizeof mk->path, "%s/mark", mk->dir);
+	/*
+	 * Read and write on one descriptor (Linux's fifo(7) allows it): a writer
+	 * is always there, so the reader never sees end-of-file between the
+	 * workload's writers, and writers never block on open.
+	 */
 	if (mkfifo(mk->path, 0600) != 0 ||
-	    (mk->fd = open(mk->path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) == -1 ||
-	    (mk->hold_fd = open(mk->path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
+	    (mk->fd = open(mk->path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		errbuf_set(err, "cannot create the phase mark FIFO %s: %s", mk->path,
 		    strerror(errno));
 		marks_close(mk);
@@ -61,9 +76,7 @@ marks_close(struct marks *mk)
 {
 	if (mk->fd >= 0)
 		close(mk->fd);
-	if (mk->hold_fd >= 0)
-		close(mk->hold_fd);
-	mk->fd = mk->hold_fd = -1;
+	mk->fd = -1;
 	if (mk->dir[0] != '\0') {
 		unlink(mk->path);
 		rmdir(mk->dir);

@@ -19,7 +19,8 @@
 #include "joulestat/util.h"
 
 static void
-sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns)
+sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns,
+    bool is_pid_due)
 {
 	struct dev_acct	*a;
 	size_t		 i;
@@ -31,6 +32,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	for (i = 0; i < b->ndev; i++) {
 		b->cur[i].t_ns = t_ns;
 		b->cur[i].pstate = PSTATE_UNKNOWN;
+		b->cur[i].is_pid_due = is_pid_due;
 	}
 	if (b->ops->sample(b->devs, b->ndev, &run->tree, b->cur, &run->pids, &b->why_gone) != 0) {
 		b->is_gone = true;
@@ -59,13 +61,13 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
  * the report.
  */
 static void
-sample_devices(struct run *run, int64_t t_ns)
+sample_devices(struct run *run, int64_t t_ns, bool is_pid_due)
 {
 	size_t	i, base = 0;
 	int64_t	took;
 
 	for (i = 0; i < run->nbackends; i++) {
-		sample_backend(run, &run->backends[i], base, t_ns);
+		sample_backend(run, &run->backends[i], base, t_ns, is_pid_due);
 		base += run->backends[i].ndev;
 	}
 	run->last_read_ns = t_ns;
@@ -75,12 +77,23 @@ sample_devices(struct run *run, int64_t t_ns)
 		run->stall_max_ns = took;
 }
 
-void
-reading_take(struct run *run, int64_t t_ns)
+static void
+take(struct run *run, int64_t t_ns, bool is_pid_due)
 {
 	proctree_refresh(&run->tree, t_ns);
 	run->tree_walk_ns = t_ns;
-	sample_devices(run, t_ns);
+	sample_devices(run, t_ns, is_pid_due);
+}
+
+/*
+ * The first and last readings (and the one when the workload ends) also
+ * read per-process data whatever its schedule: the last data before
+ * teardown is what the energy after it is shared by.
+ */
+void
+reading_take(struct run *run, int64_t t_ns)
+{
+	take(run, t_ns, true);
 }
 
 /*
@@ -94,9 +107,9 @@ void
 reading_tick(struct run *run, int64_t t_ns)
 {
 	if (t_ns - run->tree_walk_ns >= READING_TREE_GAP_NS)
-		reading_take(run, t_ns);
+		take(run, t_ns, false);
 	else
-		sample_devices(run, t_ns);
+		sample_devices(run, t_ns, false);
 }
 
 void

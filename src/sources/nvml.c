@@ -278,6 +278,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	struct nvml_dev	*d = dev->priv;
 	nvmlReturn_t	 r;
 	size_t		 k;
+	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
@@ -299,8 +300,10 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	s->t_ns = now_ns();
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
-	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
+	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns))) {
 		nvml_poll(d, i, tree, s, pids);
+		nvml_ns_note(d, dev);
+	}
 	return NVML_SUCCESS;
 }
 
@@ -404,6 +407,7 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	}
 	if (d->ctx->is_pid_hidden) {
 		dev->is_pid_hidden = true;
+		d->ns_note = dev->nnotes;
 		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
 		    "shown, not attributed; run the container with docker run --pid=host "
 		    "(Kubernetes: hostPID: true)");
@@ -589,6 +593,8 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return -1;
 	}
 	ctx->is_pid_hidden = nvml_pids_hidden();
+	snprintf(ctx->dev_prefix, sizeof ctx->dev_prefix, "%s/nvidia",
+	    sc->dev_root != NULL ? sc->dev_root : "/dev");
 	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */

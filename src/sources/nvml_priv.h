@@ -5,7 +5,7 @@
  *
  *	nvml.c		per-tick readers, sample, probe, finish, close, nvml_ops
  *	nvml_lib.c	dlopen, the symbol table with its _vN names, error strings
- *	nvml_procs.c	per-process polling, and accounting mode at the end
+ *	nvml_procs.c	per-process polling, accounting mode at polls and at the end
  *	nvml_clocks.c	--lock-clocks: lock and unlock
  *	nvml_mig.c	the MIG devices of a MIG-enabled board
  *
@@ -196,6 +196,11 @@ struct nvml_dev {
 	uint16_t		 foreign_sm_pct;
 	uint16_t		 foreign_mem_pct;
 	struct backend_intset	 seen;			/* pids reported so far */
+	/* In a pid namespace: the match by container (nvml_ns_match). */
+	bool			 is_ns_match;		/* this poll's pids taken as the tree's */
+	unsigned		 ns_polls[2];		/* answers naming pids: unmatched, matched */
+	unsigned		 ns_noted[2];		/* ... as the note last said */
+	unsigned		 ns_note;		/* index of the device's pid-namespace note */
 	/* What --lock-clocks locked, and unlock_clocks must reset. */
 	bool			 is_gpu_locked;
 	bool			 is_mem_locked;
@@ -210,6 +215,8 @@ struct nvml_ctx {
 	struct nvml_fn		 fn;
 	int			 found[NVML_NSLOTS];	/* the name found, or -1 */
 	bool			 is_pid_hidden;		/* nvml_pids_hidden() */
+	bool			 has_dev_fd;		/* the tree held an NVIDIA device file open */
+	char			 dev_prefix[256];	/* JOULESTAT_DEV_ROOT "/nvidia" */
 	int64_t			 real_minus_mono_ns;
 	struct nvml_dev		*devs;
 	size_t			 ndev;
@@ -262,6 +269,11 @@ bool		 nvml_poll_due(const struct nvml_dev *d, int64_t t_ns);
  */
 int		 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree,
 		    struct sample *s, struct pid_usage_set *pids);
+/*
+ * After a poll, in a pid namespace: say in the device's note whether the
+ * driver's pids were matched to the workload by container (nvml_ns_match).
+ */
+void		 nvml_ns_note(struct nvml_dev *d, struct device *dev);
 /* The tree's processes that only accounting mode has seen, at the end. */
 void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
 		    const struct proctree *tree, struct pid_usage_set *pids);

@@ -699,6 +699,12 @@ proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
 		ps->gpumem_bytes = mib * MIB;
 		return 0;
 	}
+	if (strcmp(arg, "comm") == 0) {
+		if (strlen(v) >= sizeof(ps->comm))
+			return perr(p, "comm= is at most %zu characters", sizeof(ps->comm) - 1);
+		strcpy(ps->comm, v);
+		return 0;
+	}
 	if (strcmp(arg, "type") == 0) {
 		if ((t = parse_word(p, "type", v, types)) == -1)
 			return -1;

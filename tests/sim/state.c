@@ -276,8 +276,10 @@ state_init(void)
 		 * without O_CLOEXEC: so does the simulator, with /dev/null, so
 		 * that the tests see whether it reaches the workload.
 		 */
-		if (nvsim.refcount++ == 0)
+		if (nvsim.refcount++ == 0) {
 			nvsim.ctl_fd = open("/dev/null", O_RDONLY);
+			procs_watch_start();
+		}
 		nvsim.is_truth_due = true;
 	}
 	return state_leave(rc);
@@ -286,17 +288,24 @@ state_init(void)
 nvmlReturn_t
 state_shutdown(void)
 {
+	pthread_t	 th;
+	bool		 is_join = false;
+
 	pthread_mutex_lock(&nvsim.lock);
 	if (nvsim.refcount == 0)
 		return state_leave(NVML_ERROR_UNINITIALIZED);
 	if (--nvsim.refcount == 0) {
+		is_join = procs_watch_stop(&th);
 		truth_write(&nvsim);
 		nvsim.is_truth_due = false;
 		if (nvsim.ctl_fd != -1)
 			close(nvsim.ctl_fd);
 		nvsim.ctl_fd = -1;
 	}
-	return state_leave(NVML_SUCCESS);
+	pthread_mutex_unlock(&nvsim.lock);
+	if (is_join)
+		pthread_join(th, NULL);
+	return NVML_SUCCESS;
 }
 
 void
@@ -324,7 +333,11 @@ state_copy_string(char *dst, unsigned int len, const char *src)
 __attribute__((destructor)) static void
 state_fini(void)
 {
+	pthread_t	 th;
+	bool		 is_join;
+
 	pthread_mutex_lock(&nvsim.lock);
+	is_join = procs_watch_stop(&th);
 	if (nvsim.is_truth_due)
 		truth_write(&nvsim);
 	nvsim.is_truth_due = false;
@@ -333,4 +346,6 @@ state_fini(void)
 		scenario_free(&nvsim.sc);
 	nvsim.is_loaded = false;
 	pthread_mutex_unlock(&nvsim.lock);
+	if (is_join)
+		pthread_join(th, NULL);
 }

@@ -23,7 +23,7 @@
 #include "joulestat/util.h"
 
 #define MAX_ROWS	8
-#define MAX_FIELDS	96
+#define MAX_FIELDS	128
 
 /* The command of the hand-made run: every character CSV must quote. */
 static const char COMMAND[] =
@@ -42,7 +42,8 @@ static const char *const HEADER[] = {
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
-	"gate_verdict", "phase", "phase_count", "phase_begin_s", "total_energy_j", "total_energy_devices", "total_workload_energy_j",
+	"gate_verdict", "phase", "phase_count", "phase_begin_s",
+	"total_energy_j", "total_energy_devices", "total_workload_energy_j",
 	"start_time", "joulestat_version", "tracker", "visible_devices", "device_bus_id",
 	"device_versions", "device_architecture",
 };

@@ -45,7 +45,8 @@ static const char *const SAMPLER_KEYS[] = {
 	"proc_races",
 };
 static const char *const DEVICE_KEYS[] = {
-	"index", "id", "name", "bus_id", "versions", "architecture", "backend", "backend_index", "power_kind", "gone",
+	"index", "id", "name", "bus_id", "versions", "architecture", "backend", "backend_index",
+	"power_kind", "gone",
 	"energy_j", "energy_method", "energies_j", "window_s", "avg_power_w", "peak_power_w",
 	"lost_readings", "lost_s", "measured_s", "partial", "within_device", "counter_resets", "throttled_power_s",
 	"throttled_thermal_s",
