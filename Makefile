@@ -30,7 +30,9 @@ PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.
 	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
 	   tests/sim/scenario.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
 	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c src/merge/mergephase.c \
-	   src/merge/mergeout.c src/lib/fmt.c
+	   src/merge/mergeout.c src/lib/fmt.c src/lib/units.c src/cli/config_ci.c \
+	   src/out/annotate.c src/out/doc.c src/out/markdown.c src/out/junit.c \
+	   src/out/openmetrics.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.

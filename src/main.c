@@ -23,6 +23,7 @@ static const struct word_command {
 } word_commands[] = {
 	{ "merge",	merge_main },
 	{ "mark",	mark_main },
+	{ "report",	report_main },
 };
 
 static int
@@ -78,7 +79,7 @@ main(int argc, char **argv)
 	int		status;
 
 	closed = hold_std_fds();
-	/* A workload called merge or mark runs as "joulestat -- merge". */
+	/* A workload called merge, mark or report runs as "joulestat -- merge". */
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(word_commands); i++) {
 		if (strcmp(argv[1], word_commands[i].word) == 0)
 			return word_commands[i].main(argc - 1, argv + 1);

@@ -22,4 +22,10 @@ int	merge_main(int argc, char **argv);
 /* joulestat mark [--begin | --end] [NAME] (cmd_mark.c). */
 int	mark_main(int argc, char **argv);
 
+/*
+ * joulestat report [options] FILE.json (src/cli/cmd_report.c): the
+ * Markdown, JUnit and metrics forms of a --json file.  0, or EXIT_TOOL.
+ */
+int	report_main(int argc, char **argv);
+
 #endif

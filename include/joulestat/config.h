@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 
+#include "joulestat/config_ci.h"
 #include "joulestat/devsel.h"
 #include "joulestat/gate.h"
 #include "joulestat/jobinfo.h"
@@ -43,7 +44,8 @@ struct config {
 	enum config_action	 action;
 	unsigned		 interval_ms;
 	unsigned		 print_ms;	/* -I: a line per device this often; 0 = none */
-	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q */
+	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q, */
+						/* --markdown, --junit, --openmetrics, --csv-format */
 	enum descendants	 descendants;
 	pid_t			*pids;		/* -p: attach to these (npids > 0) */
 	size_t			 npids;
@@ -65,6 +67,7 @@ struct config {
 	bool			 is_exclusive;	/* --exclusive */
 	double			 exclusive_wait_s; /* --exclusive-timeout, or CONFIG_WAIT_FOREVER */
 	struct jobinfo		 job;		/* host, rank, job id for %-paths and CSV */
+	struct device_need	 need;		/* --list-devices --require */
 	char			*text;		/* ACTION_HELP: what to print on stdout */
 	void			*priv;		/* parser state that owns the strings */
 };

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 enum exitcode {
+	EXIT_NOT_OFFERED	= 2,	/* --list-devices --require: the machine lacks it */
 	EXIT_GATE_DEFAULT	= 3,	/* a CI gate failed; the workload succeeded */
 	EXIT_TOOL		= 125,	/* joulestat itself failed, or a usage error */
 	EXIT_CANNOT_EXEC	= 126,	/* found but could not be executed */

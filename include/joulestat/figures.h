@@ -65,6 +65,9 @@ struct figure_table {
 /* A struct report: the run's own figures, the attribution weights and the sampler's. */
 extern const struct figure_table figures_run;
 extern const struct figure_table figures_weights;
+/* A struct report: its totals over the devices, and the metadata of the run. */
+extern const struct figure_table figures_totals;
+extern const struct figure_table figures_meta;
 extern const struct figure_table figures_sampler;
 /* A struct dev_report: before its P-states in JSON, and its attribution after them. */
 extern const struct figure_table figures_device;

@@ -15,6 +15,13 @@
 void	fmt_energy(char *buf, size_t size, double mj);
 
 /*
+ * unix_ns as RFC 3339 in the local time zone, to the second, with the
+ * zone's offset: "2026-11-23T16:09:13+01:00" ("Z" never: UTC is "+00:00").
+ * "" when the time cannot be converted.
+ */
+void	fmt_rfc3339(char *buf, size_t size, int64_t unix_ns);
+
+/*
  * A JSON string of s, made valid UTF-8 (each byte outside a well-formed
  * sequence becomes U+FFFD); null for NULL or "".  NULL when out of memory.
  */

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "joulestat/gate.h"
 #include "joulestat/report.h"
 
@@ -25,6 +27,14 @@
  * while the document was built) or writing failed (-EIO when errno does
  * not say).
  */
+/*
+ * The same document, for the forms drawn from it (markdown.h, junit.h,
+ * openmetrics.h, annotate.h), which read it as `joulestat report` reads a
+ * --json file.  The caller owns it (json_decref); NULL when memory ran out.
+ */
+json_t	*jsonout_build(const struct report *reps, size_t nreps, const struct series *series,
+	    const struct gate_set *gates);
+
 int	jsonout_write(FILE *f, const struct report *reps, size_t nreps,
 	    const struct series *series, const struct gate_set *gates);
 

@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "joulestat/timeline.h"
 #include "joulestat/util.h"
 
@@ -29,6 +31,12 @@ struct output_paths {
 	const char	*json_path;	/* --json: the report as JSON */
 	const char	*timeline_path;	/* --timeline: one CSV row per device per reading */
 	const char	*plot_path;	/* --plot: PNG drawn from the timeline */
+	const char	*markdown_path;	/* --markdown: GitHub Flavored Markdown summary */
+	bool		 is_markdown_append; /* ... appended to ($GITHUB_STEP_SUMMARY) */
+	const char	*junit_path;	/* --junit: JUnit XML, a test case per gate */
+	const char	*metrics_path;	/* --openmetrics: Prometheus/OpenMetrics text */
+	bool		 is_csv_long;	/* --csv-format=long: one row per figure */
+	bool		 is_github;	/* a GitHub Actions step: annotate failed gates */
 	bool		 is_quiet;	/* -q: no report */
 	bool		 is_stdout_closed; /* joulestat started with fd 1 closed */
 };
@@ -46,7 +54,11 @@ struct outputs {
 	FILE		*report;	/* text or -x CSV; NULL with -q */
 	FILE		*csv;
 	FILE		*json;
+	FILE		*markdown;
+	FILE		*junit;
+	FILE		*metrics;
 	struct out_file	 report_file, csv_file, json_file;
+	struct out_file	 markdown_file, junit_file, metrics_file;
 	struct timeline	 timeline;
 	bool		 has_timeline;
 	char		*plot_tool;	/* --plot: joulestat-plot, found before the run */
@@ -73,6 +85,14 @@ void	outputs_open(struct outputs *o);
 /* Write every requested form of reps (nreps > 0) with gates, and close everything. */
 void	outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 	    const struct gate_set *gates);
+
+/*
+ * Write the forms drawn from the JSON report doc (--markdown, --junit,
+ * --openmetrics, and the annotations of a GitHub Actions step) and close
+ * their files; a NULL doc (out of memory) fails them.  outputs_write does
+ * this for a run; `joulestat report` for a --json file read back.
+ */
+void	outputs_write_doc(struct outputs *o, const json_t *doc);
 
 /* Close without writing: the run never started or measured nothing. */
 void	outputs_abandon(struct outputs *o);

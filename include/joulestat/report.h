@@ -180,11 +180,29 @@ struct report {
 	uint64_t	 phase_bad;		/* lines that were not marks */
 	char		 phase_first_bad[96];
 	uint64_t	 phase_dropped;		/* past the nesting or count limits */
+	/* The run's totals over its devices (add_totals in report.c). */
+	double		 total_mj;		/* every device that measured energy */
+	size_t		 total_ndev;		/* ... how many they were; 0: unknown */
+	double		 total_workload_mj;	/* the attribution estimates of the tree */
+	size_t		 total_workload_ndev;	/* ... over this many devices; 0: unknown */
+	bool		 has_total;
+	bool		 has_total_workload;
+	/* What a result from another day needs to be compared with this one. */
+	const char	*version;		/* joulestat's */
+	char		 start_time[40];	/* start_unix_ns in RFC 3339, local zone; "" unknown */
+	const char	*tracker;		/* how the process tree was followed */
+	const char	*visible;		/* the runtimes' device masks, "" for none */
 };
 
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
+
+/*
+ * How joulestat follows the workload's processes, one word for the
+ * metadata of every machine-readable form.
+ */
+const char *report_tracker(void);
 
 /* The phases of run into rep (phases.c); report_free releases them. */
 void	report_phases(struct report *rep, const struct run *run);

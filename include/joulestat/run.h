@@ -48,6 +48,7 @@ struct run_params {
 	size_t			 nidle;
 	bool			 is_exclusive;	/* --exclusive */
 	const struct jobinfo	*job;		/* host, rank, job */
+	const char		*visible;	/* the runtimes' device masks, for the report */
 };
 
 #define PIDFD_ENDED	(-1)	/* the attached process has ended */

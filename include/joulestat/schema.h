@@ -90,10 +90,20 @@
 	C(COL_GATEWHAT, "gate_figure")					\
 	C(COL_GATELIMIT, "gate_limit")					\
 	C(COL_GATEMEAS, "gate_measured")				\
-	C(COL_GATEVERDICT, "gate_verdict")					\
+	C(COL_GATEVERDICT, "gate_verdict")				\
 	C(COL_PHASE, "phase")						\
 	C(COL_PHASECOUNT, "phase_count")				\
-	C(COL_PHASEBEGIN, "phase_begin_s")
+	C(COL_PHASEBEGIN, "phase_begin_s")				\
+	C(COL_TOTAL, "total_energy_j")					\
+	C(COL_TOTALDEVS, "total_energy_devices")			\
+	C(COL_TOTALWORK, "total_workload_energy_j")			\
+	C(COL_STARTTIME, "start_time")					\
+	C(COL_VERSION, "joulestat_version")				\
+	C(COL_TRACKER, "tracker")					\
+	C(COL_VISIBLE, "visible_devices")				\
+	C(COL_BUSID, "device_bus_id")					\
+	C(COL_DEVVERSION, "device_versions")				\
+	C(COL_DEVARCH, "device_architecture")
 
 #define SCHEMA_ENUM(e, name)	e,
 enum summary_col {
@@ -196,11 +206,51 @@ enum merge_scope {
 enum series_row {
 	ROW_MEAN,
 	ROW_STDDEV,
+	ROW_MEDIAN,
+	ROW_MIN,
+	ROW_MAX,
+	ROW_N,
+	ROW_NROWS
 };
 
 const char *schema_scope(enum summary_scope scope);
 const char *schema_merge_scope(enum merge_scope scope);
 const char *schema_series_row(enum series_row row);
+
+/* Is run (the "run" column of a row) one of the series rows, not a run number? */
+bool	schema_is_series_row(const char *run);
+
+/*
+ * The unit of a summary column's figures in the long CSV form
+ * (--csv-format=long): "J", "s", "W", "ms", "MHz", "KiB", "%", "1" for a
+ * ratio or a count; NULL for a column that names what a row is about
+ * (scope, run, device, pstate, process, gate, ...), not a figure.
+ */
+const char *schema_column_unit(enum summary_col col);
+
+/* The columns of the long CSV form, one row per figure. */
+#define LONG_COLUMNS(C)							\
+	C(LCOL_SCHEMA, "schema_version")				\
+	C(LCOL_SCOPE, "scope")						\
+	C(LCOL_RUN, "run")						\
+	C(LCOL_HOST, "host")						\
+	C(LCOL_DEVICE, "device")					\
+	C(LCOL_PSTATE, "pstate")					\
+	C(LCOL_PHASE, "phase")						\
+	C(LCOL_PID, "pid")						\
+	C(LCOL_GATE, "gate_figure")					\
+	C(LCOL_FIGURE, "figure")					\
+	C(LCOL_VALUE, "value")						\
+	C(LCOL_UNIT, "unit")
+
+#define SCHEMA_ENUM(e, name)	e,
+enum long_col {
+	LONG_COLUMNS(SCHEMA_ENUM)
+	LCOL_NCOLS
+};
+#undef SCHEMA_ENUM
+
+const char *schema_long_column(enum long_col col);
 
 /* How the run ended. */
 /* Where a device's idle power came from. */

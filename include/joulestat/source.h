@@ -82,10 +82,12 @@ struct device {
 	char		 bus_id[32];		/* PCI bus id, or empty */
 	unsigned	 index;			/* the backend's own index */
 	unsigned	 number;		/* the one numbering (devsel_match): -d N, the report */
+	int		 family;		/* enum devsel_family: whose runtime sees it */
 	unsigned	 measures;		/* enum measure: what probe found */
 	enum power_kind	 power_kind;
 	enum pstate_names pstate_names;
 	char		 version[96];		/* driver / library versions, for --list-devices */
+	char		 arch[16];		/* "Hopper", as the library names it; "" unknown */
 	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
 	int64_t		 max_gap_ns;		/* sample at least this often; 0 = no need */

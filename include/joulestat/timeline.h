@@ -16,7 +16,7 @@
 #include "joulestat/source.h"
 #include "joulestat/util.h"
 
-#define TIMELINE_SCHEMA_VERSION	1
+#define TIMELINE_SCHEMA_VERSION	2	/* 2: the pstate column holds the summary's names */
 #define TIMELINE_FLUSH_NS	NSEC_PER_SEC
 
 enum timeline_status {

@@ -1,15 +1,24 @@
 /*
- * joulestat --list-devices: what can be measured here, and how.
+ * joulestat --list-devices: what can be measured here, and how; with
+ * --json FILE the same as JSON, and with --require whether the machine
+ * offers what a CI job needs (exit status 2 when it does not).
  */
 #include "joulestat/commands.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "joulestat/config.h"
 #include "joulestat/devsel.h"
+#include "joulestat/exitcode.h"
+#include "joulestat/listout.h"
 #include "joulestat/run.h"
 #include "joulestat/setup.h"
 #include "joulestat/source.h"
+#include "joulestat/util.h"
 
 static void
 list_one(const struct device *d, const char *backend, const struct devsel *sel)
@@ -29,15 +38,86 @@ list_one(const struct device *d, const char *backend, const struct devsel *sel)
 		    "names it\n", mask);
 }
 
+/* Does device d, of backend, meet need? */
+static bool
+is_needed(const struct device_need *need, const struct device *d, const char *backend)
+{
+	switch (need->kind) {
+	case NEED_GPU: return d->family != DEVSEL_F_NONE;
+	case NEED_NVIDIA: return d->family == DEVSEL_F_CUDA;
+	case NEED_AMD: return d->family == DEVSEL_F_ROCM;
+	case NEED_INTEL: return d->family == DEVSEL_F_ZE;
+	case NEED_RAPL: return strcmp(backend, "rapl") == 0;
+	case NEED_NONE: case NEED_COUNT: break;
+	}
+	return true;
+}
+
+/* --require: 0 when the machine offers it, else EXIT_NOT_OFFERED with a line on stderr. */
+static int
+check_need(const struct config *cfg, const struct run *run)
+{
+	size_t	i, k, n = 0;
+
+	if (cfg->need.kind == NEED_NONE)
+		return 0;
+	for (i = 0; i < run->nbackends; i++) {
+		for (k = 0; k < run->backends[i].ndev; k++)
+			n += is_needed(&cfg->need, &run->backends[i].devs[k],
+			    run->backends[i].ops->name);
+	}
+	if (n >= cfg->need.n)
+		return 0;
+	if (cfg->need.kind == NEED_COUNT)
+		warnmsg("--require %u: %zu device%s found", cfg->need.n, n, n == 1 ? "" : "s");
+	else
+		warnmsg("--require: no device of that kind found");
+	return EXIT_NOT_OFFERED;
+}
+
+/* --list-devices --json FILE ("-" for standard output).  0 or EXIT_TOOL. */
+static int
+write_json(const char *path, const struct run *run, const struct devsel *sel)
+{
+	FILE	*f = stdout;
+	int	 fd, rc;
+
+	if (strcmp(path, "-") != 0) {
+		fd = open_output_fd(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+		if (fd == -1 || (f = fdopen(fd, "w")) == NULL) {
+			warnmsg("%s: %s", path, output_strerror(errno));
+			if (fd != -1)
+				close(fd);
+			return EXIT_TOOL;
+		}
+	}
+	rc = listout_json(f, run, sel);
+	if (f != stdout && fclose(f) != 0 && rc == 0)
+		rc = -errno;
+	if (rc != 0) {
+		warnmsg("%s: %s", strcmp(path, "-") == 0 ? "standard output" : path, strerror(-rc));
+		return EXIT_TOOL;
+	}
+	return 0;
+}
+
 int
 cmd_list_devices(const struct config *cfg)
 {
 	struct run	run = { .interval_ms = cfg->interval_ms };
 	size_t		i, k, n = 0;
+	int		status = 0;
 
 	/* Every device is listed; the masks only say which the workload would see. */
 	cfg->sources.sel->is_listing = true;
 	setup_probe(&run, &cfg->sources);
+	if (cfg->out.json_path != NULL) {
+		status = write_json(cfg->out.json_path, &run, cfg->sources.sel);
+		if (status == 0)
+			status = check_need(cfg, &run);
+		setup_close(&run);
+		return status;
+	}
 	for (i = 0; i < run.nbackends; i++) {
 		for (k = 0; k < run.backends[i].ndev; k++, n++)
 			list_one(&run.backends[i].devs[k], run.backends[i].ops->name,
@@ -47,6 +127,7 @@ cmd_list_devices(const struct config *cfg)
 		printf("no devices found\n");
 	for (i = 0; i < run.nnotes; i++)
 		printf("%s\n", run.notes[i]);
+	status = check_need(cfg, &run);
 	setup_close(&run);
-	return 0;
+	return status;
 }

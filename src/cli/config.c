@@ -11,6 +11,7 @@
 
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <popt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,10 +19,12 @@
 #include <unistd.h>
 
 #include "joulestat/account.h"
+#include "joulestat/config_ci.h"
 #include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/gate.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/units.h"
 #include "joulestat/util.h"
 
 #include "options.h"
@@ -49,6 +52,8 @@ own_strings(struct parser *ps)
 		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
 		&ps->raw.gate_partial, &ps->raw.interval_print,
 		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
+		&ps->raw.markdown, &ps->raw.junit, &ps->raw.metrics, &ps->raw.csv_format,
+		&ps->raw.require,
 	};
 	size_t		 i, k;
 
@@ -67,14 +72,15 @@ own_strings(struct parser *ps)
 static int
 parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 {
-	uint64_t	v;
+	double	v;
 
-	if (parse_u64_range(s, CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS, &v) != 0) {
+	if (parse_quantity(s, UNIT_SECONDS, 1e-3, &v) != 0 || (v *= 1e3) < CONFIG_INTERVAL_MIN_MS ||
+	    v > CONFIG_INTERVAL_MAX_MS || fabs(v - round(v)) > 1e-6) {
 		errbuf_set(err, "invalid interval '%s': expected milliseconds from %d to %d",
 		    VIS(s), CONFIG_INTERVAL_MIN_MS, CONFIG_INTERVAL_MAX_MS);
 		return -1;
 	}
-	cfg->interval_ms = (unsigned)v;
+	cfg->interval_ms = (unsigned)round(v);
 	return 0;
 }
 
@@ -135,31 +141,6 @@ parse_descendants(struct config *cfg, const char *s, struct errbuf *err)
 	}
 	errbuf_set(err, "invalid --descendants '%s': expected leave, wait or kill", VIS(s));
 	return -1;
-}
-
-/* An output path may be "-" for stdout; an input (--nvml-lib) or --plot may not. */
-static int
-check_path(const char *opt, const char *s, bool may_be_stdout, struct errbuf *err)
-{
-	if (s != NULL && s[0] == '\0') {
-		errbuf_set(err, "%s needs a file name%s", opt, may_be_stdout ? " (- for stdout)" : "");
-		return -1;
-	}
-	return 0;
-}
-
-static int
-check_separator(const char *s, struct errbuf *err)
-{
-	if (s == NULL)
-		return 0;
-	/* Numbers are written unquoted: a separator must not occur in one. */
-	if (s[0] == '\0' || strpbrk(s, "\"\r\n0123456789.-+") != NULL) {
-		errbuf_set(err, "invalid field separator '%s': must be non-empty, without quotes, "
-		    "newlines, digits, '.', '-' or '+'", VIS(s));
-		return -1;
-	}
-	return 0;
 }
 
 static int
@@ -248,7 +229,8 @@ parse_idle_one(struct config *cfg, char *tok)
 		ip->device = (int)dev;
 		tok = colon + 1;
 	}
-	if (parse_double(tok, &ip->watts) != 0 || ip->watts < 0 || ip->watts > 100000)
+	if (parse_quantity(tok, UNIT_WATTS, 1, &ip->watts) != 0 || ip->watts < 0 ||
+	    ip->watts > 100000)
 		return -1;
 	for (size_t i = 0; i < cfg->nidle; i++) {
 		if (cfg->idle[i].device == ip->device)
@@ -300,7 +282,8 @@ parse_series(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		}
 		cfg->warmup = (unsigned)v;
 	}
-	if (r->cooldown != NULL && (parse_double(r->cooldown, &cfg->cooldown_s) != 0 ||
+	if (r->cooldown != NULL && (parse_quantity(r->cooldown, UNIT_SECONDS, 1,
+	    &cfg->cooldown_s) != 0 ||
 	    cfg->cooldown_s < 0 || cfg->cooldown_s > CONFIG_MAX_COOLDOWN_S)) {
 		errbuf_set(err, "invalid --cooldown '%s': expected seconds from 0 to %d",
 		    VIS(r->cooldown), CONFIG_MAX_COOLDOWN_S);
@@ -312,7 +295,8 @@ parse_series(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 static int
 parse_baseline(struct config *cfg, const char *s, struct errbuf *err)
 {
-	if (parse_double(s, &cfg->idle_baseline_s) != 0 || cfg->idle_baseline_s <= 0 ||
+	if (parse_quantity(s, UNIT_SECONDS, 1, &cfg->idle_baseline_s) != 0 ||
+	    cfg->idle_baseline_s <= 0 ||
 	    cfg->idle_baseline_s > CONFIG_BASELINE_MAX_S) {
 		errbuf_set(err, "invalid --idle-baseline '%s': expected seconds, more than 0 and "
 		    "at most %d", VIS(s), CONFIG_BASELINE_MAX_S);
@@ -365,8 +349,8 @@ parse_lock_opts(struct config *cfg, const struct raw_opts *r, struct errbuf *err
 	/* A run that locks clocks must not have them reset by another one's end. */
 	cfg->is_exclusive = r->is_exclusive != 0 || r->exclusive_wait != NULL || r->lock != NULL;
 	cfg->exclusive_wait_s = CONFIG_WAIT_FOREVER;
-	if (r->exclusive_wait != NULL && (parse_double(r->exclusive_wait, &cfg->exclusive_wait_s)
-	    != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
+	if (r->exclusive_wait != NULL && (parse_quantity(r->exclusive_wait, UNIT_SECONDS, 1,
+	    &cfg->exclusive_wait_s) != 0 || cfg->exclusive_wait_s < 0 || cfg->exclusive_wait_s > CONFIG_MAX_WAIT_S)) {
 		errbuf_set(err, "invalid --exclusive-timeout '%s': expected seconds from 0 to %d",
 		    VIS(r->exclusive_wait), CONFIG_MAX_WAIT_S);
 		return -1;
@@ -462,7 +446,11 @@ expand_paths(struct config *cfg, struct parser *ps, struct errbuf *err)
 	    expand_path(ps, &cfg->job, "--csv", &cfg->out.csv_path, err) != 0 ||
 	    expand_path(ps, &cfg->job, "--json", &cfg->out.json_path, err) != 0 ||
 	    expand_path(ps, &cfg->job, "--timeline", &cfg->out.timeline_path, err) != 0 ||
-	    expand_path(ps, &cfg->job, "--plot", &cfg->out.plot_path, err) != 0)
+	    expand_path(ps, &cfg->job, "--plot", &cfg->out.plot_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--junit", &cfg->out.junit_path, err) != 0 ||
+	    expand_path(ps, &cfg->job, "--openmetrics", &cfg->out.metrics_path, err) != 0 ||
+	    (!cfg->out.is_markdown_append &&
+	    expand_path(ps, &cfg->job, "--markdown", &cfg->out.markdown_path, err) != 0))
 		return -1;
 	return 0;
 }
@@ -487,14 +475,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 		return -1;
 	if (r->descendants != NULL && parse_descendants(cfg, r->descendants, err) != 0)
 		return -1;
-	if (check_path("--output", r->output, true, err) != 0 ||
-	    check_path("--csv", r->csv, true, err) != 0 ||
-	    check_path("--json", r->json, true, err) != 0 ||
-	    check_path("--timeline", r->timeline, true, err) != 0 ||
-	    check_path("--nvml-lib", r->nvml_lib, false, err) != 0 ||
-	    check_separator(r->field_sep, err) != 0)
+	if (config_check_path("--output", r->output, true, err) != 0 ||
+	    config_check_path("--csv", r->csv, true, err) != 0 ||
+	    config_check_path("--json", r->json, true, err) != 0 ||
+	    config_check_path("--timeline", r->timeline, true, err) != 0 ||
+	    config_check_path("--nvml-lib", r->nvml_lib, false, err) != 0 ||
+	    config_check_separator(r->field_sep, err) != 0)
 		return -1;
-	if (check_path("--plot", r->plot, false, err) != 0 || (r->plot != NULL &&
+	if (config_check_path("--plot", r->plot, false, err) != 0 || (r->plot != NULL &&
 	    strcmp(r->plot, "-") == 0)) {
 		errbuf_set(err, "--plot needs a file name");
 		return -1;
@@ -517,7 +505,14 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;
-	return 0;
+	if (r->require != NULL && (!r->is_list_devices ||
+	    config_parse_require(&cfg->need, r->require, err) != 0)) {
+		if (!r->is_list_devices)
+			errbuf_set(err, "--require needs --list-devices");
+		return -1;
+	}
+	return config_ci_outputs(&cfg->out, r->markdown, r->junit, r->metrics, r->csv_format,
+	    getenv("GITHUB_STEP_SUMMARY"), getenv("GITHUB_ACTIONS"), err);
 }
 
 /* Take the workload's argv from what popt left over. */

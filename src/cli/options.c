@@ -23,7 +23,8 @@ static const char USAGE[] =
     "       joulestat [options] -p PID[,PID...]\n"
     "       joulestat [options] --list-devices\n"
     "       joulestat merge [options] FILE...\n"
-    "       joulestat mark [--begin | --end] [NAME]";
+    "       joulestat mark [--begin | --end] [NAME]\n"
+    "       joulestat report [options] FILE.json";
 
 /* Heads a group of options in the help; popt sees an empty table. */
 static struct poptOption no_options[] = { POPT_TABLEEND };
@@ -63,9 +64,15 @@ options_table(struct poptOption *t, struct raw_opts *r)
 		"list what can be measured on this machine, and how, then exit", NULL },
 	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, OPT_STRING,
 		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
+	    { "require", '\0', POPT_ARG_STRING, &r->require, OPT_STRING,
+		"with --list-devices: exit 2 unless the machine offers this",
+		"gpu|nvidia|amd|intel|rapl|N" },
 	    GROUP("Outputs"),
 	    { "csv", '\0', POPT_ARG_STRING, &r->csv, OPT_STRING,
 		"write the summary as CSV to FILE (- for stdout)", "FILE" },
+	    { "csv-format", '\0', POPT_ARG_STRING, &r->csv_format, OPT_STRING,
+		"--csv and -x: a row per run, device, P-state... (wide, default)\n"
+		"or a row per figure (long)", "wide|long" },
 	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, OPT_STRING,
 		"write the report as CSV with separator SEP", "SEP" },
 	    { "interval-print", 'I', POPT_ARG_STRING, &r->interval_print, OPT_STRING,
@@ -74,12 +81,20 @@ options_table(struct poptOption *t, struct raw_opts *r)
 		"MS" },
 	    { "json", '\0', POPT_ARG_STRING, &r->json, OPT_STRING,
 		"write the report as JSON to FILE (- for stdout)", "FILE" },
+	    { "junit", '\0', POPT_ARG_STRING, &r->junit, OPT_STRING,
+		"write JUnit XML to FILE: a test case per gate", "FILE" },
+	    { "markdown", '\0', POPT_ARG_STRING, &r->markdown, OPT_STRING,
+		"write a Markdown summary to FILE;\n"
+		"github appends it to $GITHUB_STEP_SUMMARY", "FILE|github" },
+	    { "openmetrics", '\0', POPT_ARG_STRING, &r->metrics, OPT_STRING,
+		"write the figures as Prometheus/OpenMetrics text to FILE", "FILE" },
 	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,
 		"write the report to FILE\n(- for stdout; default stderr)", "FILE" },
 	    { "plot", '\0', POPT_ARG_STRING, &r->plot, OPT_STRING,
 		"draw power, clocks and P-states over time to FILE;\n"
 		"PNG or SVG by the name's ending; needs gnuplot", "FILE" },
-	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
+	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0,
+		"print no report;\nfailed gates and errors are still said on stderr", NULL },
 	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
 		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
 	    GROUP("Repeats"),

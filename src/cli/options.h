@@ -45,6 +45,11 @@ struct raw_opts {
 	char	*lock;
 	char	*exclusive_wait;
 	char	*plot;
+	char	*markdown;
+	char	*junit;
+	char	*metrics;
+	char	*csv_format;
+	char	*require;
 	int	 is_quiet;
 	int	 is_list_devices;
 	int	 is_lock_required;
@@ -52,7 +57,7 @@ struct raw_opts {
 };
 
 /* Entries of the option table, with its group headings and its end. */
-#define OPTIONS_N 47
+#define OPTIONS_N 52
 
 
 /* Fill T (OPTIONS_N entries) with the options, their values stored in R. */

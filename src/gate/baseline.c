@@ -139,8 +139,7 @@ read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 		run = csvin_get(t, row, c.run);
 		is_ours = strcmp(scope, schema_scope(SCOPE_RUN)) == 0 ||
 		    strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0;
-		if (strcmp(run, schema_series_row(ROW_MEAN)) == 0 ||
-		    strcmp(run, schema_series_row(ROW_STDDEV)) == 0)
+		if (schema_is_series_row(run))
 			continue;		/* recomputed, not read */
 		if (parse_u64_range(run, 1, UINT32_MAX, &v) != 0) {
 			if (!is_ours)

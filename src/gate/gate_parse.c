@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "joulestat/units.h"
 #include "joulestat/util.h"
 
 #define GATE_MAX_DEVICE		1023
@@ -53,10 +54,20 @@ gate_is_min(enum gate_metric metric)
 	return metrics[metric].is_min;
 }
 
+/* A limit in the metric's unit, with a unit suffix where it has one (10kJ, 2m, 300W). */
 static int
-parse_limit(const char *s, double max, double *out)
+parse_limit(enum gate_metric metric, const char *s, double max, double *out)
 {
-	return parse_double(s, out) != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
+	int	rc;
+
+	switch (metric) {
+	case GATE_ENERGY:
+	case GATE_ABOVE_IDLE: rc = parse_quantity(s, UNIT_JOULES, 1, out); break;
+	case GATE_TIME: rc = parse_quantity(s, UNIT_SECONDS, 1, out); break;
+	case GATE_AVG_POWER: rc = parse_quantity(s, UNIT_WATTS, 1, out); break;
+	default: rc = parse_double(s, out);
+	}
+	return rc != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
 }
 
 /* "DEV:" in front of an entry: the device index, else GATE_ALL_DEVICES. */
@@ -91,7 +102,7 @@ parse_share(struct gate_spec *g, char *tok)
 	if (rest[0] == '\0' || strlen(rest) >= sizeof g->state || strpbrk(rest, " \t:,") != NULL)
 		return -1;
 	snprintf(g->state, sizeof g->state, "%s", rest);
-	return parse_limit(colon + 1, 100, &g->limit);
+	return parse_limit(g->metric, colon + 1, 100, &g->limit);
 }
 
 /* "phase:NAME:" in front of an entry: the phase it judges. */
@@ -122,22 +133,23 @@ parse_entry(struct gate_spec *g, char *tok)
 	case GATE_STATE_SHARE:
 		return parse_share(g, tok);
 	case GATE_TIME:
-		return parse_limit(tok, GATE_MAX_LIMIT, &g->limit) != 0 || g->limit == 0 ? -1 : 0;
+		return parse_limit(g->metric, tok, GATE_MAX_LIMIT, &g->limit) != 0 || g->limit == 0 ?
+		    -1 : 0;
 	case GATE_REGRESSION:
-		return parse_limit(tok, GATE_MAX_PCT, &g->limit);
+		return parse_limit(g->metric, tok, GATE_MAX_PCT, &g->limit);
 	default:
 		rest = take_device(tok, &g->device);
 		if (rest == tok && strchr(tok, ':') != NULL)
 			return -1;
-		return parse_limit(rest, GATE_MAX_LIMIT, &g->limit);
+		return parse_limit(g->metric, rest, GATE_MAX_LIMIT, &g->limit);
 	}
 }
 
 static const char *const forms[] = {
-	[GATE_ENERGY] = "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...",
-	[GATE_ABOVE_IDLE] = "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...",
-	[GATE_TIME] = "[phase:NAME:]seconds (more than 0),...",
-	[GATE_AVG_POWER] = "[phase:NAME:]watts, or [phase:NAME:]DEVICE:WATTS,...",
+	[GATE_ENERGY] = "[phase:NAME:]joules (10kJ, 0.5Wh), or [phase:NAME:]DEVICE:JOULES,...",
+	[GATE_ABOVE_IDLE] = "[phase:NAME:]joules (10kJ, 0.5Wh), or [phase:NAME:]DEVICE:JOULES,...",
+	[GATE_TIME] = "[phase:NAME:]seconds (90, 2m, 500ms; more than 0),...",
+	[GATE_AVG_POWER] = "[phase:NAME:]watts (300, 0.3kW), or [phase:NAME:]DEVICE:WATTS,...",
 	[GATE_STATE_SHARE] = "[phase:NAME:][DEVICE:]STATE:PERCENT,... such as P0:80",
 	[GATE_REGRESSION] = "a percentage, 0 or more",
 };

@@ -13,11 +13,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "joulestat/util.h"
 
 /* U+FFFD REPLACEMENT CHARACTER, in UTF-8. */
 static const char utf8_replacement[] = "\xef\xbf\xbd";
+
+void
+fmt_rfc3339(char *buf, size_t size, int64_t unix_ns)
+{
+	time_t		t = (time_t)(unix_ns / 1000000000);
+	struct tm	tm;
+	long		off;
+
+	if (size == 0)
+		return;
+	buf[0] = '\0';
+	if (localtime_r(&t, &tm) == NULL)
+		return;
+	off = tm.tm_gmtoff / 60;
+	snprintf(buf, size, "%04d-%02d-%02dT%02d:%02d:%02d%c%02ld:%02ld", tm.tm_year + 1900,
+	    tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, off < 0 ? '-' : '+',
+	    labs(off) / 60, labs(off) % 60);
+}
 
 void
 fmt_energy(char *buf, size_t size, double mj)

@@ -155,7 +155,7 @@ row_index(const struct reader *rd, size_t row, int64_t *out)
 	return 0;
 }
 
-/* The run of a row: 1..N, or 0 for the "mean" and "stddev" rows of -r. */
+/* The run of a row: 1..N, or 0 for the series rows of -r ("mean", "median", ...). */
 static int
 row_run(const struct reader *rd, size_t row, uint64_t *run)
 {
@@ -163,8 +163,7 @@ row_run(const struct reader *rd, size_t row, uint64_t *run)
 
 	*run = 0;
 	/* The -r summary rows are recomputed, not read. */
-	if (strcmp(s, schema_series_row(ROW_MEAN)) == 0 ||
-	    strcmp(s, schema_series_row(ROW_STDDEV)) == 0)
+	if (schema_is_series_row(s))
 		return 0;
 	if (parse_u64_range(s, 1, UINT32_MAX, run) != 0) {
 		errbuf_set(rd->err, "line %zu: run '%s' is not a run number", row_line(rd, row),

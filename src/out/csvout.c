@@ -22,8 +22,8 @@
 struct row {
 	const struct report		*rep;
 	enum summary_scope		 scope;
-	const struct series		*series; /* the "mean" and "stddev" rows */
-	enum series_row			 stat;	/* ... which of the two */
+	const struct series		*series; /* the series rows: "mean", "median", ... */
+	enum series_row			 stat;	/* ... which of them */
 	int				 slot;	/* series pstate rows; -1 otherwise */
 	const struct dev_report		*d;	/* device, pstate and process rows */
 	size_t				 di;
@@ -76,6 +76,9 @@ device_identity(struct cells *cl, const struct row *r)
 	fmt_cell_text(&cl->c[COL_DEVID], r->d->dev->id);
 	fmt_cell_text(&cl->c[COL_DEVNAME], r->d->dev->name);
 	fmt_cell_text(&cl->c[COL_BACKEND], r->d->backend);
+	fmt_cell_text(&cl->c[COL_BUSID], r->d->dev->bus_id);
+	fmt_cell_text(&cl->c[COL_DEVVERSION], r->d->dev->version);
+	fmt_cell_text(&cl->c[COL_DEVARCH], r->d->dev->arch);
 }
 
 /* The figures of a table that have a column. */
@@ -126,7 +129,28 @@ proc_cells(struct cells *cl, const struct dev_report *d, const struct proc_repor
 		fmt_cell_real(&c[COL_SHARE_E], p->energy_mj / d->energy_mj, 6);
 }
 
-/* The mean or the standard deviation of each statistic of a table. */
+/* One statistic of a series figure into its cell; the count "n" is an integer. */
+static void
+stat_cell(struct fmt_cell *c, const struct series_stat *st, enum series_row stat, int prec)
+{
+	double	v = st->mean;
+
+	if (st->n == 0)
+		return;
+	switch (stat) {
+	case ROW_N:
+		fmt_cell_int(c, (int64_t)st->n);
+		return;
+	case ROW_STDDEV: v = st->sd; break;
+	case ROW_MEDIAN: v = st->median; break;
+	case ROW_MIN: v = st->min; break;
+	case ROW_MAX: v = st->max; break;
+	case ROW_MEAN: case ROW_NROWS: break;
+	}
+	fmt_cell_real(c, v, prec);
+}
+
+/* One statistic (mean, median, ...) of each figure of a table. */
 static void
 stat_cells(struct cells *cl, const struct stat_table *t, const void *base, enum series_row stat)
 {
@@ -135,13 +159,11 @@ stat_cells(struct cells *cl, const struct stat_table *t, const void *base, enum 
 
 	for (i = 0; i < t->n; i++) {
 		st = (const struct series_stat *)(const void *)((const char *)base + t->v[i].off);
-		if (st->n > 0)
-			fmt_cell_real(&cl->c[t->v[i].col], stat == ROW_MEAN ? st->mean : st->sd,
-			    t->v[i].prec);
+		stat_cell(&cl->c[t->v[i].col], st, stat, t->v[i].prec);
 	}
 }
 
-/* Cells of the "mean" and "stddev" rows. */
+/* Cells of the series rows. */
 static void
 series_cells(struct cells *cl, const struct row *r)
 {
@@ -161,8 +183,7 @@ series_cells(struct cells *cl, const struct row *r)
 	fmt_cell_text(&cl->c[COL_PSTATE], schema_slot_name(r->d->dev, r->slot, cl->name,
 	    sizeof cl->name));
 	st = &ds->state_s[r->slot];
-	if (st->n > 0)
-		fmt_cell_real(&cl->c[COL_TIME], r->stat == ROW_MEAN ? st->mean : st->sd, 6);
+	stat_cell(&cl->c[COL_TIME], st, r->stat, 6);
 }
 
 /* Cells of a gate row: the gate, what it judged, its limit, the figure, the verdict. */
@@ -263,26 +284,84 @@ csvout_text(FILE *f, const char *s)
 	return csv_fwrite(f, s, strlen(s)) == 0 ? 0 : -EIO;
 }
 
+/* The cells of row r. */
 static void
-write_row(FILE *f, const struct row *r, const char *sep)
+fill_row(struct cells *cl, const struct row *r)
+{
+	memset(cl, 0, sizeof *cl);
+	run_identity(cl, r);
+	if (r->g != NULL)
+		gate_cells(cl, r->g);
+	else if (r->ph != NULL)
+		phase_cells(cl, r);
+	else if (r->series != NULL)
+		series_cells(cl, r);
+	else if (r->d != NULL)
+		device_cells(cl, r);
+	else {
+		table_cells(cl, &figures_run, r->rep);
+		table_cells(cl, &figures_weights, r->rep);
+		table_cells(cl, &figures_sampler, r->rep);
+		table_cells(cl, &figures_totals, r->rep);
+		table_cells(cl, &figures_meta, r->rep);
+	}
+}
+
+/* The columns that say what a row of the long form is about, from the wide row's. */
+static const enum summary_col long_keys[LCOL_NCOLS] = {
+	[LCOL_SCHEMA] = COL_SCHEMA, [LCOL_SCOPE] = COL_SCOPE, [LCOL_RUN] = COL_RUN,
+	[LCOL_HOST] = COL_HOST, [LCOL_DEVICE] = COL_DEVICE, [LCOL_PSTATE] = COL_PSTATE,
+	[LCOL_PHASE] = COL_PHASE, [LCOL_PID] = COL_PID, [LCOL_GATE] = COL_GATEWHAT,
+	[LCOL_FIGURE] = COL_NONE, [LCOL_VALUE] = COL_NONE, [LCOL_UNIT] = COL_NONE,
+};
+
+/*
+ * The long form of a row: one line per figure the row has (a column with
+ * a unit and a value), after the columns that say what it is about.  The
+ * limit and the measured figure of a gate are in the gate's own unit.
+ */
+static void
+write_long(FILE *f, const struct cells *cl, const struct row *r, const char *sep)
+{
+	struct fmt_cell	name, unit;
+	const char	*u;
+	int		col, k;
+
+	for (col = 0; col < COL_NCOLS; col++) {
+		if ((u = schema_column_unit(col)) == NULL || cl->c[col].kind == FMT_EMPTY)
+			continue;
+		if (r->g != NULL && (col == COL_GATELIMIT || col == COL_GATEMEAS))
+			u = r->g->unit;
+		memset(&name, 0, sizeof name);
+		memset(&unit, 0, sizeof unit);
+		fmt_cell_text(&name, schema_column(col));
+		fmt_cell_text(&unit, u);
+		for (k = 0; k < LCOL_NCOLS; k++) {
+			if (k > 0)
+				fputs(sep, f);
+			if (k == LCOL_FIGURE)
+				fmt_cell_write(f, &name);
+			else if (k == LCOL_VALUE)
+				fmt_cell_write(f, &cl->c[col]);
+			else if (k == LCOL_UNIT)
+				fmt_cell_write(f, &unit);
+			else
+				fmt_cell_write(f, &cl->c[long_keys[k]]);
+		}
+		fputc('\n', f);
+	}
+}
+
+static void
+write_row(FILE *f, const struct row *r, const char *sep, bool is_long)
 {
 	struct cells	cl;
 	int		col;
 
-	memset(&cl, 0, sizeof cl);
-	run_identity(&cl, r);
-	if (r->g != NULL)
-		gate_cells(&cl, r->g);
-	else if (r->ph != NULL)
-		phase_cells(&cl, r);
-	else if (r->series != NULL)
-		series_cells(&cl, r);
-	else if (r->d != NULL)
-		device_cells(&cl, r);
-	else {
-		table_cells(&cl, &figures_run, r->rep);
-		table_cells(&cl, &figures_weights, r->rep);
-		table_cells(&cl, &figures_sampler, r->rep);
+	fill_row(&cl, r);
+	if (is_long) {
+		write_long(f, &cl, r, sep);
+		return;
 	}
 	for (col = 0; col < COL_NCOLS; col++) {
 		if (col > 0)
@@ -293,33 +372,33 @@ write_row(FILE *f, const struct row *r, const char *sep)
 }
 
 static void
-write_run_rows(FILE *f, const struct report *rep, const char *sep)
+write_run_rows(FILE *f, const struct report *rep, const char *sep, bool is_long)
 {
 	struct row	r = { .rep = rep, .scope = SCOPE_RUN, .slot = -1 };
 	size_t		i, k;
 
-	write_row(f, &r, sep);
+	write_row(f, &r, sep, is_long);
 	for (i = 0; i < rep->ndev; i++) {
 		r = (struct row){ .rep = rep, .scope = SCOPE_DEVICE, .slot = -1,
 		    .d = &rep->devs[i], .di = i };
-		write_row(f, &r, sep);
+		write_row(f, &r, sep, is_long);
 		for (k = 0; k < rep->devs[i].nstates; k++) {
 			r.scope = SCOPE_PSTATE;
 			r.s = &rep->devs[i].states[k];
-			write_row(f, &r, sep);
+			write_row(f, &r, sep, is_long);
 		}
 		r.s = NULL;
 		for (k = 0; k < rep->devs[i].nprocs; k++) {
 			r.scope = SCOPE_PROCESS;
 			r.p = &rep->devs[i].procs[k];
-			write_row(f, &r, sep);
+			write_row(f, &r, sep, is_long);
 		}
 	}
 }
 
 /* Each phase on each device, its P-states, then its occurrences. */
 static void
-write_phase_rows(FILE *f, const struct report *rep, const char *sep)
+write_phase_rows(FILE *f, const struct report *rep, const char *sep, bool is_long)
 {
 	struct row	r;
 	size_t		i, d, k;
@@ -329,19 +408,19 @@ write_phase_rows(FILE *f, const struct report *rep, const char *sep)
 		r = (struct row){ .rep = rep, .scope = SCOPE_PHASE, .slot = -1,
 		    .ph = &rep->phases[i] };
 		if (rep->ndev == 0)
-			write_row(f, &r, sep);
+			write_row(f, &r, sep, is_long);
 		for (d = 0; d < rep->ndev; d++) {
 			r.scope = SCOPE_PHASE;
 			r.d = &rep->devs[d];
 			r.di = d;
 			r.slot = -1;
-			write_row(f, &r, sep);
+			write_row(f, &r, sep, is_long);
 			for (s = 0; s < ACCOUNT_NSTATES; s++) {
 				if (r.ph->devs[d].state_ns[s] == 0)
 					continue;
 				r.scope = SCOPE_PHASE_PSTATE;
 				r.slot = s;
-				write_row(f, &r, sep);
+				write_row(f, &r, sep, is_long);
 			}
 		}
 		r.slot = -1;
@@ -352,65 +431,64 @@ write_phase_rows(FILE *f, const struct report *rep, const char *sep)
 			r.occ = &rep->phase_occ[k];
 			r.d = NULL;
 			if (rep->ndev == 0)
-				write_row(f, &r, sep);
+				write_row(f, &r, sep, is_long);
 			for (d = 0; d < rep->ndev; d++) {
 				r.d = &rep->devs[d];
 				r.di = d;
-				write_row(f, &r, sep);
+				write_row(f, &r, sep, is_long);
 			}
 		}
 	}
 }
 
-/* The "mean" or "stddev" rows of a series: run, then each device and its P-states. */
+/* One statistic's rows of a series: run, then each device and its P-states. */
 static void
 write_series_rows(FILE *f, const struct report *rep, const struct series *s,
-    enum series_row stat, const char *sep)
+    enum series_row stat, const char *sep, bool is_long)
 {
 	struct row	r = { .rep = rep, .scope = SCOPE_RUN, .series = s, .stat = stat,
 			    .slot = -1 };
 	size_t		i;
 	int		k;
 
-	write_row(f, &r, sep);
+	write_row(f, &r, sep, is_long);
 	for (i = 0; i < s->ndev; i++) {
 		r.scope = SCOPE_DEVICE;
 		r.d = &rep->devs[i];
 		r.di = i;
 		r.slot = -1;
-		write_row(f, &r, sep);
+		write_row(f, &r, sep, is_long);
 		for (k = 0; k < ACCOUNT_NSTATES; k++) {
 			if (!s->devs[i].has_state[k])
 				continue;
 			r.scope = SCOPE_PSTATE;
 			r.slot = k;
-			write_row(f, &r, sep);
+			write_row(f, &r, sep, is_long);
 		}
 	}
 }
 
 int
 csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series *series,
-    const struct gate_set *gates, const char *sep)
+    const struct gate_set *gates, const char *sep, bool is_long)
 {
 	struct row	r = { .rep = reps, .scope = SCOPE_GATE, .slot = -1 };
 	size_t		i;
 	int		col;
 
-	for (col = 0; col < COL_NCOLS; col++)
-		fprintf(f, "%s%s", col > 0 ? sep : "", schema_column(col));
+	for (col = 0; col < (is_long ? LCOL_NCOLS : COL_NCOLS); col++)
+		fprintf(f, "%s%s", col > 0 ? sep : "", is_long ? schema_long_column(col) :
+		    schema_column(col));
 	fputc('\n', f);
 	for (i = 0; i < n; i++) {
-		write_run_rows(f, &reps[i], sep);
-		write_phase_rows(f, &reps[i], sep);
+		write_run_rows(f, &reps[i], sep, is_long);
+		write_phase_rows(f, &reps[i], sep, is_long);
 	}
-	if (n > 1 && series != NULL) {
-		write_series_rows(f, &reps[0], series, ROW_MEAN, sep);
-		write_series_rows(f, &reps[0], series, ROW_STDDEV, sep);
-	}
+	for (col = 0; n > 1 && series != NULL && col < ROW_NROWS; col++)
+		write_series_rows(f, &reps[0], series, col, sep, is_long);
 	for (i = 0; gates != NULL && n > 0 && i < gates->n; i++) {
 		r.g = &gates->v[i];
-		write_row(f, &r, sep);
+		write_row(f, &r, sep, is_long);
 	}
 	return flush_status(f);
 }

@@ -39,6 +39,54 @@ static const struct figure run_figures[] = {
 	{ COL_LEFTOVER, R(nleftover) },
 };
 
+/* The run's totals over its devices, with how many devices each covers. */
+static const struct figure total_figures[] = {
+	{ COL_TOTAL, "energy_j", "totals", R(total_mj), .scale = 1e3, .prec = 6,
+	    R_HAS(has_total) },
+	{ COL_TOTALDEVS, "energy_devices", "totals", R(total_ndev) },
+	{ COL_TOTALWORK, "workload_energy_j", "totals", R(total_workload_mj), .scale = 1e3,
+	    .prec = 6, R_HAS(has_total_workload) },
+	{ COL_NONE, "workload_devices", "totals", R(total_workload_ndev) },
+};
+
+static const char *
+meta_start(const void *base)
+{
+	return ((const struct report *)base)->start_time;
+}
+
+static const char *
+meta_version(const void *base)
+{
+	const char	*w = ((const struct report *)base)->version;
+
+	return w != NULL ? w : "";
+}
+
+static const char *
+meta_tracker(const void *base)
+{
+	const char	*w = ((const struct report *)base)->tracker;
+
+	return w != NULL ? w : "";
+}
+
+static const char *
+meta_visible(const void *base)
+{
+	const char	*w = ((const struct report *)base)->visible;
+
+	return w != NULL ? w : "";
+}
+
+/* What a result from another day needs to be compared with this one. */
+static const struct figure meta_figures[] = {
+	{ COL_STARTTIME, .word = meta_start },
+	{ COL_VERSION, .word = meta_version },
+	{ COL_TRACKER, .word = meta_tracker },
+	{ COL_VISIBLE, .word = meta_visible },
+};
+
 static const struct figure weight_figures[] = {
 	{ COL_NONE, "sm", "attrib_weights", R(w_sm), .scale = 1 },
 	{ COL_NONE, "mem", "attrib_weights", R(w_mem), .scale = 1 },
@@ -170,6 +218,8 @@ static const struct figure state_figures[] = {
 };
 
 const struct figure_table figures_run = TABLE(run_figures);
+const struct figure_table figures_totals = TABLE(total_figures);
+const struct figure_table figures_meta = TABLE(meta_figures);
 const struct figure_table figures_weights = TABLE(weight_figures);
 const struct figure_table figures_sampler = TABLE(sampler_figures);
 const struct figure_table figures_device = TABLE(device_figures);

@@ -16,9 +16,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/annotate.h"
 #include "joulestat/csvout.h"
 #include "joulestat/gate.h"
 #include "joulestat/jsonout.h"
+#include "joulestat/junit.h"
+#include "joulestat/markdown.h"
+#include "joulestat/openmetrics.h"
 #include "joulestat/report.h"
 #include "joulestat/text.h"
 #include "joulestat/util.h"
@@ -102,6 +106,28 @@ open_output(const char *path, struct out_file *of, bool *is_failed)
 	return f;
 }
 
+/*
+ * A file that others write too ($GITHUB_STEP_SUMMARY): appended to in
+ * place, never replaced, so what earlier steps wrote stays.
+ */
+static FILE *
+open_append(const char *path, struct out_file *of, bool *is_failed)
+{
+	FILE	*f = NULL;
+	int	 fd;
+
+	memset(of, 0, sizeof *of);
+	of->path = path;
+	if ((fd = open_output_fd(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0666)) != -1 &&
+	    (f = fdopen(fd, "a")) == NULL)
+		close(fd);
+	if (f == NULL) {
+		warnmsg("%s: %s", path, output_strerror(errno));
+		*is_failed = true;
+	}
+	return f;
+}
+
 /* dev:ino of the file, or of its directory with its name when it is not there yet. */
 static bool
 identity(const char *path, char *key, size_t size)
@@ -147,6 +173,9 @@ outputs_check(const struct output_paths *p, struct errbuf *err)
 		{ "--json", p->json_path },
 		{ "--timeline", p->timeline_path },
 		{ "--plot", p->plot_path },
+		{ "--markdown", p->is_markdown_append ? NULL : p->markdown_path },
+		{ "--junit", p->junit_path },
+		{ "--openmetrics", p->metrics_path },
 	};
 	char	keys[ARRAY_SIZE(outs)][4200];
 	bool	has[ARRAY_SIZE(outs)];
@@ -216,6 +245,16 @@ outputs_open(struct outputs *o)
 		o->csv = open_output(o->paths->csv_path, &o->csv_file, &o->is_failed);
 	if (o->paths->json_path != NULL)
 		o->json = open_output(o->paths->json_path, &o->json_file, &o->is_failed);
+	if (o->paths->markdown_path != NULL && o->paths->is_markdown_append)
+		o->markdown = open_append(o->paths->markdown_path, &o->markdown_file,
+		    &o->is_failed);
+	else if (o->paths->markdown_path != NULL)
+		o->markdown = open_output(o->paths->markdown_path, &o->markdown_file,
+		    &o->is_failed);
+	if (o->paths->junit_path != NULL)
+		o->junit = open_output(o->paths->junit_path, &o->junit_file, &o->is_failed);
+	if (o->paths->metrics_path != NULL)
+		o->metrics = open_output(o->paths->metrics_path, &o->metrics_file, &o->is_failed);
 	if (timeline != NULL) {
 		o->has_timeline = timeline_open(&o->timeline, timeline, &err) == 0;
 		if (!o->has_timeline) {
@@ -278,6 +317,44 @@ say_failed_gates(const struct output_paths *paths, const struct gate_set *gates)
 	}
 }
 
+/*
+ * The forms drawn from the JSON document, as `joulestat report` draws them
+ * from a --json file: the Markdown summary, JUnit XML, the metrics text
+ * and, in a GitHub Actions step, an annotation per failed gate.
+ */
+static void
+write_doc_forms(struct outputs *o, const struct report *reps, size_t nreps,
+    const struct series *s, const struct gate_set *gates)
+{
+	json_t	*doc;
+
+	if (o->markdown == NULL && o->junit == NULL && o->metrics == NULL &&
+	    !(o->paths->is_github && gates->nfailed > 0))
+		return;
+	if ((doc = jsonout_build(reps, nreps, s, gates)) == NULL)
+		warnmsg("out of memory for the forms drawn from the JSON report");
+	outputs_write_doc(o, doc);
+	json_decref(doc);
+}
+
+void
+outputs_write_doc(struct outputs *o, const json_t *doc)
+{
+	int	werr = -ENOMEM;
+
+	if (doc != NULL)
+		werr = o->markdown != NULL ? markdown_write(o->markdown, doc) : 0;
+	close_output(o->markdown, &o->markdown_file, werr, &o->is_failed);
+	if (doc != NULL)
+		werr = o->junit != NULL ? junit_write(o->junit, doc) : 0;
+	close_output(o->junit, &o->junit_file, werr, &o->is_failed);
+	if (doc != NULL)
+		werr = o->metrics != NULL ? openmetrics_write(o->metrics, doc) : 0;
+	close_output(o->metrics, &o->metrics_file, werr, &o->is_failed);
+	if (doc != NULL && o->paths->is_github)
+		annotate_github(stderr, doc);
+}
+
 void
 outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
     const struct gate_set *gates)
@@ -288,16 +365,19 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 	report_series(&s, reps, nreps);
 	if (o->report != NULL) {
 		if (o->paths->field_sep != NULL)
-			werr = csvout_summary(o->report, reps, nreps, &s, gates, o->paths->field_sep);
+			werr = csvout_summary(o->report, reps, nreps, &s, gates, o->paths->field_sep,
+			    o->paths->is_csv_long);
 		else if ((werr = report_write_text(o->report, reps, nreps, &s)) == 0)
 			werr = gate_write_text(o->report, gates);
 	}
 	close_output(o->report, &o->report_file, werr, &o->is_failed);
 	say_failed_gates(o->paths, gates);
-	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, gates, ",") : 0;
+	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, gates, ",",
+	    o->paths->is_csv_long) : 0;
 	close_output(o->csv, &o->csv_file, werr, &o->is_failed);
 	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s, gates) : 0;
 	close_output(o->json, &o->json_file, werr, &o->is_failed);
+	write_doc_forms(o, reps, nreps, &s, gates);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
 		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline :
 		    shown(o->paths->timeline_path), strerror(-werr));
@@ -312,8 +392,10 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 void
 outputs_abandon(struct outputs *o)
 {
-	FILE		*const files[] = { o->report, o->csv, o->json };
-	struct out_file	*const of[] = { &o->report_file, &o->csv_file, &o->json_file };
+	FILE		*const files[] = { o->report, o->csv, o->json, o->markdown, o->junit,
+			    o->metrics };
+	struct out_file	*const of[] = { &o->report_file, &o->csv_file, &o->json_file,
+			    &o->markdown_file, &o->junit_file, &o->metrics_file };
 	size_t		 i;
 
 	/* The earlier results stay: only the temporary files go. */

@@ -175,6 +175,8 @@ put_identity(json_t *o, const struct dev_report *d)
 	rc |= fmt_json_put(o, "id", fmt_json_text(dev->id));
 	rc |= fmt_json_put(o, "name", fmt_json_text(dev->name));
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
+	rc |= fmt_json_put(o, "versions", fmt_json_text(dev->version));
+	rc |= fmt_json_put(o, "architecture", fmt_json_text(dev->arch));
 	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
 	rc |= fmt_json_put(o, "backend_index", uinteger(dev->index));
 	rc |= fmt_json_put(o, "power_kind", word(schema_word_kind(dev->power_kind)));
@@ -382,6 +384,8 @@ run_object(const struct report *rep)
 	rc |= fmt_json_put(o, "still_running_pids", pids_array(rep->leftover, rep->nleftover));
 	rc |= put_figures(o, rep, &figures_weights);
 	rc |= put_figures(o, rep, &figures_sampler);
+	rc |= put_figures(o, rep, &figures_totals);
+	rc |= put_figures(o, rep, &figures_meta);
 	rc |= put_run_lists(o, rep);
 	rc |= fmt_json_put(o, "phases", phases_array(rep));
 	rc |= fmt_json_put(o, "phase_marks", marks_object(rep));
@@ -475,6 +479,7 @@ gate_object(const struct gate_result *g)
 	rc = fmt_json_put(o, "gate", fmt_json_text(gate_option(g->metric)));
 	rc |= fmt_json_put(o, "figure", fmt_json_text(g->what));
 	rc |= fmt_json_put(o, "unit", fmt_json_text(g->unit));
+	rc |= fmt_json_put(o, "comparison", json_string(gate_is_min(g->metric) ? ">=" : "<="));
 	rc |= fmt_json_put(o, "limit", real(g->limit));
 	rc |= fmt_json_put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
 	rc |= fmt_json_put(o, "passed", json_boolean(g->verdict == GATE_PASS));
@@ -482,8 +487,8 @@ gate_object(const struct gate_result *g)
 	return done(o, rc);
 }
 
-static json_t *
-root_object(const struct report *reps, size_t nreps, const struct series *series,
+json_t *
+jsonout_build(const struct report *reps, size_t nreps, const struct series *series,
     const struct gate_set *gates)
 {
 	json_t	*o = json_object(), *runs = json_array(), *gv = json_array();
@@ -508,7 +513,7 @@ jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct ser
 	json_t	*root;
 	int	 rc = 0;
 
-	if ((root = root_object(reps, nreps, series, gates)) == NULL)
+	if ((root = jsonout_build(reps, nreps, series, gates)) == NULL)
 		return -ENOMEM;
 	rc = fmt_json_dump(f, root);
 	json_decref(root);

@@ -106,8 +106,10 @@ timeline_open(struct timeline *tl, const char *path, struct errbuf *err)
 }
 
 static void
-put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_acct *a)
+put_device_fields(struct timeline *tl, const struct device *dev, const struct sample *s,
+    const struct dev_acct *a)
 {
+	char			name[16];
 	enum energy_method	m;
 	double			e = account_energy_mj(a, &m);
 
@@ -119,8 +121,9 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 		put(tl, ",%.6f,%s", e / 1e3, schema_word_method(m));
 	else
 		put(tl, ",,");
+	/* The summary's name of the state ("P0", "DPM1"): one word, no quoting. */
 	if ((s->valid & M_PSTATE) && s->pstate != PSTATE_UNKNOWN)
-		put(tl, ",%d", s->pstate);
+		put(tl, ",%s", schema_state_name(dev, s->pstate, name, sizeof name));
 	else
 		put(tl, ",");
 	put_u(tl, s->valid, M_CLOCKS, s->gfx_mhz);
@@ -148,7 +151,7 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	if (s->is_lost)
 		put(tl, ",,,,,,,,,,");
 	else
-		put_device_fields(tl, s, acct);
+		put_device_fields(tl, dev, s, acct);
 	if (acct->has_attrib)
 		put(tl, ",%.1f,%.1f,%.1f,%.1f", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
 		    acct->last_other_sm_pct, acct->last_other_mem_pct);

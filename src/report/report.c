@@ -17,9 +17,14 @@
 #include <string.h>
 
 #include "joulestat/exitcode.h"
+#include "joulestat/fmt.h"
 #include "joulestat/run.h"
 #include "joulestat/setup.h"
 #include "joulestat/util.h"
+
+#ifndef JOULESTAT_VERSION
+#define JOULESTAT_VERSION "unknown"
+#endif
 
 /* True when s can be shown unquoted to a shell user. */
 static bool
@@ -370,6 +375,34 @@ build_totals(struct report *rep)
 	}
 }
 
+/*
+ * The run's sums over the devices the totals add (build_totals): the energy
+ * and the workload's estimates, with how many devices each covers, so a
+ * total that left a device out says so.
+ */
+static void
+add_totals(struct report *rep)
+{
+	const struct dev_report	*d;
+	size_t			 i;
+
+	for (i = 0; i < rep->ndev; i++) {
+		d = &rep->devs[i];
+		if (d->is_within)
+			continue;
+		if (d->method != ENERGY_NONE) {
+			rep->total_mj += d->energy_mj;
+			rep->total_ndev++;
+		}
+		if (d->has_attrib) {
+			rep->total_workload_mj += d->workload_mj;
+			rep->total_workload_ndev++;
+		}
+	}
+	rep->has_total = rep->total_ndev > 0;
+	rep->has_total_workload = rep->total_workload_ndev > 0;
+}
+
 void
 report_build(struct report *rep, const struct run *run)
 {
@@ -405,7 +438,20 @@ report_build(struct report *rep, const struct run *run)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
 	build_totals(rep);
+	add_totals(rep);
 	report_phases(rep, run);
+	rep->version = JOULESTAT_VERSION;
+	if (rep->start_unix_ns > 0)
+		fmt_rfc3339(rep->start_time, sizeof rep->start_time, rep->start_unix_ns);
+	rep->tracker = report_tracker();
+	rep->visible = run->params.visible != NULL ? run->params.visible : "";
+}
+
+const char *
+report_tracker(void)
+{
+	/* src/proc/proctree.c: children lists walked from the workload, as a subreaper. */
+	return "proc-children";
 }
 
 long

@@ -25,6 +25,35 @@ static const char *const timeline_columns[TCOL_NCOLS] = {
 	TIMELINE_COLUMNS(SCHEMA_NAME)
 };
 
+static const char *const long_columns[LCOL_NCOLS] = {
+	LONG_COLUMNS(SCHEMA_NAME)
+};
+
+/*
+ * The unit of each column's figures in the long form; a column left out
+ * (NULL) names what its row is about.  "" is a word, "1" a count or a
+ * ratio.
+ */
+static const char *const column_units[COL_NCOLS] = {
+	[COL_START] = "s", [COL_EXIT] = "1", [COL_OUTCOME] = "",
+	[COL_WALL] = "s", [COL_USER] = "s", [COL_SYS] = "s",
+	[COL_MAXRSS] = "KiB", [COL_TREERSS] = "KiB", [COL_PROCS] = "1", [COL_MAXCONC] = "1",
+	[COL_LEFTOVER] = "1", [COL_INTERVAL] = "ms", [COL_TICKS] = "1", [COL_MISSED] = "1",
+	[COL_LATEMAX] = "ms", [COL_LATEP50] = "ms", [COL_LATEP99] = "ms",
+	[COL_SAMPLERCPU] = "s", [COL_POWERKIND] = "", [COL_TIME] = "s", [COL_SHARE] = "1",
+	[COL_ENERGY] = "J", [COL_METHOD] = "", [COL_E_COUNTER] = "J", [COL_E_POINTS] = "J",
+	[COL_E_TICKS] = "J", [COL_AVGPOWER] = "W", [COL_PEAKPOWER] = "W", [COL_AVGSM] = "MHz",
+	[COL_LOST] = "1", [COL_LOSTS] = "s", [COL_MEASURED] = "s", [COL_THR_POWER] = "s",
+	[COL_THR_THERMAL] = "s", [COL_IDLE] = "W", [COL_IDLEMETHOD] = "",
+	[COL_ABOVEIDLE] = "J", [COL_WORKLOAD] = "J", [COL_OTHER] = "J", [COL_UNATTR] = "J",
+	[COL_SHARE_E] = "1", [COL_SMPCT] = "%", [COL_MEMPCT] = "%", [COL_GPUMEM] = "KiB",
+	[COL_GATELIMIT] = "", [COL_GATEMEAS] = "", [COL_GATEVERDICT] = "",
+	[COL_TOTAL] = "J", [COL_TOTALDEVS] = "1", [COL_TOTALWORK] = "J",
+	[COL_STARTTIME] = "", [COL_VERSION] = "", [COL_TRACKER] = "", [COL_VISIBLE] = "",
+	[COL_BUSID] = "", [COL_DEVVERSION] = "", [COL_DEVARCH] = "",
+	[COL_PHASECOUNT] = "1", [COL_PHASEBEGIN] = "s",
+};
+
 /* Look a word up in a table indexed by an enum; "" past its end. */
 static const char *
 word_of(const char *const *words, size_t nwords, size_t i)
@@ -48,6 +77,18 @@ const char *
 schema_timeline_column(enum timeline_col col)
 {
 	return word_of(timeline_columns, ARRAY_SIZE(timeline_columns), col);
+}
+
+const char *
+schema_long_column(enum long_col col)
+{
+	return word_of(long_columns, ARRAY_SIZE(long_columns), col);
+}
+
+const char *
+schema_column_unit(enum summary_col col)
+{
+	return col < COL_NCOLS ? column_units[col] : NULL;
 }
 
 const char *
@@ -86,9 +127,25 @@ schema_series_row(enum series_row row)
 	static const char *const words[] = {
 		[ROW_MEAN] = "mean",
 		[ROW_STDDEV] = "stddev",
+		[ROW_MEDIAN] = "median",
+		[ROW_MIN] = "min",
+		[ROW_MAX] = "max",
+		[ROW_N] = "n",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), row);
+}
+
+bool
+schema_is_series_row(const char *run)
+{
+	int	row;
+
+	for (row = 0; row < ROW_NROWS; row++) {
+		if (strcmp(run, schema_series_row(row)) == 0)
+			return true;
+	}
+	return false;
 }
 
 const char *

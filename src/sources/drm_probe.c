@@ -347,6 +347,7 @@ drm_probe_select(struct devsel *sel, const char *card, enum drm_driver driver,
 	sd.id = ue->slot;
 	sd.bus_id = ue->slot;
 	sd.family = driver == DRM_AMDGPU ? DEVSEL_F_ROCM : DEVSEL_F_ZE;
+	dev->family = sd.family;
 	return devsel_match(sel, &sd, &dev->number);
 }
 

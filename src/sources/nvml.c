@@ -355,9 +355,9 @@ nvml_probe_readers(struct nvml_dev *d, struct device *dev)
 }
 
 /*
- * What the power readings mean: the POWER_INSTANT field (R535 and later)
- * is a reading of the moment; nvmlDeviceGetPowerUsage depends on the
- * architecture.  Called after the readers were tried.
+ * The architecture, and what the power readings mean: the POWER_INSTANT
+ * field (R535 and later) is a reading of the moment; nvmlDeviceGetPowerUsage
+ * depends on the architecture.  Called after the readers were tried.
  */
 static void
 nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id)
@@ -366,14 +366,16 @@ nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_d
 	nvmlDeviceArchitecture_t	 arch = NVML_DEVICE_ARCH_UNKNOWN;
 	bool				 has_arch, is_assumed;
 
+	has_arch = fn->architecture != NULL &&
+	    fn->architecture(d->handle, &arch) == NVML_SUCCESS;
+	if (has_arch)
+		snprintf(dev->arch, sizeof dev->arch, "%s", nvml_decode_arch_name(arch));
 	if (!(dev->measures & M_POWER))
 		return;
 	if (d->has_power_field) {
 		dev->power_kind = POWER_KIND_INSTANT;
 		return;
 	}
-	has_arch = fn->architecture != NULL &&
-	    fn->architecture(d->handle, &arch) == NVML_SUCCESS;
 	dev->power_kind = nvml_decode_power_kind(has_arch, arch, pci_device_id, &is_assumed);
 	if (dev->power_kind != POWER_KIND_AVERAGE_1S)
 		return;
@@ -538,6 +540,7 @@ nvml_select(struct devsel *sel, unsigned int index, const struct nvml_dev *d,
 	sd.naliases = d->nmigs;
 	sd.is_mig_unlisted = d->is_mig && d->mig_error != NVML_SUCCESS;
 	sd.family = DEVSEL_F_CUDA;
+	dev->family = sd.family;
 	return devsel_match(sel, &sd, &dev->number);
 }
 

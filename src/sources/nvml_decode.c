@@ -474,6 +474,19 @@ nvml_decode_is_ga100(unsigned int pci_device_id)
 	return (pci_device_id >> 24) == 0x20;
 }
 
+const char *
+nvml_decode_arch_name(nvmlDeviceArchitecture_t arch)
+{
+	static const char *const names[] = {
+		[NVML_DEVICE_ARCH_KEPLER] = "Kepler", [NVML_DEVICE_ARCH_MAXWELL] = "Maxwell",
+		[NVML_DEVICE_ARCH_PASCAL] = "Pascal", [NVML_DEVICE_ARCH_VOLTA] = "Volta",
+		[NVML_DEVICE_ARCH_TURING] = "Turing", [NVML_DEVICE_ARCH_AMPERE] = "Ampere",
+		[NVML_DEVICE_ARCH_ADA] = "Ada", [NVML_DEVICE_ARCH_HOPPER] = "Hopper",
+	};
+
+	return arch < sizeof names / sizeof names[0] && names[arch] != NULL ? names[arch] : "";
+}
+
 enum power_kind
 nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
     unsigned int pci_device_id, bool *is_assumed)

@@ -213,6 +213,12 @@ void	nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *o
  * POWER_KIND_AVERAGE_1S with *is_assumed set, since every current GPU
  * averages.  pci_device_id 0 means unknown.
  */
+/*
+ * The name of an architecture as nvml.h's NVML_DEVICE_ARCH_* names it
+ * ("Ampere"), or "" for a value it does not define.
+ */
+const char *nvml_decode_arch_name(nvmlDeviceArchitecture_t arch);
+
 enum power_kind nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
 	    unsigned int pci_device_id, bool *is_assumed);
 

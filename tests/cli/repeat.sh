@@ -20,7 +20,8 @@ test_three_runs_mean_stddev() {
 	    --csv=s.csv -- "$JS_WORK" sleep 0.3s
 	assert_rc 0
 	"$CSVTOOL" check s.csv >/dev/null || fail "s.csv: rows differ in field count"
-	assert_eq "$("$CSVTOOL" count s.csv scope=run)" 5 "run rows (3 runs, mean, stddev)"
+	assert_eq "$("$CSVTOOL" count s.csv scope=run)" 9 \
+	    "run rows (3 runs, mean, stddev, median, min, max, n)"
 	for k in 1 2 3; do
 		csv_get s.csv wall_s scope=run run=$k
 		eval "w$k=$csv_v"
@@ -32,6 +33,14 @@ test_three_runs_mean_stddev() {
 	assert_near "$csv_v" "$(awk -v a="$w1" -v b="$w2" -v c="$w3" 'BEGIN { m = (a + b + c) / 3;
 	    printf "%.6f", sqrt(((a - m) ^ 2 + (b - m) ^ 2 + (c - m) ^ 2) / 2) }')" 0.000002 \
 	    "stddev wall_s"
+	for st in median min max; do
+		csv_get s.csv wall_s scope=run run=$st
+		assert_near "$csv_v" "$(printf '%s\n' "$w1" "$w2" "$w3" | sort -g | awk -v st=$st '
+		    { v[NR] = $1 } END { print st == "min" ? v[1] : st == "max" ? v[3] : v[2] }')" \
+		    0.000002 "$st wall_s"
+	done
+	csv_get s.csv wall_s scope=run run=n
+	assert_eq "$csv_v" 3 "n wall_s"
 	csv_get s.csv energy_j scope=device run=mean device=0
 	assert_num "$csv_v" "mean energy"
 	csv_get s.csv time_s scope=pstate run=mean device=0
@@ -123,7 +132,8 @@ test_bad_values() {
 test_cooldown_child_ends() {
 	try -t 60 "$JOULESTAT" -q -r 3 --cooldown 0.6 --csv=s.csv -- sh -c 'sleep 0.2 & exit 0'
 	assert_rc 0
-	assert_eq "$("$CSVTOOL" count s.csv scope=run)" 5 "run rows (3 runs, mean, stddev)"
+	assert_eq "$("$CSVTOOL" count s.csv scope=run)" 9 \
+	    "run rows (3 runs, mean, stddev, median, min, max, n)"
 	csv_get s.csv wall_s scope=run run=3
 	assert_num "$csv_v" "run 3 wall_s"
 }

@@ -86,6 +86,24 @@ nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
 	return state_leave(NVML_SUCCESS);
 }
 
+/* Only with "arch" in the scenario; without it, as on drivers before R470. */
+nvmlReturn_t
+nvmlDeviceGetArchitecture(nvmlDevice_t device, nvmlDeviceArchitecture_t *arch)
+{
+	struct simdev	*d;
+	int64_t		 now;
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (arch == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (d->arch == 0)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	*arch = d->arch;
+	return state_leave(NVML_SUCCESS);
+}
+
 static unsigned
 clamp_lock(unsigned mhz, bool is_locked, const unsigned lock[2])
 {

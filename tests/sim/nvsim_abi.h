@@ -54,6 +54,9 @@ typedef enum nvmlReturn_enum {
 /* The handle: an opaque pointer passed by value. */
 typedef struct nvmlDevice_st *nvmlDevice_t;
 
+/* nvml.h: an unsigned int whose values are #defines, Kepler 2 to Hopper 9. */
+typedef unsigned int nvmlDeviceArchitecture_t;
+
 typedef enum nvmlClockType_enum {
 	NVML_CLOCK_GRAPHICS	= 0,
 	NVML_CLOCK_SM		= 1,
@@ -418,6 +421,7 @@ nvmlReturn_t nvmlDeviceGetName(nvmlDevice_t, char *, unsigned int);
 nvmlReturn_t nvmlDeviceGetUUID(nvmlDevice_t, char *, unsigned int);
 nvmlReturn_t nvmlDeviceGetIndex(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetPciInfo_v3(nvmlDevice_t, nvmlPciInfo_t *);
+nvmlReturn_t nvmlDeviceGetArchitecture(nvmlDevice_t, nvmlDeviceArchitecture_t *);
 nvmlReturn_t nvmlDeviceGetClockInfo(nvmlDevice_t, nvmlClockType_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetMaxClockInfo(nvmlDevice_t, nvmlClockType_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetPerformanceState(nvmlDevice_t, nvmlPstates_t *);

@@ -285,6 +285,22 @@ kw_pciid(struct parser *p, int argc, char **argv)
 	return 0;
 }
 
+/* The architectures by nvml.h's numbers, from Kepler (2). */
+static int
+kw_arch(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = {
+		"kepler", "maxwell", "pascal", "volta", "turing", "ampere", "ada", "hopper", NULL,
+	};
+	int	i;
+
+	(void)argc;
+	if ((i = parse_word(p, "arch", argv[1], words)) == -1)
+		return -1;
+	p->dev->arch = 2 + (unsigned)i;
+	return 0;
+}
+
 static int
 kw_energy_counter(struct parser *p, int argc, char **argv)
 {
@@ -932,6 +948,7 @@ static const struct keyword keywords[] = {
 	{ "uuid",		kw_uuid,		true,	2, 2 },
 	{ "busid",		kw_busid,		true,	2, 2 },
 	{ "pciid",		kw_pciid,		true,	2, 3 },
+	{ "arch",		kw_arch,		true,	2, 2 },
 	{ "energy_counter",	kw_energy_counter,	true,	2, 2 },
 	{ "energy_offset",	kw_energy_offset,	true,	2, 2 },
 	{ "power",		kw_power,		true,	2, 2 },

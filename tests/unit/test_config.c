@@ -155,7 +155,8 @@ static void
 test_interval_rejected(void **state)
 {
 	static const char *const bad[] = {
-		"0", "60001", "abc", "", "-5", "10x", " 10", "10 ", "+10", "1e3", "0x10",
+		"0", "60001", "abc", "", "-5", "10x", " 10", "10 ", "+10", "1e3s", "0x10",
+		"1.5", "0.5ms", "10 ms", "10mS", "2kJ",
 		"18446744073709551617",
 	};
 	struct fixture	*fx = *state;

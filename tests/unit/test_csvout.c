@@ -43,12 +43,16 @@ static const char *const HEADER[] = {
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
 	"gate_verdict", "phase", "phase_count", "phase_begin_s",
+	"total_energy_j", "total_energy_devices", "total_workload_energy_j",
+	"start_time", "joulestat_version", "tracker", "visible_devices", "device_bus_id",
+	"device_versions", "device_architecture",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "energy_method", "idle_method", "process", "phase",
+	"pstate", "energy_method", "idle_method", "process", "phase", "start_time", "joulestat_version",
+	"tracker", "visible_devices", "device_bus_id", "device_versions", "device_architecture",
 };
 
 struct field {
@@ -215,7 +219,7 @@ write_and_parse(struct fixture *fx, const char *sep, unsigned char delim)
 	table_free(&fx->t);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, NULL, sep), 0);
+	assert_int_equal(csvout_summary(f, &fx->rep, 1, NULL, NULL, sep, false), 0);
 	assert_int_equal(fclose(f), 0);
 
 	assert_int_equal(csv_init(&p, CSV_STRICT | CSV_STRICT_FINI), 0);

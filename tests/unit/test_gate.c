@@ -257,7 +257,9 @@ test_parse_rejects(void **state)
 		{ GATE_ABOVE_IDLE, "GPU-A:5" },
 		{ GATE_TIME, "0" }, { GATE_TIME, "-2" }, { GATE_TIME, "phase::2" },
 		{ GATE_TIME, "phase:a,b:2" }, { GATE_ENERGY, "phase:x" },
-		{ GATE_TIME, "0:5" }, { GATE_TIME, "" }, { GATE_TIME, "2s" },
+		{ GATE_TIME, "0:5" }, { GATE_TIME, "" }, { GATE_TIME, "2d" },
+		{ GATE_TIME, "2 s" }, { GATE_TIME, "5J" }, { GATE_ENERGY, "10kj" },
+		{ GATE_ENERGY, "10kW" }, { GATE_AVG_POWER, "5Wh" }, { GATE_ENERGY, "kJ" },
 		{ GATE_STATE_SHARE, "P0" }, { GATE_STATE_SHARE, ":80" },
 		{ GATE_STATE_SHARE, "P0:101" }, { GATE_STATE_SHARE, "P0:-1" },
 		{ GATE_STATE_SHARE, "P0:" }, { GATE_STATE_SHARE, "0:80" },
@@ -287,7 +289,7 @@ test_parse_rejects(void **state)
 	memset(&fx->gc, 0, sizeof fx->gc);
 	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, "1:2:3", &fx->err), -1);
 	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected "
-	    "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...");
+	    "[phase:NAME:]joules (10kJ, 0.5Wh), or [phase:NAME:]DEVICE:JOULES,...");
 }
 
 static void
@@ -1131,7 +1133,7 @@ test_baseline_round_trip(void **state)
 	judge(fx, 2);
 	report_series(&series, fx->reps, 2);
 	assert_non_null(f = open_memstream(&buf, &len));
-	assert_int_equal(csvout_summary(f, fx->reps, 2, &series, &fx->gs, ","), 0);
+	assert_int_equal(csvout_summary(f, fx->reps, 2, &series, &fx->gs, ",", false), 0);
 	assert_int_equal(fclose(f), 0);
 	report_series_free(&series);
 

@@ -37,6 +37,7 @@ static const char *const RUN_KEYS[] = {
 	"exec_errno", "wall_s", "user_s", "sys_s",
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
+	"totals", "start_time", "joulestat_version", "tracker", "visible_devices",
 	"notes", "devices", "phases", "phase_marks",
 };
 static const char *const SAMPLER_KEYS[] = {
@@ -44,7 +45,8 @@ static const char *const SAMPLER_KEYS[] = {
 	"proc_races",
 };
 static const char *const DEVICE_KEYS[] = {
-	"index", "id", "name", "bus_id", "backend", "backend_index", "power_kind", "gone",
+	"index", "id", "name", "bus_id", "versions", "architecture", "backend", "backend_index",
+	"power_kind", "gone",
 	"energy_j", "energy_method", "energies_j", "window_s", "avg_power_w", "peak_power_w",
 	"lost_readings", "lost_s", "measured_s", "partial", "within_device", "counter_resets", "throttled_power_s",
 	"throttled_thermal_s",
