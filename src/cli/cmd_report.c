@@ -14,6 +14,7 @@
 #include "joulestat/config_ci.h"
 #include "joulestat/doc.h"
 #include "joulestat/exitcode.h"
+#include "joulestat/help.h"
 #include "joulestat/outputs.h"
 #include "joulestat/util.h"
 
@@ -54,12 +55,12 @@ usage_error(const char *msg)
 }
 
 static int
-print_help(poptContext ctx)
+print_help(void)
 {
 	printf("%s\n\nDraw the Markdown summary, JUnit XML or metrics text of a run from the\n"
 	    "JSON report it wrote (joulestat --json FILE); - reads standard input.\n\n",
 	    REPORT_USAGE);
-	poptPrintHelp(ctx, stdout, 0);
+	help_print_options(stdout, report_options, true);
 	printf("\nExit status: 0; 125 if the file cannot be read or is not a joulestat JSON\n"
 	    "report, or an output cannot be written.  See joulestat(1).\n");
 	return fflush(stdout) == 0 ? 0 : EXIT_TOOL;
@@ -126,7 +127,7 @@ report_main(int argc, char **argv)
 	    POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
 		if (rc == OPT_HELP) {
-			status = print_help(ctx);
+			status = print_help();
 			goto out;
 		}
 		free(ro.v[rc]);

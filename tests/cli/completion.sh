@@ -72,7 +72,7 @@ help_opts() {
 		}' | sort -u
 }
 
-# compl_opts MODE: the same from the completion's lists for MODE (run, merge or mark).
+# compl_opts MODE: the same from the completion's lists for MODE (run, merge, mark or report).
 compl_opts() {
 	bash -c '. "$0"; a=_joulestat_$1_args f=_joulestat_$1_flags
 		for o in ${!a}; do printf "%s=\n" "$o"; done
@@ -90,7 +90,7 @@ test_lists_match_help() {
 	[ "$(wc -l <from-help)" -ge 20 ] || fail "too few options read from --help: $(cat from-help)"
 	compl_opts run >from-compl
 	diff from-help from-compl >d || fail "--help (<) and completion/joulestat (>) differ: $(cat d)"
-	for mode in merge mark; do
+	for mode in merge mark report; do
 		try "$JOULESTAT" $mode --help
 		assert_rc 0
 		sed -E 's/^( +-[A-Za-z]), (--[^= ]+)=/\1=, \2=/' out >help
