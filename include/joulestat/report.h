@@ -26,12 +26,20 @@ struct run;
 struct state_report {
 	int		 pstate;		/* 0..15, or PSTATE_UNKNOWN */
 	int64_t		 time_ns;
+	int64_t		 time_err_ns;		/* the truth is within time_ns +- this */
+	bool		 is_coarse;		/* the time bound is over REPORT_COARSE of it */
 	double		 share;			/* of the device's measured window */
 	double		 energy_mj;
+	double		 energy_err_mj;		/* valid with has_energy */
 	bool		 has_energy;
-	double		 avg_sm_mhz;
-	bool		 has_sm;
+	double		 avg_sm_mhz;		/* the clocks over the time in the state */
+	double		 avg_gfx_mhz;
+	double		 avg_mem_mhz;
+	bool		 has_sm;		/* the three clocks are known */
 };
+
+/* A state's time bound above this share of its time gets a note. */
+#define REPORT_COARSE		0.10
 
 struct proc_report {
 	pid_t		 pid;
@@ -55,7 +63,9 @@ struct dev_report {
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
+	double			 energy_err_mj;	/* its bound: the truth is within energy_mj +- this */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
+	double			 alt_err_mj[4];	/* their bounds */
 	bool			 has_alt[4];
 	double			 avg_power_mw;
 	bool			 has_avg_power;
@@ -63,6 +73,10 @@ struct dev_report {
 	bool			 has_peak;
 	struct state_report	 states[ACCOUNT_NSTATES];
 	size_t			 nstates;
+	bool			 has_reasons;	/* clocks-event reasons were read at some ticks */
+	int64_t			 reason_ns[THROTTLE_NREASONS];	/* time per enum throttle bit */
+	int64_t			 reason_err_ns[THROTTLE_NREASONS]; /* ... and its bound */
+	int64_t			 reason_cover_ns; /* the time the reasons were known */
 	bool			 has_throttle;	/* driver violation counters were read */
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;
