@@ -115,7 +115,14 @@ struct dev_acct {
 	int64_t		reason_ns[THROTTLE_NREASONS];
 	int64_t		reason_err_ns[THROTTLE_NREASONS];
 	int64_t		reason_cover_ns;	/* time with the reasons read at both ends */
+	/* The same for what the violation counters count: power, then thermal reasons. */
+	int64_t		viol_ns[2];
+	int64_t		viol_err_ns[2];
 };
+
+/* The reasons that the driver's power and thermal violation counters count. */
+#define ACCOUNT_VIOL_POWER	(THROTTLE_SW_POWER | THROTTLE_POWER_BRAKE)
+#define ACCOUNT_VIOL_THERMAL	(THROTTLE_SW_THERMAL | THROTTLE_HW_THERMAL)
 
 /* How the headline energy of a device was obtained. */
 enum energy_method {

@@ -77,6 +77,8 @@ struct dev_report {
 	int64_t			 reason_ns[THROTTLE_NREASONS];	/* time per enum throttle bit */
 	int64_t			 reason_err_ns[THROTTLE_NREASONS]; /* ... and its bound */
 	int64_t			 reason_cover_ns; /* the time the reasons were known */
+	int64_t			 reason_viol_ns[2]; /* power and thermal reasons, as the */
+	int64_t			 reason_viol_err_ns[2]; /* violation counters count them */
 	bool			 has_throttle;	/* driver violation counters were read */
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;

@@ -346,31 +346,40 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 }
 
 /*
- * Time per clocks-event reason, by the split rule: a reason at both ends
- * has the interval, at one end the half next to it, with half an interval
- * of bound per change.
+ * The split rule for a set of reasons: at both ends it has the interval,
+ * at one end the half next to it, with half an interval of bound per
+ * change.
  */
+static void
+split_mask(const struct sample *p, const struct sample *s, unsigned mask, int64_t *ns,
+    int64_t *err_ns)
+{
+	int64_t	dt = s->t_ns - p->t_ns, half = dt / 2;
+	bool	in_p = (p->throttle & mask) != 0, in_s = (s->throttle & mask) != 0;
+
+	if (in_p && in_s)
+		*ns += dt;
+	else if (in_p)
+		*ns += half;
+	else if (in_s)
+		*ns += dt - half;
+	if (in_p != in_s)
+		*err_ns += dt - half;
+}
+
+/* Time per clocks-event reason, and per group the violation counters count. */
 static void
 add_reasons(struct dev_acct *a, const struct sample *p, const struct sample *s)
 {
-	int64_t		dt = s->t_ns - p->t_ns, half = dt / 2;
-	unsigned	bit;
-	int		i;
+	int	i;
 
 	if (!has_both(p, s, M_THROTTLE))
 		return;
-	a->reason_cover_ns += dt;
-	for (i = 0; i < THROTTLE_NREASONS; i++) {
-		bit = 1u << i;
-		if ((p->throttle & bit) && (s->throttle & bit))
-			a->reason_ns[i] += dt;
-		else if (p->throttle & bit)
-			a->reason_ns[i] += half;
-		else if (s->throttle & bit)
-			a->reason_ns[i] += dt - half;
-		if ((p->throttle ^ s->throttle) & bit)
-			a->reason_err_ns[i] += dt - half;
-	}
+	a->reason_cover_ns += s->t_ns - p->t_ns;
+	for (i = 0; i < THROTTLE_NREASONS; i++)
+		split_mask(p, s, 1u << i, &a->reason_ns[i], &a->reason_err_ns[i]);
+	split_mask(p, s, ACCOUNT_VIOL_POWER, &a->viol_ns[0], &a->viol_err_ns[0]);
+	split_mask(p, s, ACCOUNT_VIOL_THERMAL, &a->viol_ns[1], &a->viol_err_ns[1]);
 }
 
 /* Other processes' utilization over the interval, as the later reading saw it. */

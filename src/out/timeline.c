@@ -22,7 +22,7 @@
 static const char HEADER[] =
     "schema_version,run,t_s,device,device_id,status,power_w,energy_j,energy_method,pstate,"
     "gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c,tree_sm_pct,tree_mem_pct,"
-    "other_sm_pct,other_mem_pct\n";
+    "other_sm_pct,other_mem_pct,clock_event_reasons\n";
 
 static const char *const status_words[] = { "ok", "lost", "late" };
 
@@ -73,6 +73,27 @@ put_u(struct timeline *tl, unsigned valid, unsigned bit, uint64_t v)
 		put(tl, ",%" PRIu64, v);
 	else
 		put(tl, ",");
+}
+
+/* The reading's clocks-event reasons as words joined by "+", "none", or empty when unknown. */
+static void
+put_reasons(struct timeline *tl, const struct sample *s)
+{
+	const char	*sep = ",";
+	int		 i;
+
+	if (s->is_lost || !(s->valid & M_THROTTLE)) {
+		put(tl, ",");
+		return;
+	}
+	if (s->throttle == 0)
+		put(tl, ",none");
+	for (i = 0; i < THROTTLE_NREASONS; i++) {
+		if (!(s->throttle & (1u << i)))
+			continue;
+		put(tl, "%s%s", sep, schema_word_reason(i));
+		sep = "+";
+	}
 }
 
 static void
@@ -151,10 +172,12 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	else
 		put_device_fields(tl, s, acct);
 	if (acct->has_attrib)
-		put(tl, ",%.1f,%.1f,%.1f,%.1f\n", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
+		put(tl, ",%.1f,%.1f,%.1f,%.1f", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
 		    acct->last_other_sm_pct, acct->last_other_mem_pct);
 	else
-		put(tl, ",,,,\n");
+		put(tl, ",,,,");
+	put_reasons(tl, s);
+	put(tl, "\n");
 	if (s->t_ns - tl->last_flush_ns >= TIMELINE_FLUSH_NS) {
 		flush_buf(tl);
 		tl->last_flush_ns = s->t_ns;

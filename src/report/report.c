@@ -317,6 +317,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	memcpy(d->reason_ns, a->reason_ns, sizeof d->reason_ns);
 	memcpy(d->reason_err_ns, a->reason_err_ns, sizeof d->reason_err_ns);
 	d->reason_cover_ns = a->reason_cover_ns;
+	memcpy(d->reason_viol_ns, a->viol_ns, sizeof d->reason_viol_ns);
+	memcpy(d->reason_viol_err_ns, a->viol_err_ns, sizeof d->reason_viol_err_ns);
 	d->has_throttle = (d->dev->final_valid & M_VIOLATION) != 0;
 	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
 	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
