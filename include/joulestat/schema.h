@@ -62,8 +62,8 @@
 	C(COL_TIME_ERR, "time_err_s")					\
 	C(COL_SHARE, "time_share")					\
 	C(COL_ENERGY, "energy_j")					\
-	C(COL_ENERGY_ERR, "energy_err_j")				\
 	C(COL_METHOD, "energy_method")					\
+	C(COL_ENERGY_ERR, "energy_err_j")				\
 	C(COL_E_COUNTER, "energy_counter_j")				\
 	C(COL_E_COUNTER_ERR, "energy_counter_err_j")			\
 	C(COL_E_POINTS, "energy_driver_samples_j")			\

@@ -121,8 +121,8 @@ dev_share(const void *base, double *v)
 
 static const struct figure device_figures[] = {
 	{ COL_ENERGY, .real = dev_energy, .prec = 6 },
-	{ COL_ENERGY_ERR, .real = dev_energy_err, .prec = 6 },
 	{ COL_METHOD, .word = dev_method },
+	{ COL_ENERGY_ERR, .real = dev_energy_err, .prec = 6 },
 	{ COL_E_COUNTER, "counter", D_IN("energies_j"), D(alt_mj[ENERGY_COUNTER]), .scale = 1e3,
 	    .prec = 6, D_HAS(has_alt[ENERGY_COUNTER]) },
 	{ COL_E_COUNTER_ERR, "counter_err", D_IN("energies_j"), D(alt_err_mj[ENERGY_COUNTER]),

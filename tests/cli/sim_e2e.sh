@@ -160,7 +160,7 @@ test_readings_energy() {
 	csv_get s.csv energy_readings_j scope=device device=0
 	assert_eq "$csv_v" "$e_got" "energy_readings_j = energy_j"
 	report_block 0
-	assert_match block 'energy .* J = [0-9.]+ Wh \(integrated from readings\)'
+	assert_match block 'energy .* J ± [0-9.]+ = [0-9.]+ Wh \(integrated from readings\)'
 }
 
 # ---- 3. time per P-state --------------------------------------------------
@@ -258,10 +258,10 @@ test_two_gpus() {
 	esac
 	# The report names the method on the energy line itself.
 	report_block 1
-	assert_match block "^ +energy +[0-9.]+ J = [0-9.]+ Wh \\($label\\)\$"
+	assert_match block "^ +energy +[0-9.]+ J ± [0-9.]+ = [0-9.]+ Wh \\($label\\)\$"
 	assert_no_match block '\(counter\)'
 	report_block 0
-	assert_match block '^ +energy +[0-9.]+ J = [0-9.]+ Wh \(counter\)$'
+	assert_match block '^ +energy +[0-9.]+ J ± [0-9.]+ = [0-9.]+ Wh \(counter\)$'
 	energy_vs_truth 0 0.005 "0.5%, counter exact to 1 mJ"
 	energy_vs_truth 1 0.035 "3.5%, trapezoid over 50 ms driver samples across two steps"
 }

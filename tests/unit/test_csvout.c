@@ -23,7 +23,7 @@
 #include "joulestat/util.h"
 
 #define MAX_ROWS	8
-#define MAX_FIELDS	64
+#define MAX_FIELDS	128
 
 /* The command of the hand-made run: every character CSV must quote. */
 static const char COMMAND[] =
@@ -36,9 +36,19 @@ static const char *const HEADER[] = {
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
-	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
-	"avg_sm_mhz", "lost_readings", "lost_s", "measured_s", "throttled_power_s", "throttled_thermal_s",
+	"pstate", "time_s", "time_err_s", "time_share", "energy_j",
+	"energy_method", "energy_err_j", "energy_counter_j", "energy_counter_err_j",
+	"energy_driver_samples_j", "energy_driver_samples_err_j", "energy_readings_j",
+	"energy_readings_err_j", "avg_power_w", "peak_power_w",
+	"avg_sm_mhz", "avg_gfx_mhz", "avg_mem_mhz", "lost_readings", "lost_s", "measured_s",
+	"throttled_power_s", "throttled_thermal_s", "reasons_known_s",
+	"reason_idle_s", "reason_idle_err_s", "reason_applications_clocks_s",
+	"reason_applications_clocks_err_s", "reason_sw_power_cap_s", "reason_sw_power_cap_err_s",
+	"reason_hw_slowdown_s", "reason_hw_slowdown_err_s", "reason_sync_boost_s",
+	"reason_sync_boost_err_s", "reason_sw_thermal_s", "reason_sw_thermal_err_s",
+	"reason_hw_thermal_s", "reason_hw_thermal_err_s", "reason_hw_power_brake_s",
+	"reason_hw_power_brake_err_s", "reason_display_clocks_s", "reason_display_clocks_err_s",
+	"reason_other_s", "reason_other_err_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
