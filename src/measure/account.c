@@ -283,13 +283,6 @@ add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *
 	st->clock_ns += dt;
 }
 
-/* The clocks of one end of a changing interval, over its half. */
-static void
-add_half_clocks(struct pstate_acct *st, const struct sample *x, int64_t dt)
-{
-	add_clocks(st, x, x, dt);
-}
-
 /*
  * Give dt of an interval, with its energy, to the P-states at its two
  * ends; is_counter when e is the counter's delta.
@@ -340,8 +333,9 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	a->states[sp].energy_mj += has_e ? ea : 0;
 	a->states[sc].energy_mj += has_e ? e - ea : 0;
 	if (has_clk) {
-		add_half_clocks(&a->states[sp], p, half);
-		add_half_clocks(&a->states[sc], s, dt - half);
+		/* Each end's clocks over its half. */
+		add_clocks(&a->states[sp], p, p, half);
+		add_clocks(&a->states[sc], s, s, dt - half);
 	}
 }
 

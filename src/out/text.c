@@ -245,6 +245,7 @@ static void
 write_throttle(FILE *f, const struct dev_report *d)
 {
 	static const char *const group[] = { "power", "thermal" };
+	int64_t	viol, diff;
 	bool	is_any = false;
 	int	i;
 
@@ -265,9 +266,8 @@ write_throttle(FILE *f, const struct dev_report *d)
 	fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
 	    "throttled", (double)d->throttle_power_ns / 1e9, (double)d->throttle_thermal_ns / 1e9);
 	for (i = 0; i < 2 && d->has_reasons; i++) {
-		int64_t	viol = i == 0 ? d->throttle_power_ns : d->throttle_thermal_ns;
-		int64_t	diff = viol - d->reason_viol_ns[i];
-
+		viol = i == 0 ? d->throttle_power_ns : d->throttle_thermal_ns;
+		diff = viol - d->reason_viol_ns[i];
 		/* The counters cover the whole run, the reasons only the ticks' window. */
 		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->window_ns - d->reason_cover_ns) +
 		    d->window_ns / 100)
