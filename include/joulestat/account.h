@@ -27,8 +27,9 @@ struct pstate_acct {
 	double		energy_err_mj;	/* the bound of the splits of changing intervals */
 	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
 	double		gfx_mhz_ns;	/* graphics clock, the same way */
-	double		mem_mhz_ns;	/* memory clock, the same way */
-	int64_t		clock_ns;	/* time with known clocks */
+	int64_t		clock_ns;	/* time with known SM and graphics clocks */
+	double		mem_mhz_ns;	/* memory clock integrated over mem_clock_ns */
+	int64_t		mem_clock_ns;	/* time with a known memory clock */
 };
 
 /* The counter's unit: every backend's counter is read in whole mJ. */

@@ -34,8 +34,9 @@ struct state_report {
 	bool		 has_energy;
 	double		 avg_sm_mhz;		/* the clocks over the time in the state */
 	double		 avg_gfx_mhz;
+	bool		 has_sm;		/* avg_sm_mhz and avg_gfx_mhz are known */
 	double		 avg_mem_mhz;
-	bool		 has_sm;		/* the three clocks are known */
+	bool		 has_mem;		/* avg_mem_mhz is known */
 };
 
 /* A state's time bound above this share of its time gets a note. */

@@ -43,6 +43,7 @@ enum measure {
 	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
 	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
 	M_FOREIGN	= 1u << 10,	/* foreign_*_pct: load of processes outside the tree */
+	M_MEM_CLOCK	= 1u << 11,	/* mem_mhz (M_CLOCKS is gfx_mhz and sm_mhz) */
 };
 
 #define PSTATE_UNKNOWN		(-1)

@@ -274,13 +274,19 @@ check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	}
 }
 
+/* The clocks known at both ends, over dt. */
 static void
 add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *s, int64_t dt)
 {
-	st->sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
-	st->gfx_mhz_ns += ((double)p->gfx_mhz + s->gfx_mhz) / 2 * (double)dt;
-	st->mem_mhz_ns += ((double)p->mem_mhz + s->mem_mhz) / 2 * (double)dt;
-	st->clock_ns += dt;
+	if (has_both(p, s, M_CLOCKS)) {
+		st->sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
+		st->gfx_mhz_ns += ((double)p->gfx_mhz + s->gfx_mhz) / 2 * (double)dt;
+		st->clock_ns += dt;
+	}
+	if (has_both(p, s, M_MEM_CLOCK)) {
+		st->mem_mhz_ns += ((double)p->mem_mhz + s->mem_mhz) / 2 * (double)dt;
+		st->mem_clock_ns += dt;
+	}
 }
 
 /*
@@ -293,7 +299,6 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 {
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
-	bool			 has_clk = has_both(p, s, M_CLOCKS);
 	double			 w0 = 0.5, ea, err;
 
 	if (a->is_after_gap)
@@ -306,8 +311,7 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 		else if (has_e && !is_counter && has_both(p, s, M_POWER))
 			a->states[sp].energy_err_mj += fabs((double)s->power_mw - p->power_mw) / 2 *
 			    (double)dt / 1e9;
-		if (has_clk)
-			add_clocks(&a->states[sp], p, s, dt);
+		add_clocks(&a->states[sp], p, s, dt);
 		return;
 	}
 	a->states[sp].time_ns += half;
@@ -332,11 +336,9 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	a->states[sc].energy_err_mj += err;
 	a->states[sp].energy_mj += has_e ? ea : 0;
 	a->states[sc].energy_mj += has_e ? e - ea : 0;
-	if (has_clk) {
-		/* Each end's clocks over its half. */
-		add_clocks(&a->states[sp], p, p, half);
-		add_clocks(&a->states[sc], s, s, dt - half);
-	}
+	/* Each end's clocks over its half. */
+	add_clocks(&a->states[sp], p, p, half);
+	add_clocks(&a->states[sc], s, s, dt - half);
 }
 
 /*

@@ -203,7 +203,7 @@ static const struct figure state_figures[] = {
 	{ COL_AVGPOWER, .real = state_power, .prec = 3 },
 	{ COL_AVGSM, S(avg_sm_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
 	{ COL_AVGGFX, S(avg_gfx_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
-	{ COL_AVGMEM, S(avg_mem_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
+	{ COL_AVGMEM, S(avg_mem_mhz), .scale = 1, .prec = 1, S_HAS(has_mem) },
 };
 
 const struct figure_table figures_run = TABLE(run_figures);

@@ -169,8 +169,10 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		if (s->has_sm) {
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
 			s->avg_gfx_mhz = a->states[i].gfx_mhz_ns / (double)a->states[i].clock_ns;
-			s->avg_mem_mhz = a->states[i].mem_mhz_ns / (double)a->states[i].clock_ns;
 		}
+		s->has_mem = a->states[i].mem_clock_ns > 0;
+		if (s->has_mem)
+			s->avg_mem_mhz = a->states[i].mem_mhz_ns / (double)a->states[i].mem_clock_ns;
 	}
 }
 

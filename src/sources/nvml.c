@@ -138,6 +138,7 @@ nvml_read_clocks(const struct nvml_dev *d, struct sample *s)
 	s->gfx_mhz = gfx;
 	s->sm_mhz = sm;
 	s->mem_mhz = mem;
+	s->valid |= M_MEM_CLOCK;
 	return NVML_SUCCESS;
 }
 
