@@ -274,6 +274,22 @@ check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	}
 }
 
+/*
+ * The bound of an interval within one state: a counter's delta is exact
+ * unless it shows a change the readings missed; the trapezoid is off by at
+ * most half the interval times the change of power.
+ */
+static void
+same_state_bound(struct dev_acct *a, const struct sample *p, const struct sample *s, double e,
+    bool is_counter)
+{
+	if (is_counter && has_instant(a, p, s))
+		check_hidden(a, p, s, e);
+	else if (!is_counter && has_both(p, s, M_POWER))
+		a->states[state_slot(p)].energy_err_mj += fabs((double)s->power_mw - p->power_mw) /
+		    2 * (double)(s->t_ns - p->t_ns) / 1e9;
+}
+
 /* The clocks known at both ends, over dt. */
 static void
 add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *s, int64_t dt)
@@ -301,16 +317,18 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	int			 sp = state_slot(p), sc = state_slot(s);
 	double			 w0 = 0.5, ea, err;
 
-	if (a->is_after_gap)
+	if (a->is_after_gap) {
+		/* Readings were lost: any state may have held meanwhile. */
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
+		a->hidden_ns += dt;
+		a->hidden_mj += has_e ? e : 0;
+	}
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
-		if (has_e && is_counter && has_instant(a, p, s))
-			check_hidden(a, p, s, e);
-		else if (has_e && !is_counter && has_both(p, s, M_POWER))
-			a->states[sp].energy_err_mj += fabs((double)s->power_mw - p->power_mw) / 2 *
-			    (double)dt / 1e9;
+		/* A lost stretch is in the bound of every state already. */
+		if (!a->is_after_gap && has_e)
+			same_state_bound(a, p, s, e, is_counter);
 		add_clocks(&a->states[sp], p, s, dt);
 		return;
 	}

@@ -203,6 +203,42 @@ test_hidden_change(void **state)
 }
 
 /*
+ * A lost reading at 200 ms: from 100 to 300 ms nothing says which state
+ * held (the curve changes to P8 at 250 ms), so those 200 ms and their
+ * energy (150 ms at 300 W and 50 at 50 W: 47500 mJ) count in every
+ * state's bound, and P8's 350 ms and 17500 mJ are within it.
+ */
+static void
+test_lost_widens(void **state)
+{
+	const struct curve	c = { 2, { 0, 250 }, { 300, 50 }, { 0, 8 }, { 0, 0 } };
+	struct dev_acct		a;
+	struct sample		s;
+	double			ms, mj;
+	int64_t			t;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	a.power_kind = POWER_KIND_INSTANT;
+	for (t = 0; t <= 600; t += 100) {
+		s = read_at(&c, t);
+		if (t == 200) {
+			memset(&s, 0, sizeof s);
+			s.t_ns = MS(t);
+			s.is_lost = true;
+		}
+		account_add(&a, &s, 0);
+	}
+	account_finish(&a);
+	assert_true(a.hidden_ns == MS(200));
+	curve_state(&c, 8, 600, &ms, &mj);
+	assert_bounded("P8 time", (double)a.states[8].time_ns / 1e6, ms,
+	    (double)account_state_time_err_ns(&a, 8) / 1e6, 200);
+	assert_bounded("P8 energy", a.states[8].energy_mj, mj, account_state_energy_err_mj(&a, 8),
+	    47500 + 1);
+}
+
+/*
  * Integrated from instantaneous readings every 100 ms: a step from 100 W to
  * 400 W at 250 ms is seen by the readings at 200 and 300 ms, so the
  * trapezoid gives that interval 25000 mJ where the truth is 5000 + 20000
@@ -304,6 +340,7 @@ main(void)
 		cmocka_unit_test(test_split_at_crossing),
 		cmocka_unit_test(test_split_without_power),
 		cmocka_unit_test(test_hidden_change),
+		cmocka_unit_test(test_lost_widens),
 		cmocka_unit_test(test_trapezoid_bound),
 		cmocka_unit_test(test_average_window),
 		cmocka_unit_test(test_counter_bound),
