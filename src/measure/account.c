@@ -254,21 +254,53 @@ split_counter(const struct sample *p, const struct sample *s, double e, double *
 	return ea;
 }
 
+/* A state's mean power so far (mW), or -1 when it has none yet. */
+static double
+state_mw(const struct dev_acct *a, int slot)
+{
+	if (a->states[slot].time_ns <= 0)
+		return -1;
+	return a->states[slot].energy_mj / ((double)a->states[slot].time_ns / 1e9);
+}
+
+/*
+ * Whether power mean_mw, dev_mw beyond what the readings of state slot
+ * show, points to another state seen so far: toward its mean power, by
+ * more than a tenth of the way.  Noise within one state does not.
+ */
+static bool
+is_toward_other(const struct dev_acct *a, int slot, double ref_mw, double mean_mw,
+    double dev_mw)
+{
+	double	px;
+	int	x;
+
+	for (x = 0; x < ACCOUNT_NSTATES; x++) {
+		if (x == slot || (px = state_mw(a, x)) < 0)
+			continue;
+		if ((px - ref_mw) * (mean_mw - ref_mw) > 0 && dev_mw > 0.1 * fabs(px - ref_mw))
+			return true;
+	}
+	return false;
+}
+
 /*
  * An interval whose two ends are in one state but whose counter energy
- * lies outside what the instantaneous power at both ends allows: the
- * state changed and changed back between the readings.  Its time and
- * energy count in the bound of every state.
+ * lies outside what the instantaneous power at both ends allows, toward
+ * another state's power: the state changed and changed back between the
+ * readings.  Its time and energy count in the bound of every state.  A
+ * change to a state no reading ever saw cannot be told from noise.
  */
 static void
 check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s, double e)
 {
-	double	h = (double)(s->t_ns - p->t_ns) / 1e9, lo, hi, tol;
+	double	h = (double)(s->t_ns - p->t_ns) / 1e9, lo, hi, tol, mean = e / h, dev;
 
 	lo = fmin(p->power_mw, s->power_mw);
 	hi = fmax(p->power_mw, s->power_mw);
 	tol = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.02 * hi;
-	if (e / h < lo - tol || e / h > hi + tol) {
+	dev = mean < lo ? lo - mean : mean > hi ? mean - hi : 0;
+	if (dev > tol && is_toward_other(a, state_slot(p), (lo + hi) / 2, mean, dev)) {
 		a->hidden_ns += s->t_ns - p->t_ns;
 		a->hidden_mj += e;
 	}
