@@ -110,6 +110,9 @@ struct dev_acct {
 	uint32_t	first_point_mw;	/* the first driver sample's (with has_points) */
 	double		ticks_err_mj;	/* sum of h |dP| / 2 over the readings */
 	double		points_err_mj;	/* the same over the driver's samples */
+	uint64_t	state_intervals;	/* intervals with a known state at both ends */
+	uint64_t	state_changes;	/* ... of which the state differed */
+	bool		can_see_hidden;	/* all of them had a counter and instantaneous power */
 	int64_t		hidden_ns;	/* intervals whose counter shows a change the readings missed */
 	double		hidden_mj;	/* ... and their energy */
 	/* Time per clocks-event reason (enum throttle bit i), by the split rule. */

@@ -74,6 +74,10 @@ struct dev_report {
 	bool			 has_peak;
 	struct state_report	 states[ACCOUNT_NSTATES];
 	size_t			 nstates;
+	uint64_t		 state_intervals; /* intervals with a state at both ends */
+	uint64_t		 state_changes;	/* ... whose two states differed */
+	bool			 is_blind;	/* changes were frequent, and one that */
+					/* came back between readings could not be seen */
 	bool			 has_reasons;	/* clocks-event reasons were read at some ticks */
 	int64_t			 reason_ns[THROTTLE_NREASONS];	/* time per enum throttle bit */
 	int64_t			 reason_err_ns[THROTTLE_NREASONS]; /* ... and its bound */

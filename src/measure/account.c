@@ -349,6 +349,12 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	int			 sp = state_slot(p), sc = state_slot(s);
 	double			 w0 = 0.5, ea, err;
 
+	if (!a->is_after_gap && sp != ACCOUNT_STATE_UNKNOWN && sc != ACCOUNT_STATE_UNKNOWN) {
+		a->can_see_hidden = (a->state_intervals == 0 || a->can_see_hidden) && has_e &&
+		    is_counter && has_instant(a, p, s);
+		a->state_intervals++;
+		a->state_changes += sp != sc;
+	}
 	if (a->is_after_gap) {
 		/* Readings were lost: any state may have held meanwhile. */
 		sp = sc = ACCOUNT_STATE_UNKNOWN;

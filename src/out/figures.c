@@ -143,6 +143,9 @@ static const struct figure device_figures[] = {
 	{ COL_MEASURED, D(measured_ns), .scale = 1e9, .prec = 6, D_HAS(has_measured) },
 	{ COL_NONE, "partial", D(is_partial) },
 	{ COL_NONE, "counter_resets", D(counter_resets) },
+	{ COL_NONE, "pstate_intervals", D(state_intervals) },
+	{ COL_NONE, "pstate_changes", D(state_changes) },
+	{ COL_NONE, "pstate_changes_unseen", D(is_blind) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
 	{ COL_THR_THERMAL, D(throttle_thermal_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },

@@ -190,6 +190,12 @@ write_coarse(FILE *f, const struct report *rep, const struct dev_report *d)
 		    (double)worst->time_err_ns / (double)worst->time_ns))
 			worst = s;
 	}
+	if (d->is_blind)
+		fprintf(f, "   note: the state changed in %" PRIu64 " of %" PRIu64 " intervals: "
+		    "at -i %u ms it may also have changed and changed back between two readings, "
+		    "which only a counter with instantaneous power can show, so the P-state bounds "
+		    "may not hold; a smaller -i narrows that\n", d->state_changes,
+		    d->state_intervals, rep->interval_ms);
 	if (worst == NULL)
 		return;
 	fprintf(f, "   note: the state changed often for -i %u ms: P-state times are only known "

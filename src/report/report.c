@@ -343,6 +343,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	    d->foreign_npids_max > run->tree.max_concurrent);
 	if (d->dev->measures & M_PSTATE)
 		build_states(d, a);
+	d->state_intervals = a->state_intervals;
+	d->state_changes = a->state_changes;
+	d->is_blind = !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
 	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);

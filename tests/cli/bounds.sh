@@ -34,17 +34,24 @@ js_sim() {
 	assert_rc 0
 }
 
-# alt_scn PERIOD_MS: ./alt.scn, P0 at 300 W (SW power cap) and P8 at 50 W
-# (idle) alternating every PERIOD_MS for 6 s, with an energy counter and
-# instantaneous power.
+# alt_scn PERIOD_MS [average1s]: ./alt.scn, P0 at 300 W (SW power cap) and
+# P8 at 50 W (idle) alternating every PERIOD_MS for 6 s, with an energy
+# counter and instantaneous power (a V100), or power read only as 1 s
+# averages (an RTX A6000).
 alt_scn() {
 	{
 		echo "device 0"
-		echo "name Tesla V100-SXM2-16GB"
+		if [ "${2:-}" = average1s ]; then
+			echo "name NVIDIA RTX A6000"
+			echo "pciid 0x223010DE 0x145910DE"
+			echo "power average1s"
+		else
+			echo "name Tesla V100-SXM2-16GB"
+			echo "power instant"
+		fi
 		echo "uuid GPU-b0b00001-5b6c-4d7e-8f90-1a2b3c4d5e6f"
 		echo "busid 00000000:07:00.0"
 		echo "energy_counter yes"
-		echo "power instant"
 		echo "sample_ms none"
 		echo "phase at=0 dur=$1 power=300 pstate=0 gfx=1530 sm=1530 mem=877 throttle=0x4"
 		for ((i = 1; i < 6000 / $1; i++)); do
@@ -147,6 +154,19 @@ test_alternating() {
 	if [ "$2" -ge 100 ]; then
 		assert_match err 'note: the state changed often for -i 100 ms: P-state times are only known'
 	fi
+	# The counter and instantaneous power show every change the readings missed.
+	assert_no_match err 'may also have changed and changed back'
+}
+
+# 1 s averages: a change and back between two readings cannot be seen, so
+# with changes in most intervals the report says the bounds may not hold.
+test_alternating_averaged() {
+	alt_scn 70 average1s
+	js_sim alt.scn -i 100 -- "$JS_WORK" sleep 2s
+	assert_match err 'note: the state changed in [0-9]+ of [0-9]+ intervals: at -i 100 ms it may also have changed and changed back'
+	alt_scn 300 average1s
+	js_sim alt.scn -i 20 -- "$JS_WORK" sleep 2s
+	assert_no_match err 'may also have changed and changed back'
 }
 
 # ---- energy integrated from 1 s averages, a short burst at the end ---------
@@ -253,6 +273,7 @@ t_run "P-states every 70 ms at -i 100: every bound holds" test_alternating 70 10
 t_run "P-states every 70 ms at -i 20: every bound holds" test_alternating 70 20
 t_run "P-states every 130 ms at -i 100: every bound holds" test_alternating 130 100
 t_run "P-states every 130 ms at -i 20: every bound holds" test_alternating 130 20
+t_run "P-states every 70 ms at -i 100 on 1 s averages: the report warns" test_alternating_averaged
 t_run "1 s averages, 200 ms burst: integrated energy within its bound (bounds-burst1s.scn)" \
     test_burst_averaged
 t_run "irregular bursts at -i 500: integrated energy within its bound (bounds-bursts.scn)" \
