@@ -101,21 +101,6 @@ write_run(FILE *f, const struct report *rep)
 	}
 }
 
-/* "1231.400 J ± 0.600": an energy and its bound, in the energy's unit. */
-static void
-fmt_bounded(char *buf, size_t size, double mj, double err_mj)
-{
-	char	e[32], *unit;
-	double	scale = 1e3;
-
-	fmt_energy(e, sizeof e, mj);
-	if ((unit = strchr(e, ' ')) != NULL && unit[1] == 'k')
-		scale = 1e6;
-	else if (unit != NULL && unit[1] == 'M')
-		scale = 1e9;
-	snprintf(buf, size, "%s ± %.3f", e, err_mj / scale);
-}
-
 static void
 write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 {
@@ -126,7 +111,7 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 		fprintf(f, "   %-18s unknown (no power or energy readings)\n", "energy");
 		return;
 	}
-	fmt_bounded(buf, sizeof buf, d->energy_mj, d->energy_err_mj);
+	fmt_energy_bounded(buf, sizeof buf, d->energy_mj, d->energy_err_mj);
 	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
 	    method_names[d->method]);
 	if (d->is_shared)
@@ -136,7 +121,7 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 	for (m = 1; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
-		fmt_bounded(alt, sizeof alt, d->alt_mj[m], d->alt_err_mj[m]);
+		fmt_energy_bounded(alt, sizeof alt, d->alt_mj[m], d->alt_err_mj[m]);
 		if (d->energy_mj > 0)
 			fprintf(f, "   %-18s %s (%s, %+.2f%%)\n", "", alt, method_names[m],
 			    100 * (d->alt_mj[m] - d->energy_mj) / d->energy_mj);
