@@ -36,6 +36,7 @@ static const char *const HEADER[] = {
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
+	"within_device",
 	"pstate", "time_s", "time_err_s", "time_share", "energy_j",
 	"energy_method", "energy_err_j", "energy_counter_j", "energy_counter_err_j",
 	"energy_driver_samples_j", "energy_driver_samples_err_j", "energy_readings_j",
@@ -52,13 +53,13 @@ static const char *const HEADER[] = {
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
-	"gate_verdict",
+	"gate_verdict", "phase", "phase_count", "phase_begin_s",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "energy_method", "idle_method", "process",
+	"pstate", "energy_method", "idle_method", "process", "phase",
 };
 
 struct field {
