@@ -261,6 +261,7 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 			continue;
 		rd->read(d, drm_read(d, rd->sensor, buf, sizeof buf), s);
 	}
+	s->read_ns = now_ns() - s->t_ns;
 }
 
 /* ---- sample ----------------------------------------------------------- */
