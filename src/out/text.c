@@ -189,9 +189,9 @@ write_coarse(FILE *f, const struct report *rep, const struct dev_report *d)
 		    d->state_intervals, rep->interval_ms);
 	if (worst == NULL)
 		return;
-	fprintf(f, "   note: the state changed often for -i %u ms: P-state times are only known "
-	    "to half a reading interval per change, %s to ± %.3f s (%.0f%% of its time); a "
-	    "smaller -i narrows that\n", rep->interval_ms,
+	fprintf(f, "   note: P-state times are only known to half a reading interval per change "
+	    "of state, at -i %u ms %s to ± %.3f s (%.0f%% of its time); a smaller -i narrows "
+	    "that\n", rep->interval_ms,
 	    schema_state_name(d->dev, worst->pstate, name, sizeof name),
 	    (double)worst->time_err_ns / 1e9,
 	    100 * (double)worst->time_err_ns / (double)worst->time_ns);
