@@ -22,12 +22,21 @@
 
 struct pstate_acct {
 	int64_t		time_ns;
+	int64_t		time_err_ns;	/* half an interval per observed change of state */
 	double		energy_mj;	/* counter deltas when a counter exists, else integrated */
+	double		energy_err_mj;	/* the bound of the splits of changing intervals */
 	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
-	int64_t		clock_ns;	/* time with a known SM clock */
+	double		gfx_mhz_ns;	/* graphics clock, the same way */
+	int64_t		clock_ns;	/* time with known SM and graphics clocks */
+	double		mem_mhz_ns;	/* memory clock integrated over mem_clock_ns */
+	int64_t		mem_clock_ns;	/* time with a known memory clock */
 };
 
+/* The counter's unit: every backend's counter is read in whole mJ. */
+#define ACCOUNT_COUNTER_QUANTUM_MJ	1.0
+
 struct dev_acct {
+	enum power_kind	power_kind;	/* what the power readings mean; set by the caller */
 	bool		has_prev;
 	bool		is_after_gap;	/* readings were lost since prev */
 	struct sample	prev;		/* last good reading; points not kept */
@@ -95,7 +104,30 @@ struct dev_acct {
 	bool		is_lost_at_end;	/* lost until the last reading, by account_finish */
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
 	uint64_t	throttled_samples;
+	/* Bounds (HACKING.md, "Measurement rules", Bounds). */
+	int64_t		first_read_ns;	/* read_ns of the first good reading */
+	int64_t		last_read_ns;	/* ... and of the last */
+	uint32_t	first_p_mw;	/* the first power reading (valid with has_last_p) */
+	uint32_t	first_point_mw;	/* the first driver sample's (with has_points) */
+	double		ticks_err_mj;	/* sum of h |dP| / 2 over the readings */
+	double		points_err_mj;	/* the same over the driver's samples */
+	uint64_t	state_intervals;	/* intervals with a known state at both ends */
+	uint64_t	state_changes;	/* ... of which the state differed */
+	bool		can_see_hidden;	/* all of them had a counter and instantaneous power */
+	int64_t		hidden_ns;	/* intervals whose counter shows a change the readings missed */
+	double		hidden_mj;	/* ... and their energy */
+	/* Time per clocks-event reason (enum throttle bit i), by the split rule. */
+	int64_t		reason_ns[THROTTLE_NREASONS];
+	int64_t		reason_err_ns[THROTTLE_NREASONS];
+	int64_t		reason_cover_ns;	/* time with the reasons read at both ends */
+	/* The same for what the violation counters count: power, then thermal reasons. */
+	int64_t		viol_ns[2];
+	int64_t		viol_err_ns[2];
 };
+
+/* The reasons that the driver's power and thermal violation counters count. */
+#define ACCOUNT_VIOL_POWER	(THROTTLE_SW_POWER | THROTTLE_POWER_BRAKE)
+#define ACCOUNT_VIOL_THERMAL	(THROTTLE_SW_THERMAL | THROTTLE_HW_THERMAL)
 
 /* How the headline energy of a device was obtained. */
 enum energy_method {
@@ -147,6 +179,17 @@ void	account_note_idle(struct dev_acct *a, const struct device *dev, const struc
  */
 int64_t	account_covered_ns(const struct dev_acct *a, enum energy_method method);
 int64_t	account_span_ns(const struct dev_acct *a);
+
+/*
+ * The bound of the energy of method (mJ): the truth lies within
+ * energy +- bound when power changes at most once between two readings
+ * (HACKING.md, "Measurement rules", Bounds).
+ */
+double	account_energy_err_mj(const struct dev_acct *a, enum energy_method method);
+
+/* The bound of state slot's time and energy, hidden changes included. */
+int64_t	account_state_time_err_ns(const struct dev_acct *a, int slot);
+double	account_state_energy_err_mj(const struct dev_acct *a, int slot);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

@@ -13,6 +13,8 @@
 
 /* "12.345 J", "12.345 kJ", "1.234 MJ": energy given in millijoules. */
 void	fmt_energy(char *buf, size_t size, double mj);
+/* The same with its bound in the same unit: "1231.400 J ± 0.600". */
+void	fmt_energy_bounded(char *buf, size_t size, double mj, double err_mj);
 
 /*
  * unix_ns as RFC 3339 in the local time zone, to the second, with the

@@ -27,12 +27,21 @@ struct run;
 struct state_report {
 	int		 pstate;		/* 0..15, or PSTATE_UNKNOWN */
 	int64_t		 time_ns;
+	int64_t		 time_err_ns;		/* the truth is within time_ns +- this */
+	bool		 is_coarse;		/* the time bound is over REPORT_COARSE of it */
 	double		 share;			/* of the device's measured window */
 	double		 energy_mj;
+	double		 energy_err_mj;		/* valid with has_energy */
 	bool		 has_energy;
-	double		 avg_sm_mhz;
-	bool		 has_sm;
+	double		 avg_sm_mhz;		/* the clocks over the time in the state */
+	double		 avg_gfx_mhz;
+	bool		 has_sm;		/* avg_sm_mhz and avg_gfx_mhz are known */
+	double		 avg_mem_mhz;
+	bool		 has_mem;		/* avg_mem_mhz is known */
 };
+
+/* A state's time bound above this share of its time gets a note. */
+#define REPORT_COARSE		0.10
 
 struct proc_report {
 	pid_t		 pid;
@@ -63,7 +72,9 @@ struct dev_report {
 	unsigned		 within;
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
+	double			 energy_err_mj;	/* its bound: the truth is within energy_mj +- this */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
+	double			 alt_err_mj[4];	/* their bounds */
 	bool			 has_alt[4];
 	double			 avg_power_mw;
 	bool			 has_avg_power;
@@ -71,6 +82,16 @@ struct dev_report {
 	bool			 has_peak;
 	struct state_report	 states[ACCOUNT_NSTATES];
 	size_t			 nstates;
+	uint64_t		 state_intervals; /* intervals with a state at both ends */
+	uint64_t		 state_changes;	/* ... whose two states differed */
+	bool			 is_blind;	/* changes were frequent, and one that */
+					/* came back between readings could not be seen */
+	bool			 has_reasons;	/* clocks-event reasons were read at some ticks */
+	int64_t			 reason_ns[THROTTLE_NREASONS];	/* time per enum throttle bit */
+	int64_t			 reason_err_ns[THROTTLE_NREASONS]; /* ... and its bound */
+	int64_t			 reason_cover_ns; /* the time the reasons were known */
+	int64_t			 reason_viol_ns[2]; /* power and thermal reasons, as the */
+	int64_t			 reason_viol_err_ns[2]; /* violation counters count them */
 	bool			 has_throttle;	/* driver violation counters were read */
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;

@@ -60,20 +60,48 @@
 	C(COL_WITHIN, "within_device")					\
 	C(COL_PSTATE, "pstate")						\
 	C(COL_TIME, "time_s")						\
+	C(COL_TIME_ERR, "time_err_s")					\
 	C(COL_SHARE, "time_share")					\
 	C(COL_ENERGY, "energy_j")					\
 	C(COL_METHOD, "energy_method")					\
+	C(COL_ENERGY_ERR, "energy_err_j")				\
 	C(COL_E_COUNTER, "energy_counter_j")				\
+	C(COL_E_COUNTER_ERR, "energy_counter_err_j")			\
 	C(COL_E_POINTS, "energy_driver_samples_j")			\
+	C(COL_E_POINTS_ERR, "energy_driver_samples_err_j")		\
 	C(COL_E_TICKS, "energy_readings_j")				\
+	C(COL_E_TICKS_ERR, "energy_readings_err_j")			\
 	C(COL_AVGPOWER, "avg_power_w")					\
 	C(COL_PEAKPOWER, "peak_power_w")				\
 	C(COL_AVGSM, "avg_sm_mhz")					\
+	C(COL_AVGGFX, "avg_gfx_mhz")					\
+	C(COL_AVGMEM, "avg_mem_mhz")					\
 	C(COL_LOST, "lost_readings")					\
 	C(COL_LOSTS, "lost_s")						\
 	C(COL_MEASURED, "measured_s")					\
 	C(COL_THR_POWER, "throttled_power_s")				\
 	C(COL_THR_THERMAL, "throttled_thermal_s")			\
+	C(COL_REASONS_KNOWN, "reasons_known_s")				\
+	C(COL_R_IDLE, "reason_idle_s")					\
+	C(COL_R_IDLE_ERR, "reason_idle_err_s")				\
+	C(COL_R_APP, "reason_applications_clocks_s")			\
+	C(COL_R_APP_ERR, "reason_applications_clocks_err_s")		\
+	C(COL_R_SWPOWER, "reason_sw_power_cap_s")			\
+	C(COL_R_SWPOWER_ERR, "reason_sw_power_cap_err_s")		\
+	C(COL_R_HWSLOW, "reason_hw_slowdown_s")				\
+	C(COL_R_HWSLOW_ERR, "reason_hw_slowdown_err_s")			\
+	C(COL_R_SYNC, "reason_sync_boost_s")				\
+	C(COL_R_SYNC_ERR, "reason_sync_boost_err_s")			\
+	C(COL_R_SWTHERMAL, "reason_sw_thermal_s")			\
+	C(COL_R_SWTHERMAL_ERR, "reason_sw_thermal_err_s")		\
+	C(COL_R_HWTHERMAL, "reason_hw_thermal_s")			\
+	C(COL_R_HWTHERMAL_ERR, "reason_hw_thermal_err_s")		\
+	C(COL_R_BRAKE, "reason_hw_power_brake_s")			\
+	C(COL_R_BRAKE_ERR, "reason_hw_power_brake_err_s")		\
+	C(COL_R_DISPLAY, "reason_display_clocks_s")			\
+	C(COL_R_DISPLAY_ERR, "reason_display_clocks_err_s")		\
+	C(COL_R_OTHER, "reason_other_s")				\
+	C(COL_R_OTHER_ERR, "reason_other_err_s")			\
 	C(COL_IDLE, "idle_power_w")					\
 	C(COL_IDLEMETHOD, "idle_method")				\
 	C(COL_ABOVEIDLE, "energy_above_idle_j")				\
@@ -169,7 +197,8 @@ enum merge_col {
 	C(TCOL_OTHERSM, "other_sm_pct")					\
 	C(TCOL_OTHERMEM, "other_mem_pct")				\
 	C(TCOL_DEVNAME, "device_name")					\
-	C(TCOL_PHASE, "phase")
+	C(TCOL_PHASE, "phase")						\
+	C(TCOL_REASONS, "clock_event_reasons")
 
 enum timeline_col {
 	TIMELINE_COLUMNS(SCHEMA_ENUM)
@@ -269,6 +298,13 @@ const char *schema_word_method(enum energy_method m);
 const char *schema_word_kind(enum power_kind k);
 const char *schema_word_idle(enum idle_method m);
 const char *schema_word_outcome(enum outcome o);
+
+/*
+ * The word of clocks-event reason i (bit 1 << i of enum throttle,
+ * 0 <= i < THROTTLE_NREASONS): "sw_power_cap", "hw_thermal", ...  The
+ * CSV columns reason_WORD_s and the JSON keys use the same words.
+ */
+const char *schema_word_reason(int i);
 
 /* The method of a per-process energy, an attribution estimate. */
 const char *schema_word_estimate(void);

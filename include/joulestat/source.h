@@ -45,6 +45,7 @@ enum measure {
 	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
 	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
 	M_FOREIGN	= 1u << 10,	/* foreign_*_pct: load of processes outside the tree */
+	M_MEM_CLOCK	= 1u << 11,	/* mem_mhz (M_CLOCKS is gfx_mhz and sm_mhz) */
 };
 
 #define PSTATE_UNKNOWN		(-1)
@@ -53,12 +54,28 @@ enum measure {
 #define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200
 
-/* Why clocks were held down during a reading (vendor reasons mapped to these). */
+/*
+ * Why clocks were held down during a reading, one bit per reason (the
+ * backend maps its vendor's reasons to these; NVIDIA's clocks-event
+ * reasons map one to one).  THROTTLE_NREASONS counts them; schema.c names
+ * them.
+ */
 enum throttle {
-	THROTTLE_POWER		= 1u << 0,	/* power cap or power brake */
-	THROTTLE_THERMAL	= 1u << 1,	/* software or hardware thermal slowdown */
-	THROTTLE_OTHER		= 1u << 2,	/* any other reason except idle */
+	THROTTLE_IDLE		= 1u << 0,	/* nothing runs: clocks drop to idle */
+	THROTTLE_APP_CLOCKS	= 1u << 1,	/* held at the applications clocks setting */
+	THROTTLE_SW_POWER	= 1u << 2,	/* software power cap */
+	THROTTLE_HW_SLOWDOWN	= 1u << 3,	/* hardware slowdown (thermal, power brake, ...) */
+	THROTTLE_SYNC_BOOST	= 1u << 4,	/* held with other GPUs of a sync-boost group */
+	THROTTLE_SW_THERMAL	= 1u << 5,	/* software thermal slowdown */
+	THROTTLE_HW_THERMAL	= 1u << 6,	/* hardware thermal slowdown */
+	THROTTLE_POWER_BRAKE	= 1u << 7,	/* hardware power brake */
+	THROTTLE_DISPLAY	= 1u << 8,	/* held by the display clock setting */
+	THROTTLE_OTHER		= 1u << 9,	/* a reason not listed here */
 };
+#define THROTTLE_NREASONS	10
+/* Reasons that slow the work down, as opposed to idle and settings. */
+#define THROTTLE_SLOWING	(THROTTLE_SW_POWER | THROTTLE_HW_SLOWDOWN | THROTTLE_SYNC_BOOST | \
+	    THROTTLE_SW_THERMAL | THROTTLE_HW_THERMAL | THROTTLE_POWER_BRAKE | THROTTLE_OTHER)
 
 /* How a device's states (sample.pstate) are named in the report. */
 enum pstate_names {
@@ -125,6 +142,7 @@ struct sample {
 	int64_t		 t_ns;			/* CLOCK_MONOTONIC when read */
 	unsigned	 valid;			/* enum measure bits read this tick */
 	bool		 is_lost;		/* the device stopped answering */
+	int64_t		 read_ns;		/* how long its calls took, t_ns at one end; 0 = unknown */
 	uint32_t	 power_mw;
 	uint64_t	 energy_mj;
 	uint32_t	 gfx_mhz;

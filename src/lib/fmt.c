@@ -38,17 +38,32 @@ fmt_rfc3339(char *buf, size_t size, int64_t unix_ns)
 	    labs(off) / 60, labs(off) % 60);
 }
 
-void
-fmt_energy(char *buf, size_t size, double mj)
+/* The unit an energy of mj is written in: its word and its size in J. */
+static const char *
+energy_unit(double mj, double *scale)
 {
 	double	j = mj / 1000;
 
-	if (j >= 1e6)
-		snprintf(buf, size, "%.3f MJ", j / 1e6);
-	else if (j >= 1e4)
-		snprintf(buf, size, "%.3f kJ", j / 1e3);
-	else
-		snprintf(buf, size, "%.3f J", j);
+	*scale = j >= 1e6 ? 1e6 : j >= 1e4 ? 1e3 : 1;
+	return j >= 1e6 ? "MJ" : j >= 1e4 ? "kJ" : "J";
+}
+
+void
+fmt_energy(char *buf, size_t size, double mj)
+{
+	double		 scale;
+	const char	*unit = energy_unit(mj, &scale);
+
+	snprintf(buf, size, "%.3f %s", mj / 1000 / scale, unit);
+}
+
+void
+fmt_energy_bounded(char *buf, size_t size, double mj, double err_mj)
+{
+	double		 scale;
+	const char	*unit = energy_unit(mj, &scale);
+
+	snprintf(buf, size, "%.3f %s ± %.3f", mj / 1000 / scale, unit, err_mj / 1000 / scale);
 }
 
 /*

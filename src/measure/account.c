@@ -8,9 +8,12 @@
  * the driver's samples when the backend delivers them.
  *
  * P-state split: each interval between two readings belongs to the state
- * of both ends when they agree.  When they differ, the interval is split
- * in half between the two states, energy in proportion to the power at
- * each end; the error is at most half an interval per transition.
+ * of both ends when they agree.  When they differ, the interval's time is
+ * split in half between the two states (the error is at most half an
+ * interval per transition); its counter energy is split at the crossing
+ * time that instantaneous power at both ends implies, else in half.
+ *
+ * Every figure has a bound (HACKING.md, "Measurement rules", Bounds).
  */
 #include "joulestat/account.h"
 
@@ -43,6 +46,23 @@ static bool
 has_both(const struct sample *a, const struct sample *b, unsigned bit)
 {
 	return (a->valid & bit) && (b->valid & bit);
+}
+
+/*
+ * Power read as a trailing average reaches back before the first reading
+ * and stops short of the last: integrated, it gains up to a window of the
+ * first reading's power and loses up to a window of the last's, and the
+ * energy of a window after a change of state is seen partly before it.
+ * A window holds at most its average times its length.  The window is a
+ * second for NVIDIA's averages and is taken as one for a firmware's; 0
+ * for instantaneous power.
+ */
+static double
+average_window_mj(const struct dev_acct *a, double first_mw, double last_mw)
+{
+	if (a->power_kind != POWER_KIND_AVERAGE_1S && a->power_kind != POWER_KIND_AVERAGE_FW)
+		return 0;
+	return fmax(first_mw, last_mw) * 1.0;
 }
 
 /*
@@ -88,11 +108,15 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 		if (pt->t_ns < a->first_ns || (a->has_points && pt->t_ns <= a->last_point_ns))
 			continue;
 		t0 = a->has_points ? a->last_point_ns : a->first_ns;
-		if (!a->has_points)
+		if (!a->has_points) {
 			e = (double)pt->power_mw * (double)(pt->t_ns - t0) / 1e9;
-		else
+			a->first_point_mw = pt->power_mw;
+		} else {
 			e = ((double)a->last_point_mw + pt->power_mw) / 2 *
 			    (double)(pt->t_ns - t0) / 1e9;
+			a->points_err_mj += fabs((double)pt->power_mw - a->last_point_mw) / 2 *
+			    (double)(pt->t_ns - t0) / 1e9;
+		}
 		if (is_spread && p != NULL)
 			spread_energy(a, p, s, t0, pt->t_ns, e);
 		a->has_points = true;
@@ -117,8 +141,13 @@ add_ticks(struct dev_acct *a, const struct sample *s)
 
 	if (!(s->valid & M_POWER))
 		return -1;
+	if (!a->has_last_p)
+		a->first_p_mw = s->power_mw;
 	if (a->has_last_p && !a->is_after_gap) {
 		e = ((double)a->last_p_mw + s->power_mw) / 2 * (double)(s->t_ns - a->last_p_ns) / 1e9;
+		/* Exact when power changes once, monotonically, between the two readings. */
+		a->ticks_err_mj += fabs((double)s->power_mw - a->last_p_mw) / 2 *
+		    (double)(s->t_ns - a->last_p_ns) / 1e9;
 		a->ticks_mj += e;
 		a->ticks_ns += s->t_ns - a->last_p_ns;
 		a->has_ticks_integral = true;
@@ -165,7 +194,7 @@ add_counter(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
  */
 static bool
 interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    uint64_t range_mj, double *e, bool *is_spread)
+    uint64_t range_mj, double *e, bool *is_spread, bool *is_counter)
 {
 	double	d, ticks_e, points_e;
 
@@ -173,6 +202,7 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	ticks_e = add_ticks(a, s);
 	*is_spread = d < 0 && (s->valid & M_POWER_POINTS);
 	points_e = add_points(a, p, s, *is_spread);
+	*is_counter = d >= 0;
 	if (d >= 0)
 		*e = d;
 	else if (*is_spread)
@@ -189,39 +219,219 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	return *e >= 0;
 }
 
-/* Give dt of an interval, with its energy, to the P-states at its two ends. */
+/* Both ends read instantaneous power: the readings say where power changed. */
+static bool
+has_instant(const struct dev_acct *a, const struct sample *p, const struct sample *s)
+{
+	return a->power_kind == POWER_KIND_INSTANT && has_both(p, s, M_POWER);
+}
+
+/*
+ * The part of counter energy e (mJ) of interval p..s that belongs to the
+ * state at p, when each state's power stays what the reading at its end
+ * shows: then e = h (f Pa + (1 - f) Pb) gives the crossing at f h.  *err
+ * bounds it by the counter's quantum, the time the readings took (the
+ * counter and the power are not read at the same instant), and how far
+ * the counter disagrees with the readings (a crossing outside the
+ * interval); never more than all or none of e.
+ */
+static double
+split_counter(const struct sample *p, const struct sample *s, double e, double *err)
+{
+	double	h = (double)(s->t_ns - p->t_ns) / 1e9, pa = p->power_mw, pb = s->power_mw;
+	double	dp = pb - pa, raw, f, ea;
+
+	if (fabs(dp) <= 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.01 * fmax(pa, pb)) {
+		*err = e / 2;		/* no power step to place the crossing by */
+		return e / 2;
+	}
+	raw = (pb - e / h) / dp;
+	f = fmin(1, fmax(0, raw));
+	ea = fmin(e, f * h * pa);
+	*err = 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(dp) * (double)(p->read_ns + s->read_ns) /
+	    1e9 + fabs(raw - f) * h * fabs(dp);
+	*err = fmin(*err, fmax(ea, e - ea));
+	return ea;
+}
+
+/* A state's mean power so far (mW), or -1 when it has none yet. */
+static double
+state_mw(const struct dev_acct *a, int slot)
+{
+	if (a->states[slot].time_ns <= 0)
+		return -1;
+	return a->states[slot].energy_mj / ((double)a->states[slot].time_ns / 1e9);
+}
+
+/*
+ * Whether power mean_mw, dev_mw beyond what the readings of state slot
+ * show, points to another state seen so far: toward its mean power, by
+ * more than a tenth of the way.  Noise within one state does not.
+ */
+static bool
+is_toward_other(const struct dev_acct *a, int slot, double ref_mw, double mean_mw,
+    double dev_mw)
+{
+	double	px;
+	int	x;
+
+	for (x = 0; x < ACCOUNT_NSTATES; x++) {
+		if (x == slot || (px = state_mw(a, x)) < 0)
+			continue;
+		if ((px - ref_mw) * (mean_mw - ref_mw) > 0 && dev_mw > 0.1 * fabs(px - ref_mw))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * An interval whose two ends are in one state but whose counter energy
+ * lies outside what the instantaneous power at both ends allows, toward
+ * another state's power: the state changed and changed back between the
+ * readings.  Its time and energy count in the bound of every state.  A
+ * change to a state no reading ever saw cannot be told from noise.
+ */
+static void
+check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s, double e)
+{
+	double	h = (double)(s->t_ns - p->t_ns) / 1e9, lo, hi, tol, mean = e / h, dev;
+
+	lo = fmin(p->power_mw, s->power_mw);
+	hi = fmax(p->power_mw, s->power_mw);
+	tol = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.02 * hi;
+	dev = mean < lo ? lo - mean : mean > hi ? mean - hi : 0;
+	if (dev > tol && is_toward_other(a, state_slot(p), (lo + hi) / 2, mean, dev)) {
+		a->hidden_ns += s->t_ns - p->t_ns;
+		a->hidden_mj += e;
+	}
+}
+
+/*
+ * The bound of an interval within one state: a counter's delta is exact
+ * unless it shows a change the readings missed; the trapezoid is off by at
+ * most half the interval times the change of power.
+ */
+static void
+same_state_bound(struct dev_acct *a, const struct sample *p, const struct sample *s, double e,
+    bool is_counter)
+{
+	if (is_counter && has_instant(a, p, s))
+		check_hidden(a, p, s, e);
+	else if (!is_counter && has_both(p, s, M_POWER))
+		a->states[state_slot(p)].energy_err_mj += fabs((double)s->power_mw - p->power_mw) /
+		    2 * (double)(s->t_ns - p->t_ns) / 1e9;
+}
+
+/* The clocks known at both ends, over dt. */
+static void
+add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *s, int64_t dt)
+{
+	if (has_both(p, s, M_CLOCKS)) {
+		st->sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
+		st->gfx_mhz_ns += ((double)p->gfx_mhz + s->gfx_mhz) / 2 * (double)dt;
+		st->clock_ns += dt;
+	}
+	if (has_both(p, s, M_MEM_CLOCK)) {
+		st->mem_mhz_ns += ((double)p->mem_mhz + s->mem_mhz) / 2 * (double)dt;
+		st->mem_clock_ns += dt;
+	}
+}
+
+/*
+ * Give dt of an interval, with its energy, to the P-states at its two
+ * ends; is_counter when e is the counter's delta.
+ */
 static void
 split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    double e, bool has_e)
+    double e, bool has_e, bool is_counter)
 {
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
-	bool			 has_clk = has_both(p, s, M_CLOCKS);
-	double			 w0 = 0.5;
+	double			 w0 = 0.5, ea, err;
 
-	if (a->is_after_gap)
+	if (!a->is_after_gap && sp != ACCOUNT_STATE_UNKNOWN && sc != ACCOUNT_STATE_UNKNOWN) {
+		a->can_see_hidden = (a->state_intervals == 0 || a->can_see_hidden) && has_e &&
+		    is_counter && has_instant(a, p, s);
+		a->state_intervals++;
+		a->state_changes += sp != sc;
+	}
+	if (a->is_after_gap) {
+		/* Readings were lost: any state may have held meanwhile. */
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
+		a->hidden_ns += dt;
+		a->hidden_mj += has_e ? e : 0;
+	}
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
-		if (has_clk) {
-			a->states[sp].sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
-			a->states[sp].clock_ns += dt;
-		}
+		/* A lost stretch is in the bound of every state already. */
+		if (!a->is_after_gap && has_e)
+			same_state_bound(a, p, s, e, is_counter);
+		add_clocks(&a->states[sp], p, s, dt);
 		return;
 	}
-	if (has_both(p, s, M_POWER) && p->power_mw + (uint64_t)s->power_mw > 0)
-		w0 = (double)p->power_mw / ((double)p->power_mw + s->power_mw);
 	a->states[sp].time_ns += half;
 	a->states[sc].time_ns += dt - half;
-	a->states[sp].energy_mj += has_e ? e * w0 : 0;
-	a->states[sc].energy_mj += has_e ? e * (1 - w0) : 0;
-	if (has_clk) {
-		a->states[sp].sm_mhz_ns += (double)p->sm_mhz * (double)half;
-		a->states[sp].clock_ns += half;
-		a->states[sc].sm_mhz_ns += (double)s->sm_mhz * (double)(dt - half);
-		a->states[sc].clock_ns += dt - half;
+	a->states[sp].time_err_ns += dt - half;
+	a->states[sc].time_err_ns += dt - half;
+	if (has_e && is_counter && has_instant(a, p, s)) {
+		ea = split_counter(p, s, e, &err);
+	} else {
+		if (has_both(p, s, M_POWER) && p->power_mw + (uint64_t)s->power_mw > 0)
+			w0 = (double)p->power_mw / ((double)p->power_mw + s->power_mw);
+		ea = e * w0;
+		/* The crossing anywhere in the interval: half of it at the higher power. */
+		err = has_both(p, s, M_POWER) ? (double)(dt - half) / 1e9 *
+		    fmax(p->power_mw, s->power_mw) : e / 2;
+		if (is_counter)
+			err = fmax(ea, e - ea);
+		else if (has_both(p, s, M_POWER))
+			err += average_window_mj(a, p->power_mw, s->power_mw);
 	}
+	a->states[sp].energy_err_mj += err;
+	a->states[sc].energy_err_mj += err;
+	a->states[sp].energy_mj += has_e ? ea : 0;
+	a->states[sc].energy_mj += has_e ? e - ea : 0;
+	/* Each end's clocks over its half. */
+	add_clocks(&a->states[sp], p, p, half);
+	add_clocks(&a->states[sc], s, s, dt - half);
+}
+
+/*
+ * The split rule for a set of reasons: at both ends it has the interval,
+ * at one end the half next to it, with half an interval of bound per
+ * change.
+ */
+static void
+split_mask(const struct sample *p, const struct sample *s, unsigned mask, int64_t *ns,
+    int64_t *err_ns)
+{
+	int64_t	dt = s->t_ns - p->t_ns, half = dt / 2;
+	bool	in_p = (p->throttle & mask) != 0, in_s = (s->throttle & mask) != 0;
+
+	if (in_p && in_s)
+		*ns += dt;
+	else if (in_p)
+		*ns += half;
+	else if (in_s)
+		*ns += dt - half;
+	if (in_p != in_s)
+		*err_ns += dt - half;
+}
+
+/* Time per clocks-event reason, and per group the violation counters count. */
+static void
+add_reasons(struct dev_acct *a, const struct sample *p, const struct sample *s)
+{
+	int	i;
+
+	if (!has_both(p, s, M_THROTTLE))
+		return;
+	a->reason_cover_ns += s->t_ns - p->t_ns;
+	for (i = 0; i < THROTTLE_NREASONS; i++)
+		split_mask(p, s, 1u << i, &a->reason_ns[i], &a->reason_err_ns[i]);
+	split_mask(p, s, ACCOUNT_VIOL_POWER, &a->viol_ns[0], &a->viol_err_ns[0]);
+	split_mask(p, s, ACCOUNT_VIOL_THERMAL, &a->viol_ns[1], &a->viol_err_ns[1]);
 }
 
 /* Other processes' utilization over the interval, as the later reading saw it. */
@@ -245,7 +455,7 @@ void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
 	double	e = 0;
-	bool	has_e, is_spread;
+	bool	has_e, is_spread, is_counter;
 
 	if (!a->has_start) {
 		a->start_ns = s->t_ns;
@@ -264,10 +474,11 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 			a->peak_power_mw = s->power_mw;
 		a->has_power = true;
 	}
-	if (s->throttle != 0)
+	if ((s->valid & M_THROTTLE) && (s->throttle & THROTTLE_SLOWING))
 		a->throttled_samples++;
 	if (!a->has_prev) {
 		a->first_ns = a->last_ns = s->t_ns;
+		a->first_read_ns = a->last_read_ns = s->read_ns;
 		/* Lost from the start: that time is unmeasured too. */
 		a->head_lost_ns = s->t_ns - a->start_ns;
 		a->lost_ns += a->head_lost_ns;
@@ -280,8 +491,9 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	}
 	if (a->is_after_gap)
 		a->lost_ns += s->t_ns - a->prev.t_ns;
-	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread);
-	split_states(a, &a->prev, s, e, has_e && !is_spread);
+	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
+	split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter);
+	add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);
 	a->has_states = true;
 	a->is_after_gap = false;
@@ -289,6 +501,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	a->prev.points = NULL;
 	a->prev.npoints = 0;
 	a->last_ns = s->t_ns;
+	a->last_read_ns = s->read_ns;
 }
 
 void
@@ -362,6 +575,40 @@ account_note_idle(struct dev_acct *a, const struct device *dev, const struct sam
 	if (!a->has_idle_power || s->power_mw < a->idle_min_mw)
 		a->idle_min_mw = s->power_mw;
 	a->has_idle_power = true;
+}
+
+double
+account_energy_err_mj(const struct dev_acct *a, enum energy_method method)
+{
+	double	p_mw;
+
+	switch (method) {
+	case ENERGY_COUNTER:
+		/* Truncation at both ends and at each reset, and power over the read times. */
+		p_mw = a->has_power ? a->peak_power_mw : a->counter_ns > 0 ?
+		    a->counter_mj / ((double)a->counter_ns / 1e9) : 0;
+		return ACCOUNT_COUNTER_QUANTUM_MJ * (1 + (double)a->counter_resets) +
+		    p_mw * (double)(a->first_read_ns + a->last_read_ns) / 1e9;
+	case ENERGY_POINTS:
+		return a->points_err_mj + average_window_mj(a, a->first_point_mw, a->last_point_mw);
+	case ENERGY_TICKS:
+		return a->ticks_err_mj + average_window_mj(a, a->first_p_mw, a->last_p_mw);
+	case ENERGY_NONE:
+		break;
+	}
+	return 0;
+}
+
+int64_t
+account_state_time_err_ns(const struct dev_acct *a, int slot)
+{
+	return a->states[slot].time_err_ns + a->hidden_ns;
+}
+
+double
+account_state_energy_err_mj(const struct dev_acct *a, int slot)
+{
+	return a->states[slot].energy_err_mj + a->hidden_mj;
 }
 
 double

@@ -112,6 +112,15 @@ dev_energy(const void *base, double *v)
 	return d->method != ENERGY_NONE;
 }
 
+static bool
+dev_energy_err(const void *base, double *v)
+{
+	const struct dev_report	*d = base;
+
+	*v = d->energy_err_mj / 1e3;
+	return d->method != ENERGY_NONE;
+}
+
 static const char *
 dev_method(const void *base)
 {
@@ -152,15 +161,28 @@ dev_share(const void *base, double *v)
 	return true;
 }
 
+/* Reason i's time and bound, in the JSON object of the reasons (null when none were read). */
+#define REASONS		D_GROUP("clock_event_reasons", has_reasons)
+#define REASON(i, col, ecol)						\
+	{ col, REASONS, D(reason_ns[i]), .scale = 1e9, .prec = 6 },		\
+	{ ecol, REASONS, D(reason_err_ns[i]), .scale = 1e9, .prec = 6 }
+
 static const struct figure device_figures[] = {
 	{ COL_ENERGY, .real = dev_energy, .prec = 6 },
 	{ COL_METHOD, .word = dev_method },
+	{ COL_ENERGY_ERR, .real = dev_energy_err, .prec = 6 },
 	{ COL_E_COUNTER, "counter", D_IN("energies_j"), D(alt_mj[ENERGY_COUNTER]), .scale = 1e3,
 	    .prec = 6, D_HAS(has_alt[ENERGY_COUNTER]) },
+	{ COL_E_COUNTER_ERR, "counter_err", D_IN("energies_j"), D(alt_err_mj[ENERGY_COUNTER]),
+	    .scale = 1e3, .prec = 6, D_HAS(has_alt[ENERGY_COUNTER]) },
 	{ COL_E_POINTS, "driver_samples", D_IN("energies_j"), D(alt_mj[ENERGY_POINTS]),
 	    .scale = 1e3, .prec = 6, D_HAS(has_alt[ENERGY_POINTS]) },
+	{ COL_E_POINTS_ERR, "driver_samples_err", D_IN("energies_j"),
+	    D(alt_err_mj[ENERGY_POINTS]), .scale = 1e3, .prec = 6, D_HAS(has_alt[ENERGY_POINTS]) },
 	{ COL_E_TICKS, "readings", D_IN("energies_j"), D(alt_mj[ENERGY_TICKS]), .scale = 1e3,
 	    .prec = 6, D_HAS(has_alt[ENERGY_TICKS]) },
+	{ COL_E_TICKS_ERR, "readings_err", D_IN("energies_j"), D(alt_err_mj[ENERGY_TICKS]),
+	    .scale = 1e3, .prec = 6, D_HAS(has_alt[ENERGY_TICKS]) },
 	{ COL_TIME, "window_s", D(window_ns), .scale = 1e9, .prec = 6 },
 	{ COL_AVGPOWER, D(avg_power_mw), .scale = 1e3, .prec = 3, D_HAS(has_avg_power) },
 	{ COL_PEAKPOWER, D(peak_power_mw), .scale = 1e3, .prec = 3, D_HAS(has_peak) },
@@ -171,9 +193,24 @@ static const struct figure device_figures[] = {
 	/* Left out of the all-devices totals: within that device's figure. */
 	{ COL_WITHIN, D(within), D_HAS(is_within) },
 	{ COL_NONE, "counter_resets", D(counter_resets) },
+	{ COL_NONE, "pstate_intervals", D(state_intervals) },
+	{ COL_NONE, "pstate_changes", D(state_changes) },
+	{ COL_NONE, "pstate_changes_unseen", D(is_blind) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
 	{ COL_THR_THERMAL, D(throttle_thermal_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
+	/* Clocks-event reasons read every tick, each with its bound. */
+	{ COL_REASONS_KNOWN, REASONS, D(reason_cover_ns), .scale = 1e9, .prec = 6 },
+	REASON(0, COL_R_IDLE, COL_R_IDLE_ERR),
+	REASON(1, COL_R_APP, COL_R_APP_ERR),
+	REASON(2, COL_R_SWPOWER, COL_R_SWPOWER_ERR),
+	REASON(3, COL_R_HWSLOW, COL_R_HWSLOW_ERR),
+	REASON(4, COL_R_SYNC, COL_R_SYNC_ERR),
+	REASON(5, COL_R_SWTHERMAL, COL_R_SWTHERMAL_ERR),
+	REASON(6, COL_R_HWTHERMAL, COL_R_HWTHERMAL_ERR),
+	REASON(7, COL_R_BRAKE, COL_R_BRAKE_ERR),
+	REASON(8, COL_R_DISPLAY, COL_R_DISPLAY_ERR),
+	REASON(9, COL_R_OTHER, COL_R_OTHER_ERR),
 	{ COL_IDLE, .real = dev_idle, .prec = 3 },
 	{ COL_IDLEMETHOD, .word = dev_idle_method },
 	{ COL_ABOVEIDLE, D(above_idle_mj), .scale = 1e3, .prec = 6, D_HAS(has_above_idle) },
@@ -211,10 +248,15 @@ state_power(const void *base, double *v)
 
 static const struct figure state_figures[] = {
 	{ COL_TIME, S(time_ns), .scale = 1e9, .prec = 6 },
+	{ COL_TIME_ERR, S(time_err_ns), .scale = 1e9, .prec = 6 },
+	{ COL_NONE, "coarse", S(is_coarse) },
 	{ COL_SHARE, "share", S(share), .scale = 1, .prec = 6 },
 	{ COL_ENERGY, S(energy_mj), .scale = 1e3, .prec = 6, S_HAS(has_energy) },
+	{ COL_ENERGY_ERR, S(energy_err_mj), .scale = 1e3, .prec = 6, S_HAS(has_energy) },
 	{ COL_AVGPOWER, .real = state_power, .prec = 3 },
 	{ COL_AVGSM, S(avg_sm_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
+	{ COL_AVGGFX, S(avg_gfx_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
+	{ COL_AVGMEM, S(avg_mem_mhz), .scale = 1, .prec = 1, S_HAS(has_mem) },
 };
 
 const struct figure_table figures_run = TABLE(run_figures);

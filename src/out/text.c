@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "joulestat/fmt.h"
@@ -109,14 +110,14 @@ write_run(FILE *f, const struct report *rep)
 static void
 write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 {
-	char	buf[32], alt[32];
+	char	buf[64], alt[64];
 	int	m;
 
 	if (d->method == ENERGY_NONE) {
 		fprintf(f, "   %-18s unknown (no power or energy readings)\n", "energy");
 		return;
 	}
-	fmt_energy(buf, sizeof buf, d->energy_mj);
+	fmt_energy_bounded(buf, sizeof buf, d->energy_mj, d->energy_err_mj);
 	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
 	    method_names[d->method]);
 	if (d->is_shared)
@@ -126,7 +127,7 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 	for (m = 1; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
-		fmt_energy(alt, sizeof alt, d->alt_mj[m]);
+		fmt_energy_bounded(alt, sizeof alt, d->alt_mj[m], d->alt_err_mj[m]);
 		if (d->energy_mj > 0)
 			fprintf(f, "   %-18s %s (%s, %+.2f%%)\n", "", alt, method_names[m],
 			    100 * (d->alt_mj[m] - d->energy_mj) / d->energy_mj);
@@ -156,26 +157,121 @@ write_power(FILE *f, const struct dev_report *d)
 		fprintf(f, ", peak unknown\n");
 }
 
+/*
+ * The clock columns: SM, graphics and memory on NVIDIA; AMD and Intel
+ * report one graphics (shader) clock, which is not an SM clock.
+ */
+static bool
+has_sm_clock(const struct device *dev)
+{
+	return dev->pstate_names == PSTATE_NAMES_P;
+}
+
+/* After the table: which states' times are coarse, and what would narrow them. */
 static void
-write_states(FILE *f, const struct dev_report *d)
+write_coarse(FILE *f, const struct report *rep, const struct dev_report *d)
+{
+	const struct state_report	*s, *worst = NULL;
+	char				 name[16];
+	size_t				 i;
+
+	for (i = 0; i < d->nstates; i++) {
+		s = &d->states[i];
+		if (s->is_coarse && (worst == NULL || (double)s->time_err_ns / (double)s->time_ns >
+		    (double)worst->time_err_ns / (double)worst->time_ns))
+			worst = s;
+	}
+	if (d->is_blind)
+		fprintf(f, "   note: the state changed in %" PRIu64 " of %" PRIu64 " intervals: "
+		    "at -i %u ms it may also have changed and changed back between two readings, "
+		    "which only a counter with instantaneous power can show, so the P-state bounds "
+		    "may not hold; a smaller -i narrows that\n", d->state_changes,
+		    d->state_intervals, rep->interval_ms);
+	if (worst == NULL)
+		return;
+	fprintf(f, "   note: P-state times are only known to half a reading interval per change "
+	    "of state, at -i %u ms %s to ± %.3f s (%.0f%% of its time); a smaller -i narrows "
+	    "that\n", rep->interval_ms,
+	    schema_state_name(d->dev, worst->pstate, name, sizeof name),
+	    (double)worst->time_err_ns / 1e9,
+	    100 * (double)worst->time_err_ns / (double)worst->time_ns);
+}
+
+static void
+write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 {
 	const struct state_report	*s;
-	char				 name[16], sm[16], pw[16], e[16];
+	char				 name[16], clk[48], mem[16], pw[16], e[48], t[48];
+	bool				 is_sm = has_sm_clock(d->dev);
 	size_t				 i;
 
 	if (d->nstates == 0)
 		return;
-	fprintf(f, "   %-9s %10s %7s %11s %10s %9s\n", "P-state", "time (s)", "share",
-	    "energy (J)", "power (W)", "SM (MHz)");
+	fprintf(f, "   %-9s %17s %7s %21s %9s  %s\n", "P-state", "time (s)", "share",
+	    "energy (J)", "power (W)", is_sm ? "SM/gfx/mem (MHz)" : "gfx/mem (MHz)");
 	for (i = 0; i < d->nstates; i++) {
 		s = &d->states[i];
-		snprintf(e, sizeof e, s->has_energy ? "%.3f" : "unknown", s->energy_mj / 1000);
+		snprintf(t, sizeof t, "%.3f ± %.3f", (double)s->time_ns / 1e9,
+		    (double)s->time_err_ns / 1e9);
+		if (s->has_energy)
+			snprintf(e, sizeof e, "%.3f ± %.3f", s->energy_mj / 1000, s->energy_err_mj / 1000);
+		else
+			snprintf(e, sizeof e, "unknown");
 		snprintf(pw, sizeof pw, s->has_energy && s->time_ns > 0 ? "%.1f" : "unknown",
 		    s->energy_mj / ((double)s->time_ns / 1e9) / 1000);
-		snprintf(sm, sizeof sm, s->has_sm ? "%.0f" : "unknown", s->avg_sm_mhz);
-		fprintf(f, "   %-9s %10.3f %6.1f%% %11s %10s %9s\n",
-		    schema_state_name(d->dev, s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
-		    100 * s->share, e, pw, sm);
+		snprintf(mem, sizeof mem, s->has_mem ? "%.0f" : "unknown", s->avg_mem_mhz);
+		if (!s->has_sm)
+			snprintf(clk, sizeof clk, "%s%s/%s", is_sm ? "unknown/" : "", "unknown", mem);
+		else if (is_sm)
+			snprintf(clk, sizeof clk, "%.0f/%.0f/%s", s->avg_sm_mhz, s->avg_gfx_mhz, mem);
+		else
+			snprintf(clk, sizeof clk, "%.0f/%s", s->avg_gfx_mhz, mem);
+		/* "±" is two bytes and one column: one more byte of width per "±". */
+		fprintf(f, "   %-9s %18s %6.1f%% %22s %9s  %s\n",
+		    schema_state_name(d->dev, s->pstate, name, sizeof name), t,
+		    100 * s->share, e, pw, clk);
+	}
+	write_coarse(f, rep, d);
+}
+
+/*
+ * The time per clocks-event reason read every tick, and the driver's
+ * violation counters beside them as a cross-check.
+ */
+static void
+write_throttle(FILE *f, const struct dev_report *d)
+{
+	static const char *const group[] = { "power", "thermal" };
+	int64_t	viol, diff;
+	bool	is_any = false;
+	int	i;
+
+	if (d->has_reasons) {
+		fprintf(f, "   %-18s", "clock events");
+		for (i = 0; i < THROTTLE_NREASONS; i++) {
+			if (d->reason_ns[i] == 0 && d->reason_err_ns[i] == 0)
+				continue;
+			fprintf(f, "%s%s %.3f s ± %.3f", is_any ? ", " : " ", schema_word_reason(i),
+			    (double)d->reason_ns[i] / 1e9, (double)d->reason_err_ns[i] / 1e9);
+			is_any = true;
+		}
+		fprintf(f, "%s (reasons read every tick, over %.3f s)\n", is_any ? "" : " none",
+		    (double)d->reason_cover_ns / 1e9);
+	}
+	if (!d->has_throttle)
+		return;
+	fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
+	    "throttled", (double)d->throttle_power_ns / 1e9, (double)d->throttle_thermal_ns / 1e9);
+	for (i = 0; i < 2 && d->has_reasons; i++) {
+		viol = i == 0 ? d->throttle_power_ns : d->throttle_thermal_ns;
+		diff = viol - d->reason_viol_ns[i];
+		/* The counters cover the whole run, the reasons only the ticks' window. */
+		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->window_ns - d->reason_cover_ns) +
+		    d->window_ns / 100)
+			fprintf(f, "   note: the %s violation counter says %.3f s where the reasons "
+			    "read every tick say %.3f s ± %.3f\n", group[i], (double)viol / 1e9,
+			    (double)d->reason_viol_ns[i] / 1e9,
+			    (double)d->reason_viol_err_ns[i] / 1e9);
 	}
 }
 
@@ -286,11 +382,8 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 	    d->backend, dev->index);
 	write_energy(f, rep, d);
 	write_power(f, d);
-	write_states(f, d);
-	if (d->has_throttle)
-		fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
-		    "throttled", (double)d->throttle_power_ns / 1e9,
-		    (double)d->throttle_thermal_ns / 1e9);
+	write_states(f, rep, d);
+	write_throttle(f, d);
 	if (d->lost_samples > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
 		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);

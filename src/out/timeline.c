@@ -70,6 +70,27 @@ put_u(struct timeline *tl, unsigned valid, unsigned bit, uint64_t v)
 		put(tl, ",");
 }
 
+/* The reading's clocks-event reasons as words joined by "+", "none", or empty when unknown. */
+static void
+put_reasons(struct timeline *tl, const struct sample *s)
+{
+	const char	*sep = ",";
+	int		 i;
+
+	if (s->is_lost || !(s->valid & M_THROTTLE)) {
+		put(tl, ",");
+		return;
+	}
+	if (s->throttle == 0)
+		put(tl, ",none");
+	for (i = 0; i < THROTTLE_NREASONS; i++) {
+		if (!(s->throttle & (1u << i)))
+			continue;
+		put(tl, "%s%s", sep, schema_word_reason(i));
+		sep = "+";
+	}
+}
+
 static void
 flush_buf(struct timeline *tl)
 {
@@ -128,7 +149,7 @@ put_device_fields(struct timeline *tl, const struct device *dev, const struct sa
 		put(tl, ",");
 	put_u(tl, s->valid, M_CLOCKS, s->gfx_mhz);
 	put_u(tl, s->valid, M_CLOCKS, s->sm_mhz);
-	put_u(tl, s->valid, M_CLOCKS, s->mem_mhz);
+	put_u(tl, s->valid, M_MEM_CLOCK, s->mem_mhz);
 	put_u(tl, s->valid, M_UTIL, s->util_pct);
 	put_u(tl, s->valid, M_UTIL, s->mem_util_pct);
 	if (s->valid & M_TEMP)
@@ -162,6 +183,7 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	put(tl, ",");
 	if (phase != NULL)
 		put_text(tl, phase);
+	put_reasons(tl, s);
 	put(tl, "\n");
 	if (s->t_ns - tl->last_flush_ns >= TIMELINE_FLUSH_NS) {
 		flush_buf(tl);

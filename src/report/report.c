@@ -166,12 +166,20 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		s = &d->states[d->nstates++];
 		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
 		s->time_ns = a->states[i].time_ns;
+		s->time_err_ns = account_state_time_err_ns(a, i);
+		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
 		s->energy_mj = a->states[i].energy_mj;
+		s->energy_err_mj = account_state_energy_err_mj(a, i);
 		s->has_energy = d->method != ENERGY_NONE;
 		s->has_sm = a->states[i].clock_ns > 0;
-		if (s->has_sm)
+		if (s->has_sm) {
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
+			s->avg_gfx_mhz = a->states[i].gfx_mhz_ns / (double)a->states[i].clock_ns;
+		}
+		s->has_mem = a->states[i].mem_clock_ns > 0;
+		if (s->has_mem)
+			s->avg_mem_mhz = a->states[i].mem_mhz_ns / (double)a->states[i].mem_clock_ns;
 	}
 }
 
@@ -301,7 +309,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		only.has_ticks_integral = a->has_ticks_integral && m == ENERGY_TICKS;
 		d->alt_mj[m] = account_energy_mj(&only, &got);
 		d->has_alt[m] = m != ENERGY_NONE && (int)got == m;
+		d->alt_err_mj[m] = account_energy_err_mj(a, got);
 	}
+	d->energy_err_mj = account_energy_err_mj(a, d->method);
 	/* Averages and idle are over the time the energy covers, not lost time. */
 	d->measured_ns = account_covered_ns(a, d->method);
 	d->has_measured = d->method != ENERGY_NONE;
@@ -312,6 +322,12 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->avg_power_mw = d->energy_mj / ((double)d->measured_ns / 1e9);
 	d->has_peak = a->has_power;
 	d->peak_power_mw = a->peak_power_mw;
+	d->has_reasons = a->reason_cover_ns > 0;
+	memcpy(d->reason_ns, a->reason_ns, sizeof d->reason_ns);
+	memcpy(d->reason_err_ns, a->reason_err_ns, sizeof d->reason_err_ns);
+	d->reason_cover_ns = a->reason_cover_ns;
+	memcpy(d->reason_viol_ns, a->viol_ns, sizeof d->reason_viol_ns);
+	memcpy(d->reason_viol_err_ns, a->viol_err_ns, sizeof d->reason_viol_err_ns);
 	d->has_throttle = (d->dev->final_valid & M_VIOLATION) != 0;
 	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
 	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
@@ -334,6 +350,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	    d->foreign_npids_max > run->tree.max_concurrent);
 	if (d->dev->measures & M_PSTATE)
 		build_states(d, a);
+	d->state_intervals = a->state_intervals;
+	d->state_changes = a->state_changes;
+	d->is_blind = !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
 	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);

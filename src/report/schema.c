@@ -200,6 +200,17 @@ schema_word_outcome(enum outcome o)
 }
 
 const char *
+schema_word_reason(int i)
+{
+	static const char *const words[THROTTLE_NREASONS] = {
+		"idle", "applications_clocks", "sw_power_cap", "hw_slowdown", "sync_boost",
+		"sw_thermal", "hw_thermal", "hw_power_brake", "display_clocks", "other",
+	};
+
+	return i >= 0 ? word_of(words, ARRAY_SIZE(words), (size_t)i) : "";
+}
+
+const char *
 schema_word_estimate(void)
 {
 	return "estimate";

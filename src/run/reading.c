@@ -41,6 +41,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	for (i = 0; i < b->ndev; i++) {
 		a = &b->acct[i];
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
+		a->power_kind = b->devs[i].power_kind;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
 		if (run->phases.nopen > 0)

@@ -124,8 +124,10 @@ drm_read_mclk(struct drm_dev *d, const char *text, struct sample *s)
 	struct drm_dpm	dpm;
 
 	(void)d;
-	if (text != NULL && drm_parse_dpm(text, &dpm) == 0 && dpm.has_current)
+	if (text != NULL && drm_parse_dpm(text, &dpm) == 0 && dpm.has_current) {
 		s->mem_mhz = dpm.mhz;
+		s->valid |= M_MEM_CLOCK;
+	}
 }
 
 static void
@@ -259,6 +261,7 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 			continue;
 		rd->read(d, drm_read(d, rd->sensor, buf, sizeof buf), s);
 	}
+	s->read_ns = now_ns() - s->t_ns;
 }
 
 /* ---- sample ----------------------------------------------------------- */

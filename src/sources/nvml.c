@@ -138,6 +138,7 @@ nvml_read_clocks(const struct nvml_dev *d, struct sample *s)
 	s->gfx_mhz = gfx;
 	s->sm_mhz = sm;
 	s->mem_mhz = mem;
+	s->valid |= M_MEM_CLOCK;
 	return NVML_SUCCESS;
 }
 
@@ -277,11 +278,13 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 {
 	struct nvml_dev	*d = dev->priv;
 	nvmlReturn_t	 r;
+	int64_t		 t0;
 	size_t		 k;
 	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
+	t0 = now_ns();
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		if (!(dev->measures & nvml_readers[k].bit))
 			continue;
@@ -298,6 +301,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	}
 	/* Stamped when the readings are in: a call that took long must not date them early. */
 	s->t_ns = now_ns();
+	s->read_ns = s->t_ns - t0;
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
 	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns))) {

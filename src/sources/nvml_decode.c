@@ -102,19 +102,30 @@ nvml_decode_time_ns(uint64_t ts_us, int64_t real_minus_mono_ns)
 unsigned
 nvml_decode_throttle(unsigned long long reasons)
 {
-	const unsigned long long power = NVML_CLOCKS_EVENT_REASON_SW_POWER_CAP |
-	    NVML_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN;
-	const unsigned long long thermal = NVML_CLOCKS_EVENT_REASON_SW_THERMAL_SLOWDOWN |
-	    NVML_CLOCKS_EVENT_REASON_HW_THERMAL_SLOWDOWN;
-	const unsigned long long benign = NVML_CLOCKS_EVENT_REASON_GPU_IDLE |
-	    NVML_CLOCKS_EVENT_REASON_APPLICATIONS_CLOCKS_SETTING;
-	unsigned t = 0;
+	static const struct {
+		unsigned long long	nvml;
+		unsigned		bit;
+	} map[] = {
+		{ NVML_CLOCKS_EVENT_REASON_GPU_IDLE, THROTTLE_IDLE },
+		{ NVML_CLOCKS_EVENT_REASON_APPLICATIONS_CLOCKS_SETTING, THROTTLE_APP_CLOCKS },
+		{ NVML_CLOCKS_EVENT_REASON_SW_POWER_CAP, THROTTLE_SW_POWER },
+		{ NVML_CLOCKS_EVENT_REASON_HW_SLOWDOWN, THROTTLE_HW_SLOWDOWN },
+		{ NVML_CLOCKS_EVENT_REASON_SYNC_BOOST, THROTTLE_SYNC_BOOST },
+		{ NVML_CLOCKS_EVENT_REASON_SW_THERMAL_SLOWDOWN, THROTTLE_SW_THERMAL },
+		{ NVML_CLOCKS_EVENT_REASON_HW_THERMAL_SLOWDOWN, THROTTLE_HW_THERMAL },
+		{ NVML_CLOCKS_EVENT_REASON_HW_POWER_BRAKE_SLOWDOWN, THROTTLE_POWER_BRAKE },
+		{ NVML_CLOCKS_EVENT_REASON_DISPLAY_CLOCK_SETTING, THROTTLE_DISPLAY },
+	};
+	unsigned long long	known = 0;
+	unsigned		t = 0;
+	size_t			i;
 
-	if (reasons & power)
-		t |= THROTTLE_POWER;
-	if (reasons & thermal)
-		t |= THROTTLE_THERMAL;
-	if (reasons & ~(power | thermal | benign))
+	for (i = 0; i < ARRAY_SIZE(map); i++) {
+		known |= map[i].nvml;
+		if (reasons & map[i].nvml)
+			t |= map[i].bit;
+	}
+	if (reasons & ~known)
 		t |= THROTTLE_OTHER;
 	return t;
 }

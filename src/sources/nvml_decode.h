@@ -86,10 +86,9 @@ int	nvml_decode_pstate(nvmlPstates_t p);
 int64_t	nvml_decode_time_ns(uint64_t ts_us, int64_t real_minus_mono_ns);
 
 /*
- * Clocks-event (throttle) reasons to enum throttle bits: software power
- * cap and hardware power brake are THROTTLE_POWER; software and hardware
- * thermal slowdown are THROTTLE_THERMAL; every other bit except GPU idle
- * and the applications-clocks setting is THROTTLE_OTHER.
+ * Clocks-event (throttle) reasons (nvml.h, nvmlClocksEventReasons) to enum
+ * throttle bits, one to one; a bit nvml.h does not define here is
+ * THROTTLE_OTHER.
  */
 unsigned nvml_decode_throttle(unsigned long long reasons);
 

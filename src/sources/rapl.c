@@ -142,6 +142,7 @@ rapl_sample_zone(struct rapl_zone *z, struct sample *s)
 	}
 	s->energy_mj = z->total_uj / 1000;
 	s->valid = M_ENERGY;
+	s->read_ns = now_ns() - s->t_ns;
 }
 
 static int

@@ -288,3 +288,65 @@ gap_bound() {
 	csv_get s.csv late_max_ms scope=run
 	h=$(calc "($g_iv * (1 + $g_missed) + $csv_v) / 1000")
 }
+
+# ---- the simulator's ground truth (tests/sim/README) ----------------------
+# These read ./truth (NVSIM_TRUTH), ./s.csv (--csv) and $js_scn, the scenario
+# played.
+
+# truth RECORD KEY [K=V...]: KEY of the first truth record RECORD whose
+# fields include every K=V, in $t_v.
+truth() {
+	[ -s truth ] || fail "no ground truth was written"
+	t_v=$(awk -v r="$1" -v k="$2" -v m="${*:3}" '
+	    BEGIN { n = split(m, want, " ") }
+	    $1 == r {
+		split("", have)
+		for (f = 2; f <= NF; f++) {
+			e = index($f, "=")
+			have[substr($f, 1, e - 1)] = substr($f, e + 1)
+		}
+		for (i = 1; i <= n; i++) {
+			e = index(want[i], "=")
+			if (have[substr(want[i], 1, e - 1)] != substr(want[i], e + 1))
+				next
+		}
+		if (k in have) {
+			print have[k]
+			found = 1
+			exit
+		}
+	    }
+	    END { exit !found }' truth) || fail "truth has no '$1' record with $2 ${*:3}: $(cat truth)"
+}
+
+
+# scn_pmax SCENARIO-PATH: the highest power (W) any phase of the scenario
+# reaches (ramps reach their ends).
+scn_pmax() {
+	awk '$1 == "phase" {
+		for (f = 2; f <= NF; f++)
+			if ($f ~ /^power=/) {
+				n = split(substr($f, 7), v, /\.\./)
+				for (i = 1; i <= n; i++)
+					if (v[i] + 0 > m) m = v[i] + 0
+			}
+	    } END { print m + 0 }' "$1"
+}
+
+
+# window DEV: d = truth window - time_s for device DEV (see "Windows"), in
+# $d; fails unless 0 <= d < 100 ms.  Also sets $tw (truth window, s) and
+# $w (time_s).
+window() {
+	truth device first_ns index="$1"
+	w_first=$t_v
+	truth device last_ns index="$1"
+	tw=$(calc "$((t_v - w_first)) / 1e9")
+	csv_get s.csv time_s scope=device device="$1"
+	w=$csv_v
+	assert_num "$w" "time_s of device $1"
+	d=$(calc "$tw - $w")
+	# 2 us of slack below 0: time_s is printed with 6 decimals.
+	awk -v d="$d" 'BEGIN { exit !(d >= -0.000002 && d < 0.1) }' ||
+	    fail "device $1: truth window $tw s - time_s $w s = $d s, not in [0, 0.1)"
+}

@@ -181,6 +181,24 @@ model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
 	}
 }
 
+void
+model_reason_split(const struct simdev *d, int64_t a_ns, int64_t b_ns, int64_t time_ns[64])
+{
+	int64_t		 s, e, lo, hi;
+
+	for (size_t i = 0; i < d->nphases; i++) {
+		phase_ns(d, i, &s, &e);
+		lo = a_ns > s ? a_ns : s;
+		hi = b_ns < e ? b_ns : e;
+		if (hi <= lo)
+			continue;
+		for (unsigned b = 0; b < 64; b++) {
+			if (d->phases[i].throttle & (1ull << b))
+				time_ns[b] += hi - lo;
+		}
+	}
+}
+
 /* The max_clocks line, else the highest clock any phase uses. */
 unsigned
 model_max_mhz(const struct simdev *d, nvmlClockType_t type)

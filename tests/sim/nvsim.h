@@ -267,6 +267,9 @@ unsigned long long model_violation_ns(const struct simdev *d, double t_ms,
 	    unsigned long long mask);
 void	model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
 	    int64_t time_ns[NVSIM_PSTATE_BINS], double energy_mj[NVSIM_PSTATE_BINS]);
+/* Time in [a_ns, b_ns] (ns since time 0) with each bit of the throttle mask set. */
+void	model_reason_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
+	    int64_t time_ns[64]);
 unsigned model_pstate_bin(unsigned pstate);
 unsigned model_max_mhz(const struct simdev *d, nvmlClockType_t type);
 unsigned model_base_mhz(const struct simdev *d);

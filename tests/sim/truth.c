@@ -35,6 +35,22 @@ write_pstates(FILE *f, const struct sim_state *st, const struct simdev *d)
 	}
 }
 
+/* One record per clocks-event reason bit that was set for some time in the window. */
+static void
+write_reasons(FILE *f, const struct sim_state *st, const struct simdev *d)
+{
+	int64_t		 time_ns[64] = { 0 };
+
+	if (d->nreads == 0)
+		return;
+	model_reason_split(d, d->first_read_ns - st->t0_ns, d->last_read_ns - st->t0_ns, time_ns);
+	for (unsigned b = 0; b < 64; b++) {
+		if (time_ns[b] != 0)
+			fprintf(f, "reason index=%u bit=%u mask=0x%llx time_ns=%" PRId64 "\n",
+			    d->index, b, 1ull << b, time_ns[b]);
+	}
+}
+
 /* Weights of the attribution model (joulestat's defaults, --attrib-weights). */
 #define TRUTH_W_SM	0.7
 #define TRUTH_W_MEM	0.3
@@ -132,6 +148,7 @@ write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 	    d->nreads > 0 ? d->first_read_ns : 0, d->nreads > 0 ? d->last_read_ns : 0, e,
 	    d->nreads);
 	write_pstates(f, st, d);
+	write_reasons(f, st, d);
 	write_attrib(f, st, d);
 }
 

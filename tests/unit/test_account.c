@@ -557,8 +557,10 @@ test_throttle_and_peak(void **state)
 	struct dev_acct	a;
 
 	(void)state;
-	s[1].throttle = THROTTLE_POWER;
-	s[2].throttle = THROTTLE_THERMAL | THROTTLE_OTHER;
+	s[1].throttle = THROTTLE_SW_POWER;
+	s[2].throttle = THROTTLE_HW_THERMAL | THROTTLE_OTHER;
+	s[1].valid |= M_THROTTLE;
+	s[2].valid |= M_THROTTLE;
 	memset(&a, 0, sizeof a);
 	add_all(&a, s, ARRAY_SIZE(s), 0);
 	assert_int_equal(a.peak_power_mw, 250000);

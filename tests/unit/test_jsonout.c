@@ -47,15 +47,20 @@ static const char *const SAMPLER_KEYS[] = {
 static const char *const DEVICE_KEYS[] = {
 	"index", "id", "name", "bus_id", "versions", "architecture", "backend", "backend_index",
 	"power_kind", "gone",
-	"energy_j", "energy_method", "energies_j", "window_s", "avg_power_w", "peak_power_w",
-	"lost_readings", "lost_s", "measured_s", "partial", "within_device", "counter_resets", "throttled_power_s",
-	"throttled_thermal_s",
+	"energy_j", "energy_method", "energy_err_j", "energies_j", "window_s", "avg_power_w",
+	"peak_power_w", "lost_readings", "lost_s", "measured_s", "partial", "within_device",
+	"counter_resets", "pstate_intervals", "pstate_changes", "pstate_changes_unseen",
+	"throttled_power_s", "throttled_thermal_s", "clock_event_reasons",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "other_processes", "pstates",
 	"attribution", "processes", "notes",
 };
-static const char *const ENERGIES_KEYS[] = { "counter", "driver_samples", "readings" };
+static const char *const ENERGIES_KEYS[] = {
+	"counter", "counter_err", "driver_samples", "driver_samples_err", "readings",
+	"readings_err",
+};
 static const char *const PSTATE_KEYS[] = {
-	"pstate", "time_s", "share", "energy_j", "avg_power_w", "avg_sm_mhz",
+	"pstate", "time_s", "time_err_s", "coarse", "share", "energy_j", "energy_err_j",
+	"avg_power_w", "avg_sm_mhz", "avg_gfx_mhz", "avg_mem_mhz",
 };
 static const char *const ATTRIB_KEYS[] = {
 	"method", "workload_energy_j", "other_energy_j", "unattributed_energy_j", "energy_share",

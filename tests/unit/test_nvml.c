@@ -150,23 +150,24 @@ test_timestamps(void **state)
 	assert_true(nvml_decode_time_ns(1699999990000000ull, off) < 0);
 }
 
+/* nvml.h's nvmlClocksEventReasons bits, one enum throttle bit each. */
 static void
 test_throttle(void **state)
 {
 	(void)state;
 	assert_int_equal(nvml_decode_throttle(0), 0);
-	assert_int_equal(nvml_decode_throttle(0x1), 0);			/* GPU idle */
-	assert_int_equal(nvml_decode_throttle(0x2), 0);			/* app clocks */
-	assert_int_equal(nvml_decode_throttle(0x4), THROTTLE_POWER);	/* SW power cap */
-	assert_int_equal(nvml_decode_throttle(0x80), THROTTLE_POWER);	/* HW power brake */
-	assert_int_equal(nvml_decode_throttle(0x20), THROTTLE_THERMAL);	/* SW thermal */
-	assert_int_equal(nvml_decode_throttle(0x40), THROTTLE_THERMAL);	/* HW thermal */
-	assert_int_equal(nvml_decode_throttle(0x8), THROTTLE_OTHER);	/* HW slowdown */
-	assert_int_equal(nvml_decode_throttle(0x10), THROTTLE_OTHER);	/* sync boost */
-	assert_int_equal(nvml_decode_throttle(0x100), THROTTLE_OTHER);	/* display */
+	assert_int_equal(nvml_decode_throttle(0x1), THROTTLE_IDLE);
+	assert_int_equal(nvml_decode_throttle(0x2), THROTTLE_APP_CLOCKS);
+	assert_int_equal(nvml_decode_throttle(0x4), THROTTLE_SW_POWER);
+	assert_int_equal(nvml_decode_throttle(0x8), THROTTLE_HW_SLOWDOWN);
+	assert_int_equal(nvml_decode_throttle(0x10), THROTTLE_SYNC_BOOST);
+	assert_int_equal(nvml_decode_throttle(0x20), THROTTLE_SW_THERMAL);
+	assert_int_equal(nvml_decode_throttle(0x40), THROTTLE_HW_THERMAL);
+	assert_int_equal(nvml_decode_throttle(0x80), THROTTLE_POWER_BRAKE);
+	assert_int_equal(nvml_decode_throttle(0x100), THROTTLE_DISPLAY);
 	assert_int_equal(nvml_decode_throttle(0x1ull << 40), THROTTLE_OTHER);
 	assert_int_equal(nvml_decode_throttle(0x1 | 0x4 | 0x40 | 0x8),
-	    THROTTLE_POWER | THROTTLE_THERMAL | THROTTLE_OTHER);
+	    THROTTLE_IDLE | THROTTLE_SW_POWER | THROTTLE_HW_THERMAL | THROTTLE_HW_SLOWDOWN);
 }
 
 /* nvmlProcessUtilizationInfo_v1_t, 40 bytes: ts 0, pid 8, sm 12, mem 16, enc 20 ... */

@@ -1,0 +1,284 @@
+#!/bin/bash
+# Every figure's bound against the simulator's ground truth (HACKING.md,
+# "Measurement rules", Bounds; tests/sim/README): joulestat plays a scenario
+# on the simulated NVML and writes --csv, and each figure must lie within
+# its own *_err column of the truth: device energy (counter, and integrated
+# from readings), each P-state's time and energy, and each clocks-event
+# reason's time.
+#
+# Windows.  The truth's window starts at the first reading call of the
+# device probe and ends with the last call of joulestat's last reading,
+# which is stamped after its calls (tests/cli/sim_e2e.sh, "Windows"): the
+# truth holds d = truth window - time_s more (window() checks 0 <= d <
+# 100 ms), all of it in the first and last phases, and the last reading's
+# calls may end up to its read time before its stamp.  So each comparison
+# allows s = d + 2 ms more time (and s x the scenario's highest power more
+# energy) than the bound.  The bounds themselves are what is tested; s is
+# only the part of the truth's window that joulestat never claimed.
+#
+# Each test prints each figure, its truth and its bound as "# " lines.
+. "$(dirname "$0")/lib.sh"
+: "${SIMLIB:?}" "${TOP:?}" "${CSVTOOL:?}"
+
+SCN=$TOP/tests/sim/scenarios
+
+# js_sim SCENARIO-PATH JOULESTAT-ARGS...: a run of js-work sleep 3s on the
+# simulated GPU, the summary in ./s.csv, the report in ./err, the truth in
+# ./truth.
+js_sim() {
+	js_scn=$1
+	shift
+	rm -f truth
+	try env NVSIM_SCENARIO="$js_scn" NVSIM_TRUTH="$PWD/truth" \
+	    "$JOULESTAT" --nvml-lib="$SIMLIB" --csv=s.csv "$@"
+	assert_rc 0
+}
+
+# alt_scn PERIOD_MS [average1s]: ./alt.scn, P0 at 300 W (SW power cap) and
+# P8 at 50 W (idle) alternating every PERIOD_MS for 6 s, with an energy
+# counter and instantaneous power (a V100), or power read only as 1 s
+# averages (an RTX A6000).
+alt_scn() {
+	{
+		echo "device 0"
+		if [ "${2:-}" = average1s ]; then
+			echo "name NVIDIA RTX A6000"
+			echo "pciid 0x223010DE 0x145910DE"
+			echo "power average1s"
+		else
+			echo "name Tesla V100-SXM2-16GB"
+			echo "power instant"
+		fi
+		echo "uuid GPU-b0b00001-5b6c-4d7e-8f90-1a2b3c4d5e6f"
+		echo "busid 00000000:07:00.0"
+		echo "energy_counter yes"
+		echo "sample_ms none"
+		echo "phase at=0 dur=$1 power=300 pstate=0 gfx=1530 sm=1530 mem=877 throttle=0x4"
+		for ((i = 1; i < 6000 / $1; i++)); do
+			if ((i % 2)); then
+				echo "phase dur=$1 power=50 pstate=8 gfx=210 sm=210 mem=405 throttle=0x1"
+			else
+				echo "phase dur=$1 power=300 pstate=0 gfx=1530 sm=1530 mem=877 throttle=0x4"
+			fi
+		done
+		echo "phase power=300 pstate=0"
+	} >alt.scn
+}
+
+# slack: s (seconds) and its energy es (J) for device 0, see "Windows".
+slack() {
+	window 0
+	s=$(calc "$d + 0.002")
+	es=$(calc "$s * $(scn_pmax "$js_scn")")
+}
+
+# bounded WHAT GOT TRUTH ERR SLACK: |GOT - TRUTH| <= ERR + SLACK.
+bounded() {
+	assert_num "$2" "$1"
+	assert_num "$4" "$1's bound"
+	note "$1: $2 vs truth $3 = $(calc "$2 - $3") off, bound ± $4 (+ $5 window)"
+	awk -v a="$2" -v t="$3" -v e="$4" -v s="$5" \
+	    'BEGIN { x = a - t; if (x < 0) x = -x; exit !(x <= e + s) }' ||
+	    fail "$1: $2 is $(calc "$2 - $3") off the truth $3, beyond its bound ± $4 (+ $5)"
+}
+
+# energy_bounded COLUMN ERR-COLUMN: device 0's COLUMN against the truth's energy.
+energy_bounded() {
+	truth device energy_mj index=0
+	csv_get s.csv "$1" scope=device device=0
+	e_got=$csv_v
+	csv_get s.csv "$2" scope=device device=0
+	bounded "$1" "$e_got" "$(calc "$t_v / 1000")" "$csv_v" "$es"
+}
+
+# states_bounded: every P-state of the truth, time and energy, within its bound.
+states_bounded() {
+	for p in $(awk '$1 == "pstate" { sub("pstate=", "", $3); print $3 }' truth); do
+		name=P$p
+		[ "$p" = 32 ] && name=unknown
+		truth pstate time_ns index=0 pstate="$p"
+		csv_get s.csv time_s scope=pstate device=0 pstate="$name"
+		t_got=$csv_v
+		csv_get s.csv time_err_s scope=pstate device=0 pstate="$name"
+		bounded "$name time_s" "$t_got" "$(calc "$t_v / 1e9")" "$csv_v" "$s"
+		truth pstate energy_mj index=0 pstate="$p"
+		csv_get s.csv energy_j scope=pstate device=0 pstate="$name"
+		e_got=$csv_v
+		csv_get s.csv energy_err_j scope=pstate device=0 pstate="$name"
+		bounded "$name energy_j" "$e_got" "$(calc "$t_v / 1000")" "$csv_v" "$es"
+	done
+}
+
+# The reasons' words by bit, as the CSV's reason_WORD_s columns name them.
+REASON_WORDS=(idle applications_clocks sw_power_cap hw_slowdown sync_boost sw_thermal
+    hw_thermal hw_power_brake display_clocks)
+
+# reasons_bounded: every reason's time within its bound; a bit nvml.h does
+# not define counts as "other", and a reason the truth never had has 0 s.
+reasons_bounded() {
+	local b want
+	for ((b = 0; b < ${#REASON_WORDS[@]}; b++)); do
+		want=$(awk -v b="bit=$b" '$1 == "reason" && $2 == "index=0" && $3 == b {
+			sub("time_ns=", "", $5); print $5 }
+		    END { print 0 }' truth | head -n 1)
+		csv_get s.csv "reason_${REASON_WORDS[b]}_s" scope=device device=0
+		r_got=$csv_v
+		csv_get s.csv "reason_${REASON_WORDS[b]}_err_s" scope=device device=0
+		bounded "reason ${REASON_WORDS[b]}" "$r_got" "$(calc "$want / 1e9")" "$csv_v" "$s"
+	done
+	want=$(awk '$1 == "reason" { split($3, b, "="); if (b[2] >= 9) { sub("time_ns=", "", $5); t += $5 } }
+	    END { print t + 0 }' truth)
+	csv_get s.csv reason_other_s scope=device device=0
+	r_got=$csv_v
+	csv_get s.csv reason_other_err_s scope=device device=0
+	bounded "reason other" "$r_got" "$(calc "$want / 1e9")" "$csv_v" "$s"
+}
+
+# all_bounded: every figure of device 0 that the run had.
+all_bounded() {
+	slack
+	csv_get s.csv energy_method scope=device device=0
+	[ "$csv_v" = counter ] && energy_bounded energy_counter_j energy_counter_err_j
+	energy_bounded energy_readings_j energy_readings_err_j
+	states_bounded
+	reasons_bounded
+}
+
+# ---- P-states changing faster than, and about as fast as, the readings ----
+
+test_alternating() {
+	alt_scn "$1"
+	js_sim alt.scn -i "$2" -- "$JS_WORK" sleep 3s
+	all_bounded
+	# At -i 100 states change within most intervals: the report says so.
+	if [ "$2" -ge 100 ]; then
+		assert_match err 'note: P-state times are only known to half a reading interval per change of state, at -i 100 ms P[08] to ± [0-9.]+ s '
+	fi
+	# The counter and instantaneous power show every change the readings missed.
+	assert_no_match err 'may also have changed and changed back'
+}
+
+# 1 s averages: a change and back between two readings cannot be seen, so
+# with changes in most intervals the report says the bounds may not hold.
+test_alternating_averaged() {
+	alt_scn 70 average1s
+	js_sim alt.scn -i 100 -- "$JS_WORK" sleep 2s
+	assert_match err 'note: the state changed in [0-9]+ of [0-9]+ intervals: at -i 100 ms it may also have changed and changed back'
+	alt_scn 300 average1s
+	js_sim alt.scn -i 20 -- "$JS_WORK" sleep 2s
+	assert_no_match err 'may also have changed and changed back'
+}
+
+# ---- energy integrated from 1 s averages, a short burst at the end ---------
+
+test_burst_averaged() {
+	js_sim "$SCN/bounds-burst1s.scn" -- "$JS_WORK" sleep 1.15s
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" readings energy_method
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" average-1s power_kind
+	all_bounded
+	energy_bounded energy_j energy_err_j
+}
+
+# ---- energy integrated from instant readings, irregular bursts at -i 500 ---
+
+test_bursts_sparse() {
+	js_sim "$SCN/bounds-bursts.scn" -i 500 -- "$JS_WORK" sleep 3s
+	all_bounded
+	energy_bounded energy_j energy_err_j
+}
+
+# ---- every clocks-event reason, against the scenario's masks --------------
+
+test_reasons() {
+	js_sim "$SCN/bounds-reasons.scn" -i 50 --timeline=tl.csv -- "$JS_WORK" sleep 3s
+	all_bounded
+	# The timeline names the reasons of each reading.
+	"$CSVTOOL" count tl.csv clock_event_reasons=sw_power_cap+sync_boost >n 2>&1 ||
+	    fail "csvtool count: $(cat n)"
+	[ "$(cat n)" -gt 0 ] || fail "no timeline row shows sw_power_cap+sync_boost"
+	"$CSVTOOL" count tl.csv clock_event_reasons=other >n 2>&1 || fail "csvtool count: $(cat n)"
+	[ "$(cat n)" -gt 0 ] || fail "no timeline row shows the undefined bit as other"
+	# The violation counters agree with the reasons within the bound.
+	assert_match err '^   clock events  .*sw_power_cap [0-9.]+ s ± [0-9.]+'
+	assert_no_match err 'violation counter says'
+}
+
+# ---- tight: under 10% of the figure at -i 20 for phases of 200 ms or longer
+
+# tight WHAT FIG ERR [SLACK_S]: ERR < 10% of FIG, plus SLACK_S seconds per
+# phase of lateness (time figures only).
+tight() {
+	assert_num "$2" "$1"
+	note "$1: bound ± $3 of $2 = $(calc "100 * $3 / $2")%"
+	awk -v f="$2" -v e="$3" -v s="${4:-0}" 'BEGIN { exit !(e < 0.10 * f + s) }' ||
+	    fail "$1: bound $3 is not under 10% of $2"
+}
+
+test_tight() {
+	js_sim "$SCN/bounds-phases.scn" -i 20 -- "$JS_WORK" sleep 2.5s
+	all_bounded
+	for col in energy energy_readings; do
+		csv_get s.csv ${col}_j scope=device device=0
+		f=$csv_v
+		csv_get s.csv ${col}_err_j scope=device device=0
+		tight "device $col" "$f" "$csv_v"
+	done
+	gap_bound
+	for name in P8 P0 P2 P5; do
+		csv_get s.csv energy_j scope=pstate device=0 pstate=$name
+		f=$csv_v
+		csv_get s.csv energy_err_j scope=pstate device=0 pstate=$name
+		tight "$name energy" "$f" "$csv_v"
+		# Half an interval per change: each phase of 200 ms or longer gets
+		# at most h of bound, a tenth of 200 ms when readings come on time,
+		# so lateness (h above 20 ms) may add to it.
+		csv_get s.csv time_s scope=pstate device=0 pstate=$name
+		f=$csv_v
+		csv_get s.csv time_err_s scope=pstate device=0 pstate=$name
+		tight "$name time" "$f" "$csv_v" "$(calc "2 * ($h - 0.020) * $f / 0.2 + 0.000002")"
+	done
+}
+
+# ---- summaries without the new columns still merge and serve as baselines -
+
+test_old_columns() {
+	js_sim "$SCN/bounds-phases.scn" -- "$JS_WORK" sleep 0.5s
+	# Drop every column this summary has that an older one lacks.
+	awk -F, 'NR == 1 {
+		for (i = 1; i <= NF; i++)
+			drop[i] = $i ~ /_err_|_err_j|_err_s|^"?reason|avg_gfx|avg_mem|reasons_known/
+	    }
+	    {
+		out = ""
+		for (i = 1; i <= NF; i++)
+			if (!drop[i])
+				out = out (out == "" ? "" : ",") $i
+		print out
+	    }' s.csv >old.csv
+	grep -q err_ old.csv && fail "old.csv still has a bound column"
+	"$CSVTOOL" check old.csv >/dev/null || fail "old.csv is not a consistent CSV"
+	try "$JOULESTAT" merge old.csv
+	assert_rc 0
+	assert_match out '^   energy +[0-9.]+ J = [0-9.]+ Wh'
+	try env NVSIM_SCENARIO="$js_scn" "$JOULESTAT" --nvml-lib="$SIMLIB" --baseline=old.csv \
+	    --max-regression=1000 -- "$JS_WORK" sleep 0.5s
+	assert_rc 0
+	assert_match err 'energy growth over the baseline .* pass'
+}
+
+t_run "P-states every 70 ms at -i 100: every bound holds" test_alternating 70 100
+t_run "P-states every 70 ms at -i 20: every bound holds" test_alternating 70 20
+t_run "P-states every 130 ms at -i 100: every bound holds" test_alternating 130 100
+t_run "P-states every 130 ms at -i 20: every bound holds" test_alternating 130 20
+t_run "P-states every 70 ms at -i 100 on 1 s averages: the report warns" test_alternating_averaged
+t_run "1 s averages, 200 ms burst: integrated energy within its bound (bounds-burst1s.scn)" \
+    test_burst_averaged
+t_run "irregular bursts at -i 500: integrated energy within its bound (bounds-bursts.scn)" \
+    test_bursts_sparse
+t_run "clocks-event reasons against the scenario's masks (bounds-reasons.scn)" test_reasons
+t_run "bounds under 10% at -i 20 for phases of 200 ms or longer (bounds-phases.scn)" test_tight
+t_run "summaries without the bound columns: merge and --baseline still read them" \
+    test_old_columns
+t_done
