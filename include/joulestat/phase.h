@@ -26,11 +26,16 @@
 struct phase_dev {
 	enum energy_method	method;		/* ENERGY_NONE: no energy measured */
 	double			energy_mj;
+	double			energy_err_mj;	/* its bound, as the run's (account.h) */
+	int64_t			first_ns;	/* the device's first and last good readings */
+	int64_t			last_ns;	/* in the phase: what energy_mj spans */
 	int64_t			measured_ns;	/* the time energy_mj covers */
 	bool			has_peak;
 	uint32_t		peak_mw;
 	int64_t			state_ns[ACCOUNT_NSTATES];
 	double			state_mj[ACCOUNT_NSTATES];
+	int64_t			state_err_ns[ACCOUNT_NSTATES];	/* their bounds */
+	double			state_err_mj[ACCOUNT_NSTATES];
 	double			attrib_a_mj;	/* the workload's, see attrib_energy */
 	double			attrib_b_ns;
 	bool			has_attrib;

@@ -121,6 +121,7 @@ struct dev_report {
 struct phase_dev_report {
 	enum energy_method	 method;	/* ENERGY_NONE: energy unknown */
 	double			 energy_mj;	/* over all occurrences */
+	double			 energy_err_mj;	/* its bound: the occurrences' bounds added */
 	struct series_stat	 per_occ;	/* energy per occurrence, mJ */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	double			 avg_power_mw;	/* valid with has_avg_power */
@@ -131,6 +132,8 @@ struct phase_dev_report {
 	bool			 has_peak;
 	int64_t			 state_ns[ACCOUNT_NSTATES];
 	double			 state_mj[ACCOUNT_NSTATES];
+	int64_t			 state_err_ns[ACCOUNT_NSTATES];	/* their bounds, added */
+	double			 state_err_mj[ACCOUNT_NSTATES];
 	int64_t			 states_ns;	/* their sum: the device's time in the phase */
 	bool			 has_states;
 	double			 workload_mj;	/* attribution estimate; valid with has_workload */

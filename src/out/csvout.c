@@ -241,6 +241,7 @@ phase_cells(struct cells *cl, const struct row *r)
 		fmt_cell_real(&c[COL_WALL], (double)wall_ns / 1e9, 6);
 		if (r->d != NULL && od->method != ENERGY_NONE) {
 			fmt_cell_real(&c[COL_ENERGY], od->energy_mj / 1e3, 6);
+			fmt_cell_real(&c[COL_ENERGY_ERR], od->energy_err_mj / 1e3, 6);
 			fmt_cell_text(&c[COL_METHOD], schema_word_method(od->method));
 		}
 		return;
@@ -250,9 +251,11 @@ phase_cells(struct cells *cl, const struct row *r)
 		fmt_cell_text(&c[COL_PSTATE], schema_slot_name(r->d->dev, r->slot, cl->name,
 		    sizeof cl->name));
 		fmt_cell_real(&c[COL_TIME], (double)pd->state_ns[r->slot] / 1e9, 6);
+		fmt_cell_real(&c[COL_TIME_ERR], (double)pd->state_err_ns[r->slot] / 1e9, 6);
 		fmt_cell_real(&c[COL_SHARE], (double)pd->state_ns[r->slot] / (double)pd->states_ns, 6);
 		if (pd->method != ENERGY_NONE) {
 			fmt_cell_real(&c[COL_ENERGY], pd->state_mj[r->slot] / 1e3, 6);
+			fmt_cell_real(&c[COL_ENERGY_ERR], pd->state_err_mj[r->slot] / 1e3, 6);
 			fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));
 		}
 		return;
@@ -264,6 +267,7 @@ phase_cells(struct cells *cl, const struct row *r)
 		return;
 	if (pd->method != ENERGY_NONE) {
 		fmt_cell_real(&c[COL_ENERGY], pd->energy_mj / 1e3, 6);
+		fmt_cell_real(&c[COL_ENERGY_ERR], pd->energy_err_mj / 1e3, 6);
 		fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));
 	}
 	if (pd->has_avg_power)

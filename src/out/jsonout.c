@@ -272,6 +272,8 @@ phase_device_object(const struct dev_report *dr, const struct phase_dev_report *
 	rc = fmt_json_put(o, "device", uinteger(dr->dev->number));
 	rc |= put_col(o, COL_ENERGY, pd->method != ENERGY_NONE ? real(pd->energy_mj / 1000) :
 	    json_null());
+	rc |= put_col(o, COL_ENERGY_ERR, pd->method != ENERGY_NONE ?
+	    real(pd->energy_err_mj / 1000) : json_null());
 	rc |= put_col(o, COL_METHOD, word(schema_word_method(pd->method)));
 	rc |= fmt_json_put(o, "energy_per_occurrence_j", pd->method != ENERGY_NONE ?
 	    json_pack("{s:o,s:o}", "mean", real(pd->per_occ.mean / 1000), "stddev",
@@ -287,8 +289,11 @@ phase_device_object(const struct dev_report *dr, const struct phase_dev_report *
 		rc |= put_col(st, COL_PSTATE, json_string(schema_slot_name(dr->dev, k, name,
 		    sizeof name)));
 		rc |= put_col(st, COL_TIME, real((double)pd->state_ns[k] / 1e9));
+		rc |= put_col(st, COL_TIME_ERR, real((double)pd->state_err_ns[k] / 1e9));
 		rc |= put_col(st, COL_ENERGY, pd->method != ENERGY_NONE ?
 		    real(pd->state_mj[k] / 1000) : json_null());
+		rc |= put_col(st, COL_ENERGY_ERR, pd->method != ENERGY_NONE ?
+		    real(pd->state_err_mj[k] / 1000) : json_null());
 		rc |= append(states, st);
 	}
 	rc |= fmt_json_put(o, "pstates", states);
@@ -315,6 +320,12 @@ phase_occ_object(const struct report *rep, const struct phase_occ *oc)
 		rc |= fmt_json_put(d, "device", uinteger(rep->devs[i].dev->number));
 		rc |= put_col(d, COL_ENERGY, oc->devs[i].method != ENERGY_NONE ?
 		    real(oc->devs[i].energy_mj / 1000) : json_null());
+		rc |= put_col(d, COL_ENERGY_ERR, oc->devs[i].method != ENERGY_NONE ?
+		    real(oc->devs[i].energy_err_mj / 1000) : json_null());
+		/* The device's own readings, stamped when it answered: what the energy spans. */
+		rc |= fmt_json_put(d, "readings_s", oc->devs[i].method != ENERGY_NONE ?
+		    json_pack("[o,o]", real((double)(oc->devs[i].first_ns - rep->t0_ns) / 1e9),
+		    real((double)(oc->devs[i].last_ns - rep->t0_ns) / 1e9)) : json_null());
 		rc |= append(devs, d);
 	}
 	rc |= fmt_json_put(o, "devices", devs);

@@ -28,7 +28,7 @@ write_phase_states(FILE *f, const struct dev_report *dr, const struct phase_dev_
 		fprintf(f, " %s %.1f%%", schema_slot_name(dr->dev, k, name, sizeof name),
 		    100.0 * (double)pd->state_ns[k] / (double)pd->states_ns);
 		if (pd->method != ENERGY_NONE)
-			fprintf(f, " %.3f J", pd->state_mj[k] / 1000);
+			fprintf(f, " %.3f J ± %.3f", pd->state_mj[k] / 1000, pd->state_err_mj[k] / 1000);
 	}
 	fputc('\n', f);
 }
@@ -38,13 +38,13 @@ write_phase_device(FILE *f, const struct report *rep, const struct phase_report 
 {
 	const struct phase_dev_report	*pd = &p->devs[d];
 	const struct dev_report		*dr = &rep->devs[d];
-	char				 e[32];
+	char				 e[64];
 
 	fprintf(f, "    device %u:", dr->dev->number);
 	if (pd->method == ENERGY_NONE) {
 		fprintf(f, " energy unknown\n");
 	} else {
-		fmt_energy(e, sizeof e, pd->energy_mj);
+		fmt_energy_bounded(e, sizeof e, pd->energy_mj, pd->energy_err_mj);
 		fprintf(f, " %s (%s)", e, schema_word_method(pd->method));
 		if (p->count > 1)
 			fprintf(f, ", %.3f J ± %.3f each", pd->per_occ.mean / 1000,

@@ -49,6 +49,7 @@ add_occ(struct report *rep, struct phase_report *p, const struct phase_occ *o)
 		else if (od->method == ENERGY_NONE)
 			pd->method = ENERGY_NONE;
 		pd->energy_mj += od->energy_mj;
+		pd->energy_err_mj += od->energy_err_mj;
 		if (od->has_peak && (!pd->has_peak || od->peak_mw > pd->peak_power_mw)) {
 			pd->peak_power_mw = od->peak_mw;
 			pd->has_peak = true;
@@ -56,6 +57,8 @@ add_occ(struct report *rep, struct phase_report *p, const struct phase_occ *o)
 		for (s = 0; s < ACCOUNT_NSTATES; s++) {
 			pd->state_ns[s] += od->state_ns[s];
 			pd->states_ns += od->state_ns[s];
+			pd->state_err_ns[s] += od->state_err_ns[s];
+			pd->state_err_mj[s] += od->state_err_mj[s];
 			pd->state_mj[s] += od->state_mj[s];
 			pd->has_states |= od->state_ns[s] > 0;
 		}
