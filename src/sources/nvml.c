@@ -37,12 +37,15 @@
 /* Defined at the end, after the functions it names. */
 extern const struct source_ops nvml_ops;
 
-/* Errors after which the device may come back: it is marked lost. */
+/*
+ * The only answers that mean "this device does not measure it": any other
+ * error (GPU_IS_LOST, TIMEOUT, UNKNOWN, ...) may pass, and the call is
+ * tried again on the next reading.
+ */
 static bool
-nvml_is_lost(nvmlReturn_t r)
+nvml_is_absent(nvmlReturn_t r)
 {
-	return r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_UNINITIALIZED ||
-	    r == NVML_ERROR_DRIVER_NOT_LOADED;
+	return r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND;
 }
 
 /* Errors that mean the library as a whole is gone. */
@@ -270,33 +273,45 @@ nvml_read_points(struct nvml_dev *d, struct sample *s)
 
 /* ---- sample ----------------------------------------------------------- */
 
-/* Read device dev (index i) into s.  Returns the code that ended the reading, or SUCCESS. */
+/*
+ * Read device dev (index i) into s, each field on its own: a call that
+ * fails leaves its field unknown and the others stand.  The reading is
+ * lost only when nothing was read.  Returns the code of the last failure
+ * when nothing was read, else SUCCESS.
+ */
 static nvmlReturn_t
 nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
     struct sample *s, struct pid_usage_set *pids)
 {
 	struct nvml_dev	*d = dev->priv;
-	nvmlReturn_t	 r;
+	nvmlReturn_t	 r, last = NVML_SUCCESS;
 	size_t		 k;
+	unsigned	 nlost = 0;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		if (!(dev->measures & nvml_readers[k].bit))
 			continue;
-		r = nvml_readers[k].read(d, s);
-		if (r == NVML_SUCCESS)
+		if ((r = nvml_readers[k].read(d, s)) == NVML_SUCCESS) {
 			s->valid |= nvml_readers[k].bit;
-		else if (nvml_is_lost(r)) {
-			/* It may come back: the next tick tries again. */
-			s->valid = 0;
-			s->is_lost = true;
-			s->t_ns = now_ns();
-			return r;
+			continue;
 		}
+		last = r;
+		/*
+		 * The library is gone, or the first two calls found the GPU
+		 * lost: the rest would only wait for the same answer.
+		 */
+		if (nvml_is_gone(r) || (r == NVML_ERROR_GPU_IS_LOST && s->valid == 0 &&
+		    ++nlost == 2))
+			break;
 	}
 	/* Stamped when the readings are in: a call that took long must not date them early. */
 	s->t_ns = now_ns();
+	if (s->valid == 0 && last != NVML_SUCCESS) {
+		s->is_lost = true;
+		return last;
+	}
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
 	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
@@ -330,38 +345,58 @@ nvml_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 
 /* ---- probe ------------------------------------------------------------ */
 
-/* Try every per-tick reader once; what works is what the device measures. */
+/*
+ * Try every per-tick reader once.  What answers is what the device
+ * measures; so is what fails with anything but NOT_SUPPORTED (or a
+ * missing function): it is tried again on every reading, with a note.
+ */
 static void
 nvml_probe_readers(struct nvml_dev *d, struct device *dev)
 {
 	const struct nvml_reader	*rd;
 	struct sample			 s;
+	nvmlReturn_t			 r;
 	size_t				 k;
+	char				 failed[DEVICE_NOTE_LEN] = "";
+	size_t				 len = 0;
 
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		rd = &nvml_readers[k];
 		memset(&s, 0, sizeof s);
-		if (rd->read(d, &s) != NVML_SUCCESS)
+		if ((r = rd->read(d, &s)) != NVML_SUCCESS && nvml_is_absent(r))
 			continue;
 		dev->measures |= rd->bit;
+		if (r != NVML_SUCCESS && len < sizeof failed)
+			len += (size_t)snprintf(failed + len, sizeof failed - len, "%s%s (%s)",
+			    len > 0 ? ", " : "", rd->cap, nvml_strerror(d->ctx, r));
 		if (rd->bit == M_POWER && d->has_power_field)
 			backend_how(dev, rd->cap, "field:POWER_INSTANT");
 		else
 			backend_how(dev, rd->cap, nvml_found(d->ctx, rd->slot));
 	}
+	if (len > 0)
+		backend_note(dev, "failed at start: %s; tried again on every reading", failed);
 }
 
 /*
  * What the power readings mean: the POWER_INSTANT field (R535 and later)
- * is a reading of the moment; nvmlDeviceGetPowerUsage depends on the
- * architecture.  Called after the readers were tried.
+ * is a reading of the moment; nvmlDeviceGetPowerUsage depends on the GPU's
+ * generation, by the architecture, the compute capability or the PCI
+ * device id.  Called after the readers were tried.
  */
 static void
 nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id)
 {
+	static const char *const	 by[] = {
+		[NVML_KIND_BY_ARCH] = "by its architecture",
+		[NVML_KIND_BY_CC] = "by its CUDA compute capability",
+		[NVML_KIND_BY_PCI_ID] = "by its PCI device id",
+		[NVML_KIND_ASSUMED] = "assumed: the library gives neither architecture, "
+		    "compute capability nor PCI id",
+	};
 	const struct nvml_fn		*fn = &d->ctx->fn;
-	nvmlDeviceArchitecture_t	 arch = NVML_DEVICE_ARCH_UNKNOWN;
-	bool				 has_arch, is_assumed;
+	struct nvml_gpu_kind		 k;
+	enum nvml_kind_basis		 basis;
 
 	if (!(dev->measures & M_POWER))
 		return;
@@ -369,15 +404,17 @@ nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_d
 		dev->power_kind = POWER_KIND_INSTANT;
 		return;
 	}
-	has_arch = fn->architecture != NULL &&
-	    fn->architecture(d->handle, &arch) == NVML_SUCCESS;
-	dev->power_kind = nvml_decode_power_kind(has_arch, arch, pci_device_id, &is_assumed);
+	memset(&k, 0, sizeof k);
+	k.has_arch = fn->architecture != NULL &&
+	    fn->architecture(d->handle, &k.arch) == NVML_SUCCESS;
+	k.has_cc = fn->cuda_cc != NULL &&
+	    fn->cuda_cc(d->handle, &k.cc_major, &k.cc_minor) == NVML_SUCCESS;
+	k.pci_device_id = pci_device_id;
+	dev->power_kind = nvml_decode_power_kind(&k, &basis);
 	if (dev->power_kind != POWER_KIND_AVERAGE_1S)
 		return;
-	backend_note(dev, "%s", is_assumed ?
-	    "power readings are assumed to be 1 s trailing averages (architecture unknown); "
-	    "short phases are smeared" :
-	    "power readings are 1 s trailing averages; short phases are smeared");
+	backend_note(dev, "power readings are 1 s trailing averages (%s); short phases are "
+	    "smeared", by[basis]);
 }
 
 /* MIG, virtualization and accounting modes, with the notes they call for. */
@@ -397,9 +434,7 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	}
 	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
 		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
-	if (virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
-		backend_note(dev, "vGPU guest: the hypervisor does not give power or energy "
-		    "to the guest; utilization is still measured");
+	d->is_vgpu_guest = virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU;
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU) {
 		d->is_vgpu_host = true;
 		backend_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
@@ -413,6 +448,20 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	}
 	d->is_acct = fn->acct_mode != NULL && fn->acct_mode(d->handle, &acct) == NVML_SUCCESS &&
 	    acct == NVML_FEATURE_ENABLED && fn->acct_pids != NULL && fn->acct_stats != NULL;
+}
+
+/* A vGPU guest's note, for what it was found to measure. */
+static void
+nvml_probe_guest(const struct nvml_dev *d, struct device *dev)
+{
+	if (!d->is_vgpu_guest)
+		return;
+	if (!(dev->measures & (M_POWER | M_ENERGY)))
+		backend_note(dev, "vGPU guest: the hypervisor gives the guest neither power nor "
+		    "energy; utilization is still measured");
+	else
+		backend_note(dev, "vGPU guest: power and energy are what the hypervisor passes "
+		    "on, which may be the whole physical GPU's, other guests included");
 }
 
 /* Size the driver-sample buffer once, so that ticks do not allocate. */
@@ -477,6 +526,7 @@ nvml_probe_device(struct nvml_dev *d, struct device *dev, unsigned int pci_devic
 	d->has_power_field = nvml_read_power_field(d, &(uint32_t){ 0 }) == NVML_SUCCESS;
 	nvml_probe_readers(d, dev);
 	nvml_probe_power_kind(d, dev, pci_device_id);
+	nvml_probe_guest(d, dev);
 	nvml_probe_points(d, dev);
 	nvml_procs_probe(d, dev);
 	nvml_probe_end_figures(d, dev);

@@ -60,6 +60,7 @@ struct nvml_fn {
 	nvmlReturn_t	(*uuid)(nvmlDevice_t, char *, unsigned int);
 	nvmlReturn_t	(*pci_info)(nvmlDevice_t, nvmlPciInfo_t *);
 	nvmlReturn_t	(*architecture)(nvmlDevice_t, nvmlDeviceArchitecture_t *);
+	nvmlReturn_t	(*cuda_cc)(nvmlDevice_t, int *, int *);
 	nvmlReturn_t	(*mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
 	nvmlReturn_t	(*virt_mode)(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
 	nvmlReturn_t	(*field_values)(nvmlDevice_t, int, nvmlFieldValue_t *);
@@ -103,6 +104,7 @@ enum nvml_slot {
 	NVML_S_UUID,
 	NVML_S_PCI,
 	NVML_S_ARCH,
+	NVML_S_CUDA_CC,
 	NVML_S_MIG,
 	NVML_S_VIRT,
 	NVML_S_FIELDS,
@@ -140,6 +142,7 @@ struct nvml_dev {
 	bool			 has_power_field;	/* NVML_FI_DEV_POWER_INSTANT works */
 	bool			 is_mig;
 	bool			 is_vgpu_host;
+	bool			 is_vgpu_guest;
 	bool			 is_acct;		/* accounting mode enabled */
 	bool			 has_pid_util;		/* per-process utilization works */
 	enum nvml_slot		 util_slot;		/* ... through this call */

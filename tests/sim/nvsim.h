@@ -94,10 +94,14 @@ struct window {
 	int64_t		 to_ms;
 };
 
-/* A call that sleeps (slow) or always fails (notsupported). */
+/*
+ * A call that sleeps (slow), fails with a code for a while (fail), or
+ * always fails (notsupported).
+ */
 struct call_fault {
 	char		 call[NVSIM_CALL_LEN];
-	unsigned	 delay_ms;		/* 0 for notsupported */
+	unsigned	 delay_ms;		/* slow; 0 for the others */
+	nvmlReturn_t	 rc;			/* fail; NVML_SUCCESS for the others */
 	struct window	 when;
 };
 

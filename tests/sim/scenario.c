@@ -44,7 +44,7 @@ struct keyword {
 	int		 max_args;
 };
 
-/* The symbols a slow or notsupported line may name: every one we export. */
+/* The symbols a slow, fail or notsupported line may name: every one we export. */
 static const char *const calls[] = {
 	"nvmlInit_v2", "nvmlInit", "nvmlInitWithFlags", "nvmlShutdown", "nvmlErrorString",
 	"nvmlSystemGetDriverVersion", "nvmlSystemGetNVMLVersion", "nvmlDeviceGetCount_v2",
@@ -777,7 +777,7 @@ is_unfaultable(const char *call)
 	    strcmp(call, "nvmlErrorString") == 0 || strcmp(call, "nvmlSystemGetNVMLVersion") == 0;
 }
 
-/* slow and notsupported go to the device block, or to every device. */
+/* slow, fail and notsupported go to the device block, or to every device. */
 static struct call_fault *
 add_fault(struct parser *p, const char *call)
 {
@@ -820,6 +820,26 @@ kw_slow(struct parser *p, int argc, char **argv)
 	if ((f = add_fault(p, argv[1])) == NULL)
 		return -1;
 	f->delay_ms = ms;
+	f->when = w;
+	return 0;
+}
+
+static int
+kw_fail(struct parser *p, int argc, char **argv)
+{
+	struct call_fault	*f;
+	struct window		 w;
+	unsigned		 rc;
+
+	(void)argc;
+	if (parse_uint(p, "fail CODE", argv[2], 999, &rc) == -1 ||
+	    parse_window(p, argv + 3, &w) == -1)
+		return -1;
+	if (rc == NVML_SUCCESS)
+		return perr(p, "fail: code 0 is success");
+	if ((f = add_fault(p, argv[1])) == NULL)
+		return -1;
+	f->rc = (nvmlReturn_t)rc;
 	f->when = w;
 	return 0;
 }
@@ -917,13 +937,14 @@ static const struct keyword keywords[] = {
 	{ "reset",		kw_reset,		true,	2, 2 },
 	{ "slow",		kw_slow,		false,	5, 5 },
 	{ "notsupported",	kw_notsupported,	false,	2, 2 },
+	{ "fail",		kw_fail,		false,	5, 5 },
 };
 
-/* slow and notsupported are the two keywords allowed in both places. */
+/* slow, fail and notsupported are the keywords allowed in both places. */
 static bool
 is_anywhere(const struct keyword *k)
 {
-	return k->fn == kw_slow || k->fn == kw_notsupported;
+	return k->fn == kw_slow || k->fn == kw_fail || k->fn == kw_notsupported;
 }
 
 static int
