@@ -23,6 +23,7 @@
 struct pstate_acct {
 	int64_t		time_ns;
 	double		energy_mj;	/* counter deltas when a counter exists, else integrated */
+	bool		has_energy;	/* some interval of the state had a known energy */
 	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
 	int64_t		clock_ns;	/* time with a known SM clock */
 };
@@ -36,6 +37,7 @@ struct dev_acct {
 	bool		has_start;
 	int64_t		head_lost_ns;	/* lost before the first good reading */
 	int64_t		last_ns;	/* last good reading */
+	int64_t		end_ns;		/* last reading, good or lost */
 	/* The last readings that had energy, and power: intervals are bridged over others. */
 	bool		has_last_e;
 	int64_t		last_e_ns;
@@ -93,6 +95,8 @@ struct dev_acct {
 	int64_t		last_lost_ns;	/* the latest lost reading */
 	bool		is_lost_at_end;	/* lost until the last reading, by account_finish */
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
+	int64_t		mid_lost_ns;	/* the part of lost_ns between two good readings */
+	int64_t		bridged_ns;	/* of that, integrated across without a counter */
 	uint64_t	throttled_samples;
 };
 
@@ -113,7 +117,8 @@ void	account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj);
 
 /*
  * Close the integrals once, after the last reading: the last driver
- * sample's power stands until the last reading.  Idempotent.
+ * sample's power stands until the last good reading, and lost readings
+ * after it count as lost time.  Idempotent.
  */
 void	account_finish(struct dev_acct *a);
 
@@ -140,7 +145,7 @@ void	account_note_idle(struct dev_acct *a, const struct device *dev, const struc
 
 /*
  * The time the energy of method covers, and the time from the device's
- * first reading (good or lost) to its last: a headline energy whose
+ * first reading (good or lost) to its last, good or lost: a headline energy whose
  * covered time is shorter than the span left time unmeasured (HACKING.md,
  * "Measurement rules", Validity).
  */

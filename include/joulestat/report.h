@@ -48,15 +48,18 @@ struct dev_report {
 	const struct device	*dev;
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
-	int64_t			 window_ns;	/* first to last good reading */
+	int64_t			 window_ns;	/* first to last good reading: P-state shares */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
+	int64_t			 driver_window_ns; /* what the driver's figures move by; 0 = unknown */
+	bool			 is_short;	/* window_ns < driver_window_ns */
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
 	bool			 has_alt[4];
+	int64_t			 alt_ns[4];	/* the time each of them covers */
 	double			 avg_power_mw;
 	bool			 has_avg_power;
 	uint32_t		 peak_power_mw;
@@ -67,7 +70,9 @@ struct dev_report {
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;
 	uint64_t		 lost_samples;
-	int64_t			 lost_ns;
+	int64_t			 lost_ns;	/* span_ns the energy does not cover, wherever it falls */
+	int64_t			 gap_ns;	/* time without a good reading */
+	int64_t			 bridged_ns;	/* of that, power interpolated across (no counter) */
 	uint64_t		 counter_resets;
 	enum idle_method	 idle_method;
 	double			 idle_mw;
@@ -119,6 +124,7 @@ struct report {
 	double		 w_mem;
 	uint64_t	 ticks;
 	uint64_t	 missed;
+	bool		 has_late;		/* ticks > 0: the lateness figures are known */
 	int64_t		 late_max_ns;
 	int64_t		 late_p50_ns;
 	int64_t		 late_p99_ns;

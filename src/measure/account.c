@@ -62,11 +62,13 @@ spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
 	if (sp == sc || t1 <= mid || t1 <= t0) {
 		a->states[t1 <= mid || sp == sc ? sp : sc].energy_mj += e;
+		a->states[t1 <= mid || sp == sc ? sp : sc].has_energy = true;
 		return;
 	}
 	before = t0 < mid ? mid - t0 : 0;
 	a->states[sp].energy_mj += e * (double)before / (double)(t1 - t0);
 	a->states[sc].energy_mj += e * (double)(t1 - t0 - before) / (double)(t1 - t0);
+	a->states[sp].has_energy = a->states[sc].has_energy = true;
 }
 
 /*
@@ -107,17 +109,22 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 
 /*
  * Integrate power from the last reading that had it to s (a reading
- * without power does not break the integral; a lost device does).
+ * without power does not break the integral; a lost device does, unless
+ * it has no counter to fall back on: then the power is interpolated
+ * across the lost readings, and that time is counted as bridged).
  * Returns the energy added, or -1 when there is none to add.
  */
 static double
 add_ticks(struct dev_acct *a, const struct sample *s)
 {
 	double	e = -1;
+	bool	is_bridge = a->is_after_gap && !a->has_last_e;
 
 	if (!(s->valid & M_POWER))
 		return -1;
-	if (a->has_last_p && !a->is_after_gap) {
+	if (is_bridge && a->has_last_p)
+		a->bridged_ns += s->t_ns - a->last_p_ns;
+	if (a->has_last_p && (!a->is_after_gap || is_bridge)) {
 		e = ((double)a->last_p_mw + s->power_mw) / 2 * (double)(s->t_ns - a->last_p_ns) / 1e9;
 		a->ticks_mj += e;
 		a->ticks_ns += s->t_ns - a->last_p_ns;
@@ -167,6 +174,7 @@ static bool
 interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
     uint64_t range_mj, double *e, bool *is_spread)
 {
+	int64_t	from_ns = a->has_last_e ? a->last_e_ns : p->t_ns;
 	double	d, ticks_e, points_e;
 
 	d = add_counter(a, s, range_mj);
@@ -175,13 +183,15 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	points_e = add_points(a, p, s, *is_spread);
 	if (d >= 0)
 		*e = d;
+	else if (d == COUNTER_NONE && a->has_last_e)
+		*e = -1;	/* the counter's next delta will hold it */
 	else if (*is_spread)
 		*e = points_e;
 	else
 		*e = ticks_e;
 	if (d >= 0) {
 		a->counter_mj += d;
-		a->counter_ns += s->t_ns - p->t_ns;
+		a->counter_ns += s->t_ns - from_ns;
 	} else if (d == COUNTER_RESET && *e > 0) {
 		a->counter_mj += *e;	/* a reset interval: filled from power */
 		a->counter_ns += s->t_ns - p->t_ns;
@@ -196,11 +206,14 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 {
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
-	bool			 has_clk = has_both(p, s, M_CLOCKS);
+	/* Clocks are not interpolated across lost readings. */
+	bool			 has_clk = has_both(p, s, M_CLOCKS) && !a->is_after_gap;
 	double			 w0 = 0.5;
 
 	if (a->is_after_gap)
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
+	a->states[sp].has_energy |= has_e;
+	a->states[sc].has_energy |= has_e;
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
@@ -251,6 +264,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->start_ns = s->t_ns;
 		a->has_start = true;
 	}
+	a->end_ns = s->t_ns;
 	if (s->is_lost) {
 		a->lost_samples++;
 		a->last_lost_ns = s->t_ns;
@@ -278,8 +292,10 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->has_prev = true;
 		return;
 	}
-	if (a->is_after_gap)
+	if (a->is_after_gap) {
 		a->lost_ns += s->t_ns - a->prev.t_ns;
+		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
+	}
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread);
 	split_states(a, &a->prev, s, e, has_e && !is_spread);
 	add_foreign(a, &a->prev, s);
@@ -303,15 +319,19 @@ account_finish(struct dev_acct *a)
 	if (a->has_points && a->last_ns > a->last_point_ns) {
 		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
 		a->points_mj += tail;
-		if (!a->has_counter)
+		if (!a->has_counter) {
 			a->states[state_slot(&a->prev)].energy_mj += tail;
+			a->states[state_slot(&a->prev)].has_energy = true;
+		}
 		a->last_point_ns = a->last_ns;
 		a->points_ns = a->last_ns - a->first_ns;
 	}
-	/* Lost until the end: the time since the last good reading is a gap too. */
+	/*
+	 * Lost until the end: the time since the last good reading is lost
+	 * too; the window still ends at the last good reading.
+	 */
 	if (a->is_after_gap && a->last_lost_ns > a->last_ns) {
 		a->lost_ns += a->last_lost_ns - a->last_ns;
-		a->last_ns = a->last_lost_ns;
 		a->is_after_gap = false;
 		a->is_lost_at_end = true;
 	}
@@ -327,7 +347,7 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 		return a->ticks_ns;
 	case ENERGY_POINTS:
 		/* The driver's samples stop at a lost stretch as the readings do. */
-		return a->has_prev ? a->last_ns - a->first_ns - (a->lost_ns - a->head_lost_ns) : 0;
+		return a->has_prev ? a->last_ns - a->first_ns - a->mid_lost_ns : 0;
 	case ENERGY_NONE:
 		break;
 	}
@@ -337,7 +357,7 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 int64_t
 account_span_ns(const struct dev_acct *a)
 {
-	return a->has_start && a->has_prev ? a->last_ns - a->start_ns : 0;
+	return a->has_start && a->has_prev ? a->end_ns - a->start_ns : 0;
 }
 
 bool

@@ -48,9 +48,9 @@ static const struct figure sampler_figures[] = {
 	{ COL_INTERVAL, NULL, "sampler", R(interval_ms) },
 	{ COL_TICKS, NULL, "sampler", R(ticks) },
 	{ COL_MISSED, NULL, "sampler", R(missed) },
-	{ COL_LATEMAX, NULL, "sampler", R(late_max_ns), .scale = 1e6, .prec = 3 },
-	{ COL_LATEP50, NULL, "sampler", R(late_p50_ns), .scale = 1e6, .prec = 3 },
-	{ COL_LATEP99, NULL, "sampler", R(late_p99_ns), .scale = 1e6, .prec = 3 },
+	{ COL_LATEMAX, NULL, "sampler", R(late_max_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
+	{ COL_LATEP50, NULL, "sampler", R(late_p50_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
+	{ COL_LATEP99, NULL, "sampler", R(late_p99_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
 	{ COL_SAMPLERCPU, "cpu_s", "sampler", R(sampler_cpu_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "proc_races", "sampler", R(races) },
 };

@@ -121,7 +121,12 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
 		fmt_energy(alt, sizeof alt, d->alt_mj[m]);
-		if (d->energy_mj > 0)
+		/* A figure over less time is not comparable: say what it covers instead. */
+		if (d->alt_ns[m] < d->measured_ns)
+			fprintf(f, "   %-18s %s (%s, over %.3f s of %.3f s only)\n", "", alt,
+			    method_names[m], (double)d->alt_ns[m] / 1e9,
+			    (double)d->span_ns / 1e9);
+		else if (d->energy_mj > 0)
 			fprintf(f, "   %-18s %s (%s, %+.2f%%)\n", "", alt, method_names[m],
 			    100 * (d->alt_mj[m] - d->energy_mj) / d->energy_mj);
 		else
@@ -270,6 +275,21 @@ write_procs(FILE *f, const struct dev_report *d)
 	}
 }
 
+/* Lost readings, and what became of the energy of their time. */
+static void
+write_lost(FILE *f, const struct dev_report *d)
+{
+	fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings", "lost readings",
+	    d->lost_samples, (double)d->gap_ns / 1e9);
+	if (d->bridged_ns > 0)
+		fprintf(f, "; %.3f s of it bridged by interpolating power between the readings "
+		    "around it, an estimate", (double)d->bridged_ns / 1e9);
+	if (d->method == ENERGY_COUNTER && d->lost_ns < d->gap_ns)
+		fprintf(f, "; the energy counter spans %.3f s of it",
+		    (double)(d->gap_ns - d->lost_ns) / 1e9);
+	fprintf(f, "); %.3f s without energy\n", (double)d->lost_ns / 1e9);
+}
+
 static void
 write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 {
@@ -286,8 +306,13 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 		    "throttled", (double)d->throttle_power_ns / 1e9,
 		    (double)d->throttle_thermal_ns / 1e9);
 	if (d->lost_samples > 0)
-		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
-		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
+		write_lost(f, d);
+	if (d->is_short)
+		fprintf(f, "   %-18s %.3f s measured, %.2f of the %.1f ms the driver's figures move "
+		    "by (its own sampling): the driver may not have updated them within the run, "
+		    "so the energy is approximate\n", "short run", (double)d->window_ns / 1e9,
+		    (double)d->window_ns / (double)d->driver_window_ns,
+		    (double)d->driver_window_ns / 1e6);
 	if (d->is_partial)
 		fprintf(f, "   %-18s %.3f s of %.3f s: energy, average power and energy above idle "
 		    "cover only that\n", "measured", (double)d->measured_ns / 1e9,
@@ -312,10 +337,14 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 static void
 write_sampler(FILE *f, const struct report *rep, const char *label)
 {
-	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness p50 "
-	    "%.3f ms, p99 %.3f ms, max %.3f ms, own CPU %.3f s\n\n", label, rep->ticks,
-	    rep->interval_ms, rep->missed, (double)rep->late_p50_ns / 1e6,
-	    (double)rep->late_p99_ns / 1e6, (double)rep->late_max_ns / 1e6,
+	char	late[96] = "lateness unknown (no ticks)";
+
+	if (rep->has_late)
+		snprintf(late, sizeof late, "lateness p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+		    (double)rep->late_p50_ns / 1e6, (double)rep->late_p99_ns / 1e6,
+		    (double)rep->late_max_ns / 1e6);
+	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, %s, own CPU "
+	    "%.3f s\n\n", label, rep->ticks, rep->interval_ms, rep->missed, late,
 	    (double)rep->sampler_cpu_ns / 1e9);
 }
 

@@ -161,7 +161,7 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		s->time_ns = a->states[i].time_ns;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
 		s->energy_mj = a->states[i].energy_mj;
-		s->has_energy = d->method != ENERGY_NONE;
+		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy;
 		s->has_sm = a->states[i].clock_ns > 0;
 		if (s->has_sm)
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
@@ -271,6 +271,21 @@ build_attrib(struct dev_report *d, const struct dev_acct *a)
 		d->unattributed_mj = 0;
 }
 
+/*
+ * A run shorter than what the driver's figures move by: its own power
+ * sampling period, or for power readings that are 1 s averages, that
+ * second.  Its energy is then mostly the driver's rounding.
+ */
+static void
+build_short(struct dev_report *d)
+{
+	d->driver_window_ns = d->dev->driver_period_ns;
+	if (d->method != ENERGY_COUNTER && d->dev->power_kind == POWER_KIND_AVERAGE_1S)
+		d->driver_window_ns = NSEC_PER_SEC;
+	d->is_short = d->has_measured && d->driver_window_ns > 0 &&
+	    d->window_ns < d->driver_window_ns;
+}
+
 static void
 build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
     const struct run *run)
@@ -283,8 +298,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->dev = &b->devs[i];
 	d->backend = b->ops->name;
 	d->is_gone = b->is_gone || a->is_lost_at_end;
-	/* From the first reading to the last, lost ones at either end included. */
-	d->window_ns = account_span_ns(a);
+	/* From the first good reading to the last: the time the P-states share. */
+	d->window_ns = a->has_prev ? a->last_ns - a->first_ns : 0;
 	d->energy_mj = account_energy_mj(a, &d->method);
 	/* Every method this device allowed, to show them side by side. */
 	for (m = 0; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
@@ -294,12 +309,14 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		only.has_ticks_integral = a->has_ticks_integral && m == ENERGY_TICKS;
 		d->alt_mj[m] = account_energy_mj(&only, &got);
 		d->has_alt[m] = m != ENERGY_NONE && (int)got == m;
+		d->alt_ns[m] = account_covered_ns(a, (enum energy_method)m);
 	}
 	/* Averages and idle are over the time the energy covers, not lost time. */
 	d->measured_ns = account_covered_ns(a, d->method);
 	d->has_measured = d->method != ENERGY_NONE;
 	d->span_ns = account_span_ns(a);
 	d->is_partial = d->method != ENERGY_NONE && d->measured_ns < d->span_ns;
+	build_short(d);
 	d->has_avg_power = d->method != ENERGY_NONE && d->measured_ns > 0;
 	if (d->has_avg_power)
 		d->avg_power_mw = d->energy_mj / ((double)d->measured_ns / 1e9);
@@ -309,7 +326,12 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
 	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
 	d->lost_samples = a->lost_samples;
-	d->lost_ns = a->lost_ns;
+	/* Lost: any time of the span, at either end or between, the energy does not cover. */
+	d->lost_ns = d->span_ns - (d->has_measured ? d->measured_ns : 0);
+	if (d->lost_ns < 0)
+		d->lost_ns = 0;
+	d->gap_ns = a->lost_ns;
+	d->bridged_ns = a->bridged_ns;
 	d->counter_resets = a->counter_resets;
 	d->has_foreign = a->foreign_ns > 0;
 	if (d->has_foreign) {
@@ -373,6 +395,7 @@ report_build(struct report *rep, const struct run *run)
 	rep->w_mem = run->attrib.weights.w_mem;
 	rep->ticks = run->ticks.ticks;
 	rep->missed = run->ticks.missed;
+	rep->has_late = run->ticks.ticks > 0;
 	rep->late_max_ns = run->ticks.late_max_ns;
 	rep->late_p50_ns = tickstats_quantile(&run->ticks, 0.50);
 	rep->stall_max_ns = run->stall_max_ns;

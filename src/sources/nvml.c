@@ -464,6 +464,30 @@ nvml_probe_guest(const struct nvml_dev *d, struct device *dev)
 		    "on, which may be the whole physical GPU's, other guests included");
 }
 
+/*
+ * The driver's own power sampling period, from the spacing of the samples
+ * it holds now: the shortest step between two of them.  A run shorter
+ * than that may see the counter and the power readings unchanged.
+ */
+static void
+nvml_probe_period(struct nvml_dev *d, struct device *dev)
+{
+	struct sample	s;
+	size_t		i;
+	int64_t		step;
+
+	memset(&s, 0, sizeof s);
+	d->samples_seen_us = 0;
+	d->ctx->real_minus_mono_ns = realtime_ns() - now_ns();
+	if (nvml_read_points(d, &s) != NVML_SUCCESS)
+		return;
+	for (i = 1; i < s.npoints; i++) {
+		step = s.points[i].t_ns - s.points[i - 1].t_ns;
+		if (step > 0 && (dev->driver_period_ns == 0 || step < dev->driver_period_ns))
+			dev->driver_period_ns = step;
+	}
+}
+
 /* Size the driver-sample buffer once, so that ticks do not allocate. */
 static void
 nvml_probe_points(struct nvml_dev *d, struct device *dev)
@@ -480,6 +504,7 @@ nvml_probe_points(struct nvml_dev *d, struct device *dev)
 	d->capsamples = n < NVML_SAMPLES_CAP_MIN ? NVML_SAMPLES_CAP_MIN : n;
 	d->samples = xcalloc(d->capsamples, sizeof *d->samples);
 	d->points = xcalloc(d->capsamples, sizeof *d->points);
+	nvml_probe_period(d, dev);
 	d->samples_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
 	dev->measures |= M_POWER_POINTS;
 	backend_how(dev, "samples", nvml_found(d->ctx, NVML_S_SAMPLES));
