@@ -24,6 +24,7 @@ struct pstate_acct {
 	int64_t		time_ns;
 	double		energy_mj;	/* counter deltas when a counter exists, else integrated */
 	bool		has_energy;	/* some interval of the state had a known energy */
+	int64_t		energy_ns;	/* the part of time_ns whose energy is in energy_mj */
 	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
 	int64_t		clock_ns;	/* time with a known SM clock */
 };
@@ -38,6 +39,9 @@ struct dev_acct {
 	int64_t		head_lost_ns;	/* lost before the first good reading */
 	int64_t		last_ns;	/* last good reading */
 	int64_t		end_ns;		/* last reading, good or lost */
+	unsigned	end_valid;	/* its valid bits; 0 when lost */
+	/* By enum energy_method: time between two readings that both read its source. */
+	int64_t		source_ns[4];
 	/* The last readings that had energy, and power: intervals are bridged over others. */
 	bool		has_last_e;
 	int64_t		last_e_ns;
@@ -151,6 +155,13 @@ void	account_note_idle(struct dev_acct *a, const struct device *dev, const struc
  */
 int64_t	account_covered_ns(const struct dev_acct *a, enum energy_method method);
 int64_t	account_span_ns(const struct dev_acct *a);
+
+/*
+ * The time of the span without readings of method's source (the counter,
+ * the driver's samples, power), wherever it falls: at the start, between,
+ * or at the end, whether or not a counter bridged it.
+ */
+int64_t	account_lost_ns(const struct dev_acct *a, enum energy_method method);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

@@ -29,6 +29,7 @@ struct state_report {
 	double		 share;			/* of the device's measured window */
 	double		 energy_mj;
 	bool		 has_energy;
+	int64_t		 energy_ns;		/* the part of time_ns energy_mj covers */
 	double		 avg_sm_mhz;
 	bool		 has_sm;
 };
@@ -48,7 +49,7 @@ struct dev_report {
 	const struct device	*dev;
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
-	int64_t			 window_ns;	/* first to last good reading: P-state shares */
+	int64_t			 window_ns;	/* first to last reading, lost ones too */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
@@ -70,7 +71,7 @@ struct dev_report {
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;
 	uint64_t		 lost_samples;
-	int64_t			 lost_ns;	/* span_ns the energy does not cover, wherever it falls */
+	int64_t			 lost_ns;	/* span_ns without readings of the energy's source */
 	int64_t			 gap_ns;	/* time without a good reading */
 	int64_t			 bridged_ns;	/* of that, power interpolated across (no counter) */
 	uint64_t		 counter_resets;

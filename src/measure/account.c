@@ -199,10 +199,15 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	return *e >= 0;
 }
 
-/* Give dt of an interval, with its energy, to the P-states at its two ends. */
+/*
+ * Give dt of an interval, with its energy e when has_e, to the P-states
+ * at its two ends.  is_known: the interval's energy is in the states'
+ * sums, given here or elsewhere (the driver's samples, a later counter
+ * delta).
+ */
 static void
 split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    double e, bool has_e)
+    double e, bool has_e, bool is_known)
 {
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
@@ -212,8 +217,12 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 
 	if (a->is_after_gap)
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
-	a->states[sp].has_energy |= has_e;
-	a->states[sc].has_energy |= has_e;
+	a->states[sp].has_energy |= is_known;
+	a->states[sc].has_energy |= is_known;
+	if (is_known) {
+		a->states[sp].energy_ns += sp == sc ? dt : half;
+		a->states[sc].energy_ns += sp == sc ? 0 : dt - half;
+	}
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
@@ -254,17 +263,41 @@ add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
 		a->foreign_npids_max = s->foreign_npids;
 }
 
+/* The reading that gives each method its figures. */
+static const unsigned source_bit[] = {
+	[ENERGY_NONE] = 0,
+	[ENERGY_COUNTER] = M_ENERGY,
+	[ENERGY_POINTS] = M_POWER_POINTS,
+	[ENERGY_TICKS] = M_POWER,
+};
+
+/* The time since the previous reading (good or lost), for each source both read. */
+static void
+note_sources(struct dev_acct *a, const struct sample *s)
+{
+	unsigned	v = s->is_lost ? 0 : s->valid;
+	size_t		m;
+
+	if (!a->has_start) {
+		a->start_ns = s->t_ns;
+		a->has_start = true;
+	} else {
+		for (m = 1; m < ARRAY_SIZE(source_bit); m++) {
+			if (v & a->end_valid & source_bit[m])
+				a->source_ns[m] += s->t_ns - a->end_ns;
+		}
+	}
+	a->end_ns = s->t_ns;
+	a->end_valid = v;
+}
+
 void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
 	double	e = 0;
 	bool	has_e, is_spread;
 
-	if (!a->has_start) {
-		a->start_ns = s->t_ns;
-		a->has_start = true;
-	}
-	a->end_ns = s->t_ns;
+	note_sources(a, s);
 	if (s->is_lost) {
 		a->lost_samples++;
 		a->last_lost_ns = s->t_ns;
@@ -297,7 +330,9 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
 	}
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread);
-	split_states(a, &a->prev, s, e, has_e && !is_spread);
+	/* A counter reading missed: the next delta brings this interval's energy. */
+	split_states(a, &a->prev, s, e, has_e && !is_spread, has_e || is_spread ||
+	    (a->has_last_e && !(s->valid & M_ENERGY)));
 	add_foreign(a, &a->prev, s);
 	a->has_states = true;
 	a->is_after_gap = false;
@@ -352,6 +387,15 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 		break;
 	}
 	return 0;
+}
+
+int64_t
+account_lost_ns(const struct dev_acct *a, enum energy_method method)
+{
+	int64_t	span = account_span_ns(a), lost;
+
+	lost = method == ENERGY_NONE ? span : span - a->source_ns[method];
+	return lost > 0 ? lost : 0;
 }
 
 int64_t

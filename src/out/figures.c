@@ -147,15 +147,15 @@ static const struct figure attrib_figures[] = {
 	{ COL_SHARE_E, D_GROUP("attribution", has_attrib), .real = dev_share, .prec = 6 },
 };
 
-/* The mean power in a P-state. */
+/* The mean power in a P-state, over the part of its time its energy covers. */
 static bool
 state_power(const void *base, double *v)
 {
 	const struct state_report	*s = base;
 
-	if (!s->has_energy || s->time_ns <= 0)
+	if (!s->has_energy || s->energy_ns <= 0)
 		return false;
-	*v = s->energy_mj / ((double)s->time_ns / 1e9) / 1e3;
+	*v = s->energy_mj / ((double)s->energy_ns / 1e9) / 1e3;
 	return true;
 }
 
@@ -165,6 +165,7 @@ static const struct figure state_figures[] = {
 	{ COL_ENERGY, S(energy_mj), .scale = 1e3, .prec = 6, S_HAS(has_energy) },
 	{ COL_AVGPOWER, .real = state_power, .prec = 3 },
 	{ COL_AVGSM, S(avg_sm_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
+	{ COL_MEASURED, S(energy_ns), .scale = 1e9, .prec = 6, S_HAS(has_energy) },
 };
 
 const struct figure_table figures_run = TABLE(run_figures);

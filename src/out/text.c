@@ -159,8 +159,9 @@ static void
 write_states(FILE *f, const struct dev_report *d)
 {
 	const struct state_report	*s;
-	char				 name[16], sm[16], pw[16], e[16];
+	char				 name[16], sm[16], pw[16], e[24];
 	size_t				 i;
+	bool				 is_part = false;
 
 	if (d->nstates == 0)
 		return;
@@ -168,14 +169,20 @@ write_states(FILE *f, const struct dev_report *d)
 	    "energy (J)", "power (W)", "SM (MHz)");
 	for (i = 0; i < d->nstates; i++) {
 		s = &d->states[i];
-		snprintf(e, sizeof e, s->has_energy ? "%.3f" : "unknown", s->energy_mj / 1000);
-		snprintf(pw, sizeof pw, s->has_energy && s->time_ns > 0 ? "%.1f" : "unknown",
-		    s->energy_mj / ((double)s->time_ns / 1e9) / 1000);
+		/* Energy over part of the state's time is marked, its power over that part. */
+		snprintf(e, sizeof e, s->has_energy ? "%.3f%s" : "unknown", s->energy_mj / 1000,
+		    s->energy_ns < s->time_ns ? "*" : "");
+		is_part |= s->has_energy && s->energy_ns < s->time_ns;
+		snprintf(pw, sizeof pw, s->has_energy ? "%.1f" : "unknown",
+		    s->energy_mj / ((double)s->energy_ns / 1e9) / 1000);
 		snprintf(sm, sizeof sm, s->has_sm ? "%.0f" : "unknown", s->avg_sm_mhz);
 		fprintf(f, "   %-9s %10.3f %6.1f%% %11s %10s %9s\n",
 		    schema_state_name(d->dev, s->pstate, name, sizeof name), (double)s->time_ns / 1e9,
 		    100 * s->share, e, pw, sm);
 	}
+	if (is_part)
+		fprintf(f, "   %-18s * energy of only part of the state's time (readings without "
+		    "energy); its power is over that part\n", "");
 }
 
 /*
@@ -275,19 +282,21 @@ write_procs(FILE *f, const struct dev_report *d)
 	}
 }
 
-/* Lost readings, and what became of the energy of their time. */
+/* Lost readings and readings without energy, and what became of their time. */
 static void
 write_lost(FILE *f, const struct dev_report *d)
 {
-	fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings", "lost readings",
-	    d->lost_samples, (double)d->gap_ns / 1e9);
+	fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings); %.3f s without %s",
+	    "lost readings", d->lost_samples, (double)d->gap_ns / 1e9,
+	    (double)d->lost_ns / 1e9, d->method == ENERGY_COUNTER ? "counter readings" :
+	    "power readings");
 	if (d->bridged_ns > 0)
-		fprintf(f, "; %.3f s of it bridged by interpolating power between the readings "
-		    "around it, an estimate", (double)d->bridged_ns / 1e9);
-	if (d->method == ENERGY_COUNTER && d->lost_ns < d->gap_ns)
-		fprintf(f, "; the energy counter spans %.3f s of it",
-		    (double)(d->gap_ns - d->lost_ns) / 1e9);
-	fprintf(f, "); %.3f s without energy\n", (double)d->lost_ns / 1e9);
+		fprintf(f, ", %.3f s of it bridged by interpolating power between the readings "
+		    "around it (an estimate)", (double)d->bridged_ns / 1e9);
+	else if (d->lost_ns > 0 && d->measured_ns >= d->span_ns)
+		fprintf(f, ", spanned by the %s", d->method == ENERGY_COUNTER ?
+		    "energy counter" : "power readings around it");
+	fprintf(f, "\n");
 }
 
 static void
@@ -305,7 +314,7 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 		fprintf(f, "   %-18s power %.3f s, thermal %.3f s (driver violation counters)\n",
 		    "throttled", (double)d->throttle_power_ns / 1e9,
 		    (double)d->throttle_thermal_ns / 1e9);
-	if (d->lost_samples > 0)
+	if (d->lost_samples > 0 || d->lost_ns > 0)
 		write_lost(f, d);
 	if (d->is_short)
 		fprintf(f, "   %-18s %.3f s measured, %.2f of the %.1f ms the driver's figures move "
@@ -315,7 +324,7 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 		    (double)d->driver_window_ns / 1e6);
 	if (d->is_partial)
 		fprintf(f, "   %-18s %.3f s of %.3f s: energy, average power and energy above idle "
-		    "cover only that\n", "measured", (double)d->measured_ns / 1e9,
+		    "cover only that, so the energy is a lower bound for the run\n", "measured", (double)d->measured_ns / 1e9,
 		    (double)d->span_ns / 1e9);
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",

@@ -147,21 +147,32 @@ build_times(struct report *rep, const struct run *run)
 	rep->sampler_cpu_ns = ru_cpu_ns(&run->self_ru) - ru_cpu_ns(&run->self_ru0);
 }
 
+/*
+ * Time per P-state over the device's window, which runs from its first
+ * reading to its last, lost ones included: time lost before the first
+ * good reading or after the last is the unknown state's, so that the
+ * shares add up to the whole window.
+ */
 static void
 build_states(struct dev_report *d, const struct dev_acct *a)
 {
 	struct state_report	*s;
+	int64_t			 t, ends;
 	int			 i;
 
+	ends = a->has_prev ? d->window_ns - (a->last_ns - a->first_ns) : 0;
 	for (i = 0; i < ACCOUNT_NSTATES; i++) {
-		if (a->states[i].time_ns == 0)
+		t = a->states[i].time_ns + (i == ACCOUNT_STATE_UNKNOWN && ends > 0 ? ends : 0);
+		if (t == 0)
 			continue;
 		s = &d->states[d->nstates++];
 		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
-		s->time_ns = a->states[i].time_ns;
+		s->time_ns = t;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
 		s->energy_mj = a->states[i].energy_mj;
-		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy;
+		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy &&
+		    a->states[i].energy_ns > 0;
+		s->energy_ns = a->states[i].energy_ns;
 		s->has_sm = a->states[i].clock_ns > 0;
 		if (s->has_sm)
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
@@ -298,8 +309,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->dev = &b->devs[i];
 	d->backend = b->ops->name;
 	d->is_gone = b->is_gone || a->is_lost_at_end;
-	/* From the first good reading to the last: the time the P-states share. */
-	d->window_ns = a->has_prev ? a->last_ns - a->first_ns : 0;
+	/* From the first reading to the last, lost ones at either end included. */
+	d->window_ns = account_span_ns(a);
 	d->energy_mj = account_energy_mj(a, &d->method);
 	/* Every method this device allowed, to show them side by side. */
 	for (m = 0; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
@@ -326,10 +337,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
 	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
 	d->lost_samples = a->lost_samples;
-	/* Lost: any time of the span, at either end or between, the energy does not cover. */
-	d->lost_ns = d->span_ns - (d->has_measured ? d->measured_ns : 0);
-	if (d->lost_ns < 0)
-		d->lost_ns = 0;
+	d->lost_ns = account_lost_ns(a, d->method);
 	d->gap_ns = a->lost_ns;
 	d->bridged_ns = a->bridged_ns;
 	d->counter_resets = a->counter_resets;
