@@ -37,6 +37,8 @@
 /* Defined at the end, after the functions it names. */
 extern const struct source_ops nvml_ops;
 
+static nvmlReturn_t nvml_identify_late(struct device *dev, struct nvml_dev *d);
+
 /*
  * The only answers that mean "this device does not measure it": any other
  * error (GPU_IS_LOST, TIMEOUT, UNKNOWN, ...) may pass, and the call is
@@ -46,6 +48,17 @@ static bool
 nvml_is_absent(nvmlReturn_t r)
 {
 	return r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND;
+}
+
+/*
+ * Errors at probe after which a GPU is kept and identified on a later
+ * reading: it fell off the bus or did not answer in time for now.  Others
+ * (no permission, say) skip it.
+ */
+static bool
+nvml_is_transient(nvmlReturn_t r)
+{
+	return r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_TIMEOUT || r == NVML_ERROR_UNKNOWN;
 }
 
 /* Errors that mean the library as a whole is gone. */
@@ -290,6 +303,11 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
+	if (d->is_pending && (r = nvml_identify_late(dev, d)) != NVML_SUCCESS) {
+		s->t_ns = now_ns();
+		s->is_lost = true;
+		return r;
+	}
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		if (!(dev->measures & nvml_readers[k].bit))
 			continue;
@@ -379,92 +397,6 @@ nvml_probe_readers(struct nvml_dev *d, struct device *dev)
 }
 
 /*
- * What the power readings mean: the POWER_INSTANT field (R535 and later)
- * is a reading of the moment; nvmlDeviceGetPowerUsage depends on the GPU's
- * generation, by the architecture, the compute capability or the PCI
- * device id.  Called after the readers were tried.
- */
-static void
-nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id)
-{
-	static const char *const	 by[] = {
-		[NVML_KIND_BY_ARCH] = "by its architecture",
-		[NVML_KIND_BY_CC] = "by its CUDA compute capability",
-		[NVML_KIND_BY_PCI_ID] = "by its PCI device id",
-		[NVML_KIND_ASSUMED] = "assumed: the library gives neither architecture, "
-		    "compute capability nor PCI id",
-	};
-	const struct nvml_fn		*fn = &d->ctx->fn;
-	struct nvml_gpu_kind		 k;
-	enum nvml_kind_basis		 basis;
-
-	if (!(dev->measures & M_POWER))
-		return;
-	if (d->has_power_field) {
-		dev->power_kind = POWER_KIND_INSTANT;
-		return;
-	}
-	memset(&k, 0, sizeof k);
-	k.has_arch = fn->architecture != NULL &&
-	    fn->architecture(d->handle, &k.arch) == NVML_SUCCESS;
-	k.has_cc = fn->cuda_cc != NULL &&
-	    fn->cuda_cc(d->handle, &k.cc_major, &k.cc_minor) == NVML_SUCCESS;
-	k.pci_device_id = pci_device_id;
-	dev->power_kind = nvml_decode_power_kind(&k, &basis);
-	if (dev->power_kind != POWER_KIND_AVERAGE_1S)
-		return;
-	backend_note(dev, "power readings are 1 s trailing averages (%s); short phases are "
-	    "smeared", by[basis]);
-}
-
-/* MIG, virtualization and accounting modes, with the notes they call for. */
-static void
-nvml_probe_modes(struct nvml_dev *d, struct device *dev)
-{
-	const struct nvml_fn		*fn = &d->ctx->fn;
-	unsigned int			 mig = 0, pending = 0;
-	nvmlGpuVirtualizationMode_t	 virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
-	nvmlEnableState_t		 acct = NVML_FEATURE_DISABLED;
-
-	if (fn->mig_mode != NULL && fn->mig_mode(d->handle, &mig, &pending) == NVML_SUCCESS &&
-	    mig == NVML_DEVICE_MIG_ENABLE) {
-		d->is_mig = true;
-		backend_note(dev, "MIG mode is on: per-process utilization is not available, "
-		    "and power and energy are for the whole board");
-	}
-	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
-		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
-	d->is_vgpu_guest = virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU;
-	if (virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU) {
-		d->is_vgpu_host = true;
-		backend_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
-		    "foreign load sharing the device");
-	}
-	if (d->ctx->is_pid_hidden) {
-		dev->is_pid_hidden = true;
-		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
-		    "shown, not attributed; run the container with docker run --pid=host "
-		    "(Kubernetes: hostPID: true)");
-	}
-	d->is_acct = fn->acct_mode != NULL && fn->acct_mode(d->handle, &acct) == NVML_SUCCESS &&
-	    acct == NVML_FEATURE_ENABLED && fn->acct_pids != NULL && fn->acct_stats != NULL;
-}
-
-/* A vGPU guest's note, for what it was found to measure. */
-static void
-nvml_probe_guest(const struct nvml_dev *d, struct device *dev)
-{
-	if (!d->is_vgpu_guest)
-		return;
-	if (!(dev->measures & (M_POWER | M_ENERGY)))
-		backend_note(dev, "vGPU guest: the hypervisor gives the guest neither power nor "
-		    "energy; utilization is still measured");
-	else
-		backend_note(dev, "vGPU guest: power and energy are what the hypervisor passes "
-		    "on, which may be the whole physical GPU's, other guests included");
-}
-
-/*
  * The driver's own power sampling period, from the spacing of the samples
  * it holds now: the shortest step between two of them.  A run shorter
  * than that may see the counter and the power readings unchanged.
@@ -508,38 +440,6 @@ nvml_probe_points(struct nvml_dev *d, struct device *dev)
 	d->samples_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
 	dev->measures |= M_POWER_POINTS;
 	backend_how(dev, "samples", nvml_found(d->ctx, NVML_S_SAMPLES));
-}
-
-
-static void
-nvml_probe_end_figures(struct nvml_dev *d, struct device *dev)
-{
-	const struct nvml_fn	*fn = &d->ctx->fn;
-
-	if (fn->violation != NULL &&
-	    fn->violation(d->handle, NVML_PERF_POLICY_POWER, &d->viol0[0]) == NVML_SUCCESS &&
-	    fn->violation(d->handle, NVML_PERF_POLICY_THERMAL, &d->viol0[1]) == NVML_SUCCESS) {
-		dev->measures |= M_VIOLATION;
-		backend_how(dev, "violation", nvml_found(d->ctx, NVML_S_VIOLATION));
-	}
-	if (d->is_acct && !d->ctx->is_pid_hidden)
-		backend_how(dev, "accounting", nvml_found(d->ctx, NVML_S_ACCT_STATS));
-	if (d->is_vgpu_host && fn->vgpu_util != NULL)
-		backend_how(dev, "vgpu-util", nvml_found(d->ctx, NVML_S_VGPU_UTIL));
-}
-
-static void
-nvml_probe_version(const struct nvml_ctx *ctx, struct device *dev)
-{
-	char	driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = "unknown";
-	char	lib[NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE] = "unknown";
-
-	if (ctx->fn.driver_version == NULL ||
-	    ctx->fn.driver_version(driver, sizeof driver) != NVML_SUCCESS)
-		snprintf(driver, sizeof driver, "unknown");
-	if (ctx->fn.nvml_version == NULL || ctx->fn.nvml_version(lib, sizeof lib) != NVML_SUCCESS)
-		snprintf(lib, sizeof lib, "unknown");
-	snprintf(dev->version, sizeof dev->version, "driver %.40s, NVML %.40s", driver, lib);
 }
 
 /* Everything probe learns about one selected device. */
@@ -596,6 +496,52 @@ nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 	return NVML_SUCCESS;
 }
 
+/*
+ * A GPU that did not answer at probe with an error it may recover from:
+ * kept under its index, and identified and probed on the first reading it
+ * answers (nvml_identify_late).  Until then it measures nothing and its
+ * readings are lost.
+ */
+static void
+nvml_keep_pending(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
+    struct device *dev, nvmlReturn_t r)
+{
+	memset(dev, 0, sizeof *dev);
+	memset(d, 0, sizeof *d);
+	d->ctx = ctx;
+	d->is_pending = true;
+	dev->ops = &nvml_ops;
+	dev->index = index;
+	dev->priv = d;
+	snprintf(dev->id, sizeof dev->id, "nvml:%u", index);
+	snprintf(dev->name, sizeof dev->name, "NVIDIA GPU %u", index);
+	backend_note(dev, "did not answer at start (%s): kept, and tried again on every "
+	    "reading", nvml_strerror(ctx, r));
+}
+
+/*
+ * Identify and probe a GPU kept by nvml_keep_pending, keeping what
+ * selection gave it (its number) and its notes.
+ */
+static nvmlReturn_t
+nvml_identify_late(struct device *dev, struct nvml_dev *d)
+{
+	struct device	 saved = *dev;
+	unsigned int	 pci_id;
+	nvmlReturn_t	 r;
+
+	if ((r = nvml_identify(d->ctx, dev->index, d, dev, &pci_id)) != NVML_SUCCESS) {
+		*dev = saved;
+		d->is_pending = true;
+		return r;
+	}
+	dev->number = saved.number;
+	memcpy(dev->notes, saved.notes, sizeof dev->notes);
+	dev->nnotes = saved.nnotes;
+	nvml_probe_device(d, dev, pci_id);
+	return NVML_SUCCESS;
+}
+
 /* Number device index and say whether it is selected. */
 static bool
 nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
@@ -634,12 +580,16 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 		dev = &(*devs)[*ndev];
 		d = &ctx->devs[*ndev];
 		if ((r = nvml_identify(ctx, i, d, dev, &pci_id)) != NVML_SUCCESS) {
-			nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
-			continue;
+			if (!nvml_is_transient(r)) {
+				nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
+				continue;
+			}
+			nvml_keep_pending(ctx, i, d, dev, r);
 		}
 		if (!nvml_select(sel, i, dev))
 			continue;
-		nvml_probe_device(d, dev, pci_id);
+		if (!d->is_pending)
+			nvml_probe_device(d, dev, pci_id);
 		(*ndev)++;
 		ctx->ndev = *ndev;
 	}

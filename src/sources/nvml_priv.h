@@ -143,6 +143,7 @@ struct nvml_dev {
 	bool			 is_mig;
 	bool			 is_vgpu_host;
 	bool			 is_vgpu_guest;
+	bool			 is_pending;		/* not answering at probe: identified later */
 	bool			 is_acct;		/* accounting mode enabled */
 	bool			 has_pid_util;		/* per-process utilization works */
 	enum nvml_slot		 util_slot;		/* ... through this call */
@@ -238,5 +239,12 @@ void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
 int		 nvml_lock_clocks(struct device *devs, size_t ndev, const struct clock_lock *req,
 		    struct errbuf *err);
 void		 nvml_unlock_clocks(struct device *devs, size_t ndev);
+
+/* nvml_modes.c: what probe learns about a GPU besides its readings. */
+void	nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id);
+void	nvml_probe_modes(struct nvml_dev *d, struct device *dev);
+void	nvml_probe_guest(const struct nvml_dev *d, struct device *dev);
+void	nvml_probe_end_figures(struct nvml_dev *d, struct device *dev);
+void	nvml_probe_version(const struct nvml_ctx *ctx, struct device *dev);
 
 #endif
