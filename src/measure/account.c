@@ -401,7 +401,7 @@ account_lost_ns(const struct dev_acct *a, enum energy_method method)
 int64_t
 account_span_ns(const struct dev_acct *a)
 {
-	return a->has_start && a->has_prev ? a->end_ns - a->start_ns : 0;
+	return a->has_start ? a->end_ns - a->start_ns : 0;
 }
 
 bool

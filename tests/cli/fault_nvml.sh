@@ -89,14 +89,22 @@ test_lost_for_good() {
 	assert_ge "$("$CSVTOOL" count t.csv status=lost)" 5 "lost rows in the timeline"
 }
 
-# Lost from time 0: the device cannot even be opened; the report says so
-# in one line and the run completes with the status.
+# Lost from time 0: the device cannot even be opened.  It is kept (it may
+# come back) with a note, every reading of it is lost, its energy is
+# unknown, not 0, and the run completes with the status.
 test_lost_from_start() {
 	gpu_block lost.scn
 	echo 'lost 0 86400000' >>lost.scn
 	js_fault "$PWD/lost.scn" 500ms 7
-	assert_match err '^ *nvml: .*GPU is lost'
-	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 0 "device rows"
+	assert_match err 'note: did not answer at start \(GPU is lost\): kept, and tried again'
+	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 1 "device rows"
+	csv_get s.csv energy_j scope=device device=0
+	assert_eq "$csv_v" "" "energy_j of a GPU never read"
+	csv_get s.csv lost_readings scope=device device=0
+	assert_ge "$csv_v" 2 "lost_readings (at least the first and the last)"
+	csv_get s.csv lost_s scope=device device=0
+	assert_ge "$csv_v" 0.4 "lost_s: the whole run"
+	assert_match err '^ +energy +unknown'
 }
 
 # ---- NOT_SUPPORTED ------------------------------------------------------------
@@ -231,7 +239,7 @@ test_procs_3000() {
 }
 
 t_run "GPU lost for good mid-run: lost counted, lost_s, gone, status" test_lost_for_good
-t_run "GPU lost from the start: one line, no device, status" test_lost_from_start
+t_run "GPU lost from the start: kept, noted, unknown, status" test_lost_from_start
 t_run "every reading call NOT_SUPPORTED: unknown, never 0" test_reads_not_supported
 t_run "every call NOT_SUPPORTED: nvml not available, status" test_all_not_supported
 t_run "a 3 s call mid-run: missed ticks counted, late row, energy" test_hang_mid_run
