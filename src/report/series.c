@@ -68,7 +68,7 @@ get_workload(const struct report *r, size_t d, int s)
 
 /*
  * Time in a P-state slot; a state a run never entered counts as 0 s, but
- * a run with no P-state time at all (none read) is unknown in every state.
+ * a run whose P-state was never read is unknown in every known state.
  */
 static double
 get_state(const struct report *r, size_t d, int slot)
@@ -77,7 +77,9 @@ get_state(const struct report *r, size_t d, int slot)
 	size_t			 i;
 	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
 
-	if (dr->nstates == 0)
+	/* No P-state read: the run says nothing of any known state. */
+	if (dr->nstates == 0 || (slot != ACCOUNT_STATE_UNKNOWN && dr->nstates == 1 &&
+	    dr->states[0].pstate == PSTATE_UNKNOWN))
 		return NAN;
 
 	for (i = 0; i < dr->nstates; i++) {

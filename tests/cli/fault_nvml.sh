@@ -435,6 +435,21 @@ test_short_run() {
 	done
 }
 
+# -r 2 with the P-state unreadable from 1.5 s on, after the first run and
+# before the second (--cooldown=2.5): the second run knows no P-state, so
+# the P0 statistics are the first run's alone, not a mean with 0 s.
+test_series_without_pstates() {
+	gpu_block ps.scn
+	echo 'fail nvmlDeviceGetPerformanceState 15 1500 86400000' >>ps.scn
+	js_fault "$PWD/ps.scn" 300ms 0 -i 100 -r 2 --cooldown=2.5
+	csv_get s.csv time_s scope=pstate run=1 device=0 pstate=P0
+	p0=$csv_v
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate run=2 pstate=P0)" 0 "P0 rows of run 2"
+	csv_get s.csv time_s scope=pstate run=mean device=0 pstate=P0
+	assert_near "$csv_v" "$p0" 0.000002 "mean P0 time: the first run's"
+	assert_match err 'time in P0 .*\(1 of 2 runs\)'
+}
+
 t_run "GPU lost for good mid-run: lost counted, lost_s, gone, status" test_lost_for_good
 t_run "GPU lost from the start: kept, noted, unknown, status" test_lost_from_start
 t_run "every reading call NOT_SUPPORTED: unknown, never 0" test_reads_not_supported
@@ -451,4 +466,5 @@ t_run "GPU lost at probe: kept, energy exact, lost start, unknown not 0" test_gp
 t_run "no counter, lost interval: bridged, said so, within bound" test_counterless_lost_interval
 t_run "no counter, power fails to the end: lower bound, partial" test_counterless_power_to_end
 t_run "a run shorter than one interval: read at both ends, said short" test_short_run
+t_run "-r: a run without P-state readings is not 0 s in P0" test_series_without_pstates
 t_done
