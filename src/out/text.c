@@ -282,20 +282,23 @@ write_procs(FILE *f, const struct dev_report *d)
 	}
 }
 
-/* Lost readings and readings without energy, and what became of their time. */
+/* Lost readings and time without readings of the energy's source, and what became of it. */
 static void
 write_lost(FILE *f, const struct dev_report *d)
 {
-	fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings); %.3f s without %s",
-	    "lost readings", d->lost_samples, (double)d->gap_ns / 1e9,
-	    (double)d->lost_ns / 1e9, d->method == ENERGY_COUNTER ? "counter readings" :
-	    "power readings");
+	if (d->lost_samples > 0)
+		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without any reading)\n", "lost readings",
+		    d->lost_samples, (double)d->gap_ns / 1e9);
+	if (d->lost_ns <= 0)
+		return;
+	fprintf(f, "   %-18s %.3f s without %s readings", "energy gaps", (double)d->lost_ns / 1e9,
+	    d->method == ENERGY_COUNTER ? "counter" : "power");
 	if (d->bridged_ns > 0)
 		fprintf(f, ", %.3f s of it bridged by interpolating power between the readings "
 		    "around it (an estimate)", (double)d->bridged_ns / 1e9);
-	else if (d->lost_ns > 0 && d->measured_ns >= d->span_ns)
+	else if (d->measured_ns >= d->span_ns)
 		fprintf(f, ", spanned by the %s", d->method == ENERGY_COUNTER ?
-		    "energy counter" : "power readings around it");
+		    "energy counter" : "power readings around them");
 	fprintf(f, "\n");
 }
 
