@@ -157,6 +157,8 @@ struct simdev {
 	double		 idle_w;		/* "idle W": for the attribution truth; <0 none */
 	enum mig_state	 mig;
 	nvmlGpuVirtualizationMode_t virt;
+	int		 cc_major;		/* cuda_cc; 0: the call is NOT_SUPPORTED */
+	int		 cc_minor;
 	bool		 has_accounting;
 	unsigned long long energy_offset_mj;
 	unsigned	 limit_mw;

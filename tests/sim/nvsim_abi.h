@@ -433,6 +433,7 @@ nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t, nvmlPerfPolicyType_t,
     nvmlViolationTime_t *);
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t, unsigned int *, unsigned int *);
 nvmlReturn_t nvmlDeviceGetVirtualizationMode(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t, int *, int *);
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t, unsigned long long *);

@@ -55,7 +55,8 @@ static const char *const calls[] = {
 	"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",
 	"nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetEnforcedPowerLimit",
 	"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetViolationStatus",
-	"nvmlDeviceGetMigMode", "nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetPowerUsage",
+	"nvmlDeviceGetMigMode", "nvmlDeviceGetVirtualizationMode",
+	"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetPowerUsage",
 	"nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetFieldValues", "nvmlDeviceGetSamples",
 	"nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessesUtilizationInfo",
 	"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2",
@@ -369,6 +370,27 @@ kw_virt(struct parser *p, int argc, char **argv)
 		return -1;
 	/* The words are in the order of nvmlGpuVirtualizationMode_t. */
 	p->dev->virt = (nvmlGpuVirtualizationMode_t)i;
+	return 0;
+}
+
+/* cuda_cc MAJOR.MINOR, both small decimal numbers: "8.6". */
+static int
+kw_cuda_cc(struct parser *p, int argc, char **argv)
+{
+	char		*dot = strchr(argv[1], '.');
+	unsigned	 major, minor;
+
+	(void)argc;
+	if (dot == NULL)
+		return perr(p, "cuda_cc: '%s' is not MAJOR.MINOR", argv[1]);
+	*dot = '\0';
+	if (parse_uint(p, "cuda_cc MAJOR", argv[1], 99, &major) == -1 ||
+	    parse_uint(p, "cuda_cc MINOR", dot + 1, 99, &minor) == -1)
+		return -1;
+	if (major == 0)
+		return perr(p, "cuda_cc: major 0");
+	p->dev->cc_major = (int)major;
+	p->dev->cc_minor = (int)minor;
 	return 0;
 }
 
@@ -922,6 +944,7 @@ static const struct keyword keywords[] = {
 	{ "idle",		kw_idle,		true,	2, 2 },
 	{ "mig",		kw_mig,			true,	2, 2 },
 	{ "virt",		kw_virt,		true,	2, 2 },
+	{ "cuda_cc",		kw_cuda_cc,		true,	2, 2 },
 	{ "accounting",		kw_accounting,		true,	2, 2 },
 	{ "power_limit",	kw_power_limit,		true,	2, 4 },
 	{ "max_clocks",		kw_max_clocks,		true,	4, 4 },
