@@ -431,8 +431,14 @@ nvml_probe_points(struct nvml_dev *d, struct device *dev)
 	if (d->ctx->fn.samples == NULL)
 		return;
 	r = d->ctx->fn.samples(d->handle, NVML_TOTAL_POWER_SAMPLES, 0, &type, &n, NULL);
-	if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE && r != NVML_ERROR_NOT_FOUND)
+	if (nvml_is_absent(r) || r == NVML_ERROR_INVALID_ARGUMENT)
 		return;
+	/* Another error may pass: the buffer grows on demand once it answers. */
+	if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE && r != NVML_ERROR_NOT_FOUND) {
+		backend_note(dev, "failed at start: the driver's power samples (%s); tried again "
+		    "on every reading", nvml_strerror(d->ctx, r));
+		n = 0;
+	}
 	d->capsamples = n < NVML_SAMPLES_CAP_MIN ? NVML_SAMPLES_CAP_MIN : n;
 	d->samples = xcalloc(d->capsamples, sizeof *d->samples);
 	d->points = xcalloc(d->capsamples, sizeof *d->points);
