@@ -53,7 +53,8 @@ struct dev_report {
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
-	int64_t			 driver_window_ns; /* what the driver's figures move by; 0 = unknown */
+	int64_t			 driver_window_ns; /* what the driver's figures move by */
+	bool			 has_driver_window; /* ... is known */
 	bool			 is_short;	/* window_ns < driver_window_ns */
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
 	enum energy_method	 method;

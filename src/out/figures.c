@@ -121,6 +121,9 @@ static const struct figure device_figures[] = {
 	{ COL_MEASURED, D(measured_ns), .scale = 1e9, .prec = 6, D_HAS(has_measured) },
 	{ COL_NONE, "partial", D(is_partial) },
 	{ COL_NONE, "counter_resets", D(counter_resets) },
+	{ COL_NONE, "driver_sampling_s", D(driver_window_ns), .scale = 1e9, .prec = 6,
+	    D_HAS(has_driver_window) },
+	{ COL_NONE, "short", D(is_short) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
 	{ COL_THR_THERMAL, D(throttle_thermal_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },

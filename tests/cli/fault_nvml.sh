@@ -426,6 +426,10 @@ test_short_run() {
 	note "energy $csv_v J, truth $t J"
 	assert_near "$csv_v" "$t" "$tol" "energy vs truth"
 	assert_match err 'short run +[0-9.]+ s measured, [0-9.]+ of the 500\.0 ms'
+	jget '.runs[0].devices[0].short'
+	assert_eq "$j_v" true "short in the JSON"
+	jget '.runs[0].devices[0].driver_sampling_s'
+	assert_near "$j_v" 0.5 0.000001 "driver_sampling_s: the scenario's sample_ms"
 	assert_match err 'lateness unknown \(no ticks\)'
 	for k in late_max_ms late_p50_ms late_p99_ms; do
 		csv_get s.csv "$k" scope=run

@@ -46,7 +46,8 @@ static const char *const SAMPLER_KEYS[] = {
 static const char *const DEVICE_KEYS[] = {
 	"index", "id", "name", "bus_id", "backend", "backend_index", "power_kind", "gone",
 	"energy_j", "energy_method", "energies_j", "window_s", "avg_power_w", "peak_power_w",
-	"lost_readings", "lost_s", "measured_s", "partial", "counter_resets", "throttled_power_s",
+	"lost_readings", "lost_s", "measured_s", "partial", "counter_resets", "driver_sampling_s",
+	"short", "throttled_power_s",
 	"throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "other_processes", "pstates",
 	"attribution", "processes", "notes",
