@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "joulestat/marks.h"
 #include "joulestat/proctree.h"
 #include "joulestat/reading.h"
 
@@ -299,12 +300,15 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 		if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING)
 			check_drained(lp, now_ns());
 	}
-	for (i = 2; i < nfds && lp->phase != PHASE_DONE; i++) {
+	for (i = 2; i < 2 + run->npidfds && lp->phase != PHASE_DONE; i++) {
 		if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			on_pid_end(lp, i - 2);
 		if (run->pidfds[i - 2] < 0)
 			fds[i].fd = -1;
 	}
+	/* Phase marks last: a reading they take sees what the others changed. */
+	if (lp->phase != PHASE_DONE && nfds > 2 + run->npidfds && (fds[nfds - 1].revents & POLLIN))
+		marks_read(run);
 }
 
 /*
@@ -325,7 +329,7 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
 	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
 	struct pollfd	*fds;
-	size_t		 nfds = 2 + run->npidfds, i;
+	size_t		 nfds = 2 + run->npidfds + (run->marks.fd >= 0), i;
 
 	if (arm_timer(&lp, err) != 0)
 		return -1;
@@ -334,6 +338,8 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (i = 0; i < run->npidfds; i++)
 		fds[2 + i] = (struct pollfd){ .fd = run->pidfds[i], .events = POLLIN };
+	if (run->marks.fd >= 0)
+		fds[nfds - 1] = (struct pollfd){ .fd = run->marks.fd, .events = POLLIN };
 	/* The child may have ended before the loop started: look once. */
 	if (!run->is_attach)
 		on_sigchld(&lp);

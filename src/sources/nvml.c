@@ -300,6 +300,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	nvmlReturn_t	 r, last = NVML_SUCCESS;
 	size_t		 k;
 	unsigned	 nlost = 0;
+	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
@@ -332,8 +333,10 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	}
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
-	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
+	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns))) {
 		nvml_poll(d, i, tree, s, pids);
+		nvml_ns_note(d, dev);
+	}
 	return NVML_SUCCESS;
 }
 
@@ -544,13 +547,15 @@ nvml_identify_late(struct device *dev, struct nvml_dev *d)
 	dev->number = saved.number;
 	memcpy(dev->notes, saved.notes, sizeof dev->notes);
 	dev->nnotes = saved.nnotes;
+	nvml_mig_probe(d);
 	nvml_probe_device(d, dev, pci_id);
 	return NVML_SUCCESS;
 }
 
-/* Number device index and say whether it is selected. */
+/* Number device index and say whether it is selected, by its own ids or its MIG devices'. */
 static bool
-nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
+nvml_select(struct devsel *sel, unsigned int index, const struct nvml_dev *d,
+    struct device *dev)
 {
 	struct devsel_dev	sd;
 	char			local[16];
@@ -561,6 +566,9 @@ nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
 	sd.local = local;
 	sd.id = dev->id;
 	sd.bus_id = dev->bus_id;
+	sd.aliases = d->mig_uuids;
+	sd.naliases = d->nmigs;
+	sd.is_mig_unlisted = d->is_mig && d->mig_error != NVML_SUCCESS;
 	sd.family = DEVSEL_F_CUDA;
 	return devsel_match(sel, &sd, &dev->number);
 }
@@ -591,8 +599,9 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 				continue;
 			}
 			nvml_keep_pending(ctx, i, d, dev, r);
-		}
-		if (!nvml_select(sel, i, dev))
+		} else
+			nvml_mig_probe(d);
+		if (!nvml_select(sel, i, d, dev))
 			continue;
 		if (!d->is_pending)
 			nvml_probe_device(d, dev, pci_id);
@@ -617,6 +626,8 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return -1;
 	}
 	ctx->is_pid_hidden = nvml_pids_hidden();
+	snprintf(ctx->dev_prefix, sizeof ctx->dev_prefix, "%s/nvidia",
+	    sc->dev_root != NULL ? sc->dev_root : "/dev");
 	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */

@@ -59,18 +59,14 @@ void
 nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 {
 	const struct nvml_fn		*fn = &d->ctx->fn;
-	unsigned int			 mig = 0, pending = 0;
 	nvmlGpuVirtualizationMode_t	 virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	nvmlEnableState_t		 acct = NVML_FEATURE_DISABLED;
 
-	if (fn->mig_mode != NULL && fn->mig_mode(d->handle, &mig, &pending) == NVML_SUCCESS &&
-	    mig == NVML_DEVICE_MIG_ENABLE) {
-		d->is_mig = true;
-		backend_note(dev, "MIG mode is on: per-process utilization is not available, "
-		    "and power and energy are for the whole board");
-	}
+	/* d->is_mig and the MIG devices are known since the selection (nvml_mig_probe). */
+	nvml_mig_notes(d, dev);
 	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
 		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
+	/* Its note waits for what the readers find (nvml_probe_guest). */
 	d->is_vgpu_guest = virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU;
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU) {
 		d->is_vgpu_host = true;
@@ -79,6 +75,7 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	}
 	if (d->ctx->is_pid_hidden) {
 		dev->is_pid_hidden = true;
+		d->ns_note = dev->nnotes;
 		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
 		    "shown, not attributed; run the container with docker run --pid=host "
 		    "(Kubernetes: hostPID: true)");
