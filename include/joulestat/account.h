@@ -25,6 +25,8 @@ struct pstate_acct {
 	int64_t		time_err_ns;	/* half an interval per observed change of state */
 	double		energy_mj;	/* counter deltas when a counter exists, else integrated */
 	double		energy_err_mj;	/* the bound of the splits of changing intervals */
+	bool		has_energy;	/* some interval of the state had a known energy */
+	int64_t		energy_ns;	/* the part of time_ns whose energy is in energy_mj */
 	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
 	double		gfx_mhz_ns;	/* graphics clock, the same way */
 	int64_t		clock_ns;	/* time with known SM and graphics clocks */
@@ -45,6 +47,10 @@ struct dev_acct {
 	bool		has_start;
 	int64_t		head_lost_ns;	/* lost before the first good reading */
 	int64_t		last_ns;	/* last good reading */
+	int64_t		end_ns;		/* last reading, good or lost */
+	unsigned	end_valid;	/* its valid bits; 0 when lost */
+	/* By enum energy_method: time between two readings that both read its source. */
+	int64_t		source_ns[4];
 	/* The last readings that had energy, and power: intervals are bridged over others. */
 	bool		has_last_e;
 	int64_t		last_e_ns;
@@ -103,6 +109,8 @@ struct dev_acct {
 	int64_t		last_lost_ns;	/* the latest lost reading */
 	bool		is_lost_at_end;	/* lost until the last reading, by account_finish */
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
+	int64_t		mid_lost_ns;	/* the part of lost_ns between two good readings */
+	int64_t		bridged_ns;	/* of that, integrated across without a counter */
 	uint64_t	throttled_samples;
 	/* Bounds (HACKING.md, "Measurement rules", Bounds). */
 	int64_t		first_read_ns;	/* read_ns of the first good reading */
@@ -146,7 +154,8 @@ void	account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj);
 
 /*
  * Close the integrals once, after the last reading: the last driver
- * sample's power stands until the last reading.  Idempotent.
+ * sample's power stands until the last good reading, and lost readings
+ * after it count as lost time.  Idempotent.
  */
 void	account_finish(struct dev_acct *a);
 
@@ -173,7 +182,7 @@ void	account_note_idle(struct dev_acct *a, const struct device *dev, const struc
 
 /*
  * The time the energy of method covers, and the time from the device's
- * first reading (good or lost) to its last: a headline energy whose
+ * first reading (good or lost) to its last, good or lost: a headline energy whose
  * covered time is shorter than the span left time unmeasured (HACKING.md,
  * "Measurement rules", Validity).
  */
@@ -190,6 +199,13 @@ double	account_energy_err_mj(const struct dev_acct *a, enum energy_method method
 /* The bound of state slot's time and energy, hidden changes included. */
 int64_t	account_state_time_err_ns(const struct dev_acct *a, int slot);
 double	account_state_energy_err_mj(const struct dev_acct *a, int slot);
+
+/*
+ * The time of the span without readings of method's source (the counter,
+ * the driver's samples, power), wherever it falls: at the start, between,
+ * or at the end, whether or not a counter bridged it.
+ */
+int64_t	account_lost_ns(const struct dev_acct *a, enum energy_method method);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

@@ -33,6 +33,7 @@ struct state_report {
 	double		 energy_mj;
 	double		 energy_err_mj;		/* valid with has_energy */
 	bool		 has_energy;
+	int64_t		 energy_ns;		/* the part of time_ns energy_mj covers */
 	double		 avg_sm_mhz;		/* the clocks over the time in the state */
 	double		 avg_gfx_mhz;
 	bool		 has_sm;		/* avg_sm_mhz and avg_gfx_mhz are known */
@@ -58,10 +59,13 @@ struct dev_report {
 	const struct device	*dev;
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
-	int64_t			 window_ns;	/* first to last good reading */
+	int64_t			 window_ns;	/* first to last reading, lost ones too */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
+	int64_t			 driver_window_ns; /* what the driver's figures move by */
+	bool			 has_driver_window; /* ... is known */
+	bool			 is_short;	/* window_ns < driver_window_ns */
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
 	/*
 	 * The all-devices totals (gates, merge) add every device but one whose
@@ -76,6 +80,7 @@ struct dev_report {
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
 	double			 alt_err_mj[4];	/* their bounds */
 	bool			 has_alt[4];
+	int64_t			 alt_ns[4];	/* the time each of them covers */
 	double			 avg_power_mw;
 	bool			 has_avg_power;
 	uint32_t		 peak_power_mw;
@@ -96,7 +101,9 @@ struct dev_report {
 	int64_t			 throttle_power_ns; /* in this run */
 	int64_t			 throttle_thermal_ns;
 	uint64_t		 lost_samples;
-	int64_t			 lost_ns;
+	int64_t			 lost_ns;	/* span_ns without readings of the energy's source */
+	int64_t			 gap_ns;	/* time without a good reading */
+	int64_t			 bridged_ns;	/* of that, power interpolated across (no counter) */
 	uint64_t		 counter_resets;
 	enum idle_method	 idle_method;
 	double			 idle_mw;
@@ -185,6 +192,7 @@ struct report {
 	double		 w_mem;
 	uint64_t	 ticks;
 	uint64_t	 missed;
+	bool		 has_late;		/* ticks > 0: the lateness figures are known */
 	int64_t		 late_max_ns;
 	int64_t		 late_p50_ns;
 	int64_t		 late_p99_ns;

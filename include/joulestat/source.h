@@ -108,6 +108,7 @@ struct device {
 	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
 	int64_t		 max_gap_ns;		/* sample at least this often; 0 = no need */
+	int64_t		 driver_period_ns;	/* the driver's own power sampling period; 0 = unknown */
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */

@@ -82,11 +82,13 @@ spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
 	if (sp == sc || t1 <= mid || t1 <= t0) {
 		a->states[t1 <= mid || sp == sc ? sp : sc].energy_mj += e;
+		a->states[t1 <= mid || sp == sc ? sp : sc].has_energy = true;
 		return;
 	}
 	before = t0 < mid ? mid - t0 : 0;
 	a->states[sp].energy_mj += e * (double)before / (double)(t1 - t0);
 	a->states[sc].energy_mj += e * (double)(t1 - t0 - before) / (double)(t1 - t0);
+	a->states[sp].has_energy = a->states[sc].has_energy = true;
 }
 
 /*
@@ -131,19 +133,24 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 
 /*
  * Integrate power from the last reading that had it to s (a reading
- * without power does not break the integral; a lost device does).
+ * without power does not break the integral; a lost device does, unless
+ * it has no counter to fall back on: then the power is interpolated
+ * across the lost readings, and that time is counted as bridged).
  * Returns the energy added, or -1 when there is none to add.
  */
 static double
 add_ticks(struct dev_acct *a, const struct sample *s)
 {
 	double	e = -1;
+	bool	is_bridge = a->is_after_gap && !a->has_last_e;
 
 	if (!(s->valid & M_POWER))
 		return -1;
 	if (!a->has_last_p)
 		a->first_p_mw = s->power_mw;
-	if (a->has_last_p && !a->is_after_gap) {
+	if (is_bridge && a->has_last_p)
+		a->bridged_ns += s->t_ns - a->last_p_ns;
+	if (a->has_last_p && (!a->is_after_gap || is_bridge)) {
 		e = ((double)a->last_p_mw + s->power_mw) / 2 * (double)(s->t_ns - a->last_p_ns) / 1e9;
 		/* Exact when power changes once, monotonically, between the two readings. */
 		a->ticks_err_mj += fabs((double)s->power_mw - a->last_p_mw) / 2 *
@@ -196,6 +203,7 @@ static bool
 interval_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
     uint64_t range_mj, double *e, bool *is_spread, bool *is_counter)
 {
+	int64_t	from_ns = a->has_last_e ? a->last_e_ns : p->t_ns;
 	double	d, ticks_e, points_e;
 
 	d = add_counter(a, s, range_mj);
@@ -205,13 +213,15 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	*is_counter = d >= 0;
 	if (d >= 0)
 		*e = d;
+	else if (d == COUNTER_NONE && a->has_last_e)
+		*e = -1;	/* the counter's next delta will hold it */
 	else if (*is_spread)
 		*e = points_e;
 	else
 		*e = ticks_e;
 	if (d >= 0) {
 		a->counter_mj += d;
-		a->counter_ns += s->t_ns - p->t_ns;
+		a->counter_ns += s->t_ns - from_ns;
 	} else if (d == COUNTER_RESET && *e > 0) {
 		a->counter_mj += *e;	/* a reset interval: filled from power */
 		a->counter_ns += s->t_ns - p->t_ns;
@@ -338,12 +348,14 @@ add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *
 }
 
 /*
- * Give dt of an interval, with its energy, to the P-states at its two
- * ends; is_counter when e is the counter's delta.
+ * Give dt of an interval, with its energy e when has_e, to the P-states
+ * at its two ends; is_counter when e is the counter's delta.  is_known:
+ * the interval's energy is in the states' sums, given here or elsewhere
+ * (the driver's samples, a later counter delta).
  */
 static void
 split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    double e, bool has_e, bool is_counter)
+    double e, bool has_e, bool is_counter, bool is_known)
 {
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
@@ -361,13 +373,21 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 		a->hidden_ns += dt;
 		a->hidden_mj += has_e ? e : 0;
 	}
+	a->states[sp].has_energy |= is_known;
+	a->states[sc].has_energy |= is_known;
+	if (is_known) {
+		a->states[sp].energy_ns += sp == sc ? dt : half;
+		a->states[sc].energy_ns += sp == sc ? 0 : dt - half;
+	}
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
 		/* A lost stretch is in the bound of every state already. */
 		if (!a->is_after_gap && has_e)
 			same_state_bound(a, p, s, e, is_counter);
-		add_clocks(&a->states[sp], p, s, dt);
+		/* Clocks are not interpolated across lost readings. */
+		if (!a->is_after_gap)
+			add_clocks(&a->states[sp], p, s, dt);
 		return;
 	}
 	a->states[sp].time_ns += half;
@@ -451,16 +471,41 @@ add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
 		a->foreign_npids_max = s->foreign_npids;
 }
 
+/* The reading that gives each method its figures. */
+static const unsigned source_bit[] = {
+	[ENERGY_NONE] = 0,
+	[ENERGY_COUNTER] = M_ENERGY,
+	[ENERGY_POINTS] = M_POWER_POINTS,
+	[ENERGY_TICKS] = M_POWER,
+};
+
+/* The time since the previous reading (good or lost), for each source both read. */
+static void
+note_sources(struct dev_acct *a, const struct sample *s)
+{
+	unsigned	v = s->is_lost ? 0 : s->valid;
+	size_t		m;
+
+	if (!a->has_start) {
+		a->start_ns = s->t_ns;
+		a->has_start = true;
+	} else {
+		for (m = 1; m < ARRAY_SIZE(source_bit); m++) {
+			if (v & a->end_valid & source_bit[m])
+				a->source_ns[m] += s->t_ns - a->end_ns;
+		}
+	}
+	a->end_ns = s->t_ns;
+	a->end_valid = v;
+}
+
 void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
 	double	e = 0;
 	bool	has_e, is_spread, is_counter;
 
-	if (!a->has_start) {
-		a->start_ns = s->t_ns;
-		a->has_start = true;
-	}
+	note_sources(a, s);
 	if (s->is_lost) {
 		a->lost_samples++;
 		a->last_lost_ns = s->t_ns;
@@ -489,10 +534,14 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->has_prev = true;
 		return;
 	}
-	if (a->is_after_gap)
+	if (a->is_after_gap) {
 		a->lost_ns += s->t_ns - a->prev.t_ns;
+		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
+	}
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
-	split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter);
+	/* A counter reading missed: the next delta brings this interval's energy. */
+	split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, has_e || is_spread ||
+	    (a->has_last_e && !(s->valid & M_ENERGY)));
 	add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);
 	a->has_states = true;
@@ -516,15 +565,19 @@ account_finish(struct dev_acct *a)
 	if (a->has_points && a->last_ns > a->last_point_ns) {
 		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
 		a->points_mj += tail;
-		if (!a->has_counter)
+		if (!a->has_counter) {
 			a->states[state_slot(&a->prev)].energy_mj += tail;
+			a->states[state_slot(&a->prev)].has_energy = true;
+		}
 		a->last_point_ns = a->last_ns;
 		a->points_ns = a->last_ns - a->first_ns;
 	}
-	/* Lost until the end: the time since the last good reading is a gap too. */
+	/*
+	 * Lost until the end: the time since the last good reading is lost
+	 * too; the window still ends at the last good reading.
+	 */
 	if (a->is_after_gap && a->last_lost_ns > a->last_ns) {
 		a->lost_ns += a->last_lost_ns - a->last_ns;
-		a->last_ns = a->last_lost_ns;
 		a->is_after_gap = false;
 		a->is_lost_at_end = true;
 	}
@@ -540,7 +593,7 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 		return a->ticks_ns;
 	case ENERGY_POINTS:
 		/* The driver's samples stop at a lost stretch as the readings do. */
-		return a->has_prev ? a->last_ns - a->first_ns - (a->lost_ns - a->head_lost_ns) : 0;
+		return a->has_prev ? a->last_ns - a->first_ns - a->mid_lost_ns : 0;
 	case ENERGY_NONE:
 		break;
 	}
@@ -548,9 +601,18 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 }
 
 int64_t
+account_lost_ns(const struct dev_acct *a, enum energy_method method)
+{
+	int64_t	span = account_span_ns(a), lost;
+
+	lost = method == ENERGY_NONE ? span : span - a->source_ns[method];
+	return lost > 0 ? lost : 0;
+}
+
+int64_t
 account_span_ns(const struct dev_acct *a)
 {
-	return a->has_start && a->has_prev ? a->last_ns - a->start_ns : 0;
+	return a->has_start ? a->end_ns - a->start_ns : 0;
 }
 
 bool

@@ -96,9 +96,9 @@ static const struct figure sampler_figures[] = {
 	{ COL_INTERVAL, NULL, "sampler", R(interval_ms) },
 	{ COL_TICKS, NULL, "sampler", R(ticks) },
 	{ COL_MISSED, NULL, "sampler", R(missed) },
-	{ COL_LATEMAX, NULL, "sampler", R(late_max_ns), .scale = 1e6, .prec = 3 },
-	{ COL_LATEP50, NULL, "sampler", R(late_p50_ns), .scale = 1e6, .prec = 3 },
-	{ COL_LATEP99, NULL, "sampler", R(late_p99_ns), .scale = 1e6, .prec = 3 },
+	{ COL_LATEMAX, NULL, "sampler", R(late_max_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
+	{ COL_LATEP50, NULL, "sampler", R(late_p50_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
+	{ COL_LATEP99, NULL, "sampler", R(late_p99_ns), .scale = 1e6, .prec = 3, R_HAS(has_late) },
 	{ COL_SAMPLERCPU, "cpu_s", "sampler", R(sampler_cpu_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "proc_races", "sampler", R(races) },
 };
@@ -196,6 +196,9 @@ static const struct figure device_figures[] = {
 	{ COL_NONE, "pstate_intervals", D(state_intervals) },
 	{ COL_NONE, "pstate_changes", D(state_changes) },
 	{ COL_NONE, "pstate_changes_unseen", D(is_blind) },
+	{ COL_NONE, "driver_sampling_s", D(driver_window_ns), .scale = 1e9, .prec = 6,
+	    D_HAS(has_driver_window) },
+	{ COL_NONE, "short", D(is_short) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
 	{ COL_THR_THERMAL, D(throttle_thermal_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
@@ -234,15 +237,15 @@ static const struct figure attrib_figures[] = {
 	{ COL_SHARE_E, D_GROUP("attribution", has_attrib), .real = dev_share, .prec = 6 },
 };
 
-/* The mean power in a P-state. */
+/* The mean power in a P-state, over the part of its time its energy covers. */
 static bool
 state_power(const void *base, double *v)
 {
 	const struct state_report	*s = base;
 
-	if (!s->has_energy || s->time_ns <= 0)
+	if (!s->has_energy || s->energy_ns <= 0)
 		return false;
-	*v = s->energy_mj / ((double)s->time_ns / 1e9) / 1e3;
+	*v = s->energy_mj / ((double)s->energy_ns / 1e9) / 1e3;
 	return true;
 }
 
@@ -257,6 +260,7 @@ static const struct figure state_figures[] = {
 	{ COL_AVGSM, S(avg_sm_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
 	{ COL_AVGGFX, S(avg_gfx_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
 	{ COL_AVGMEM, S(avg_mem_mhz), .scale = 1, .prec = 1, S_HAS(has_mem) },
+	{ COL_MEASURED, S(energy_ns), .scale = 1e9, .prec = 6, S_HAS(has_energy) },
 };
 
 const struct figure_table figures_run = TABLE(run_figures);

@@ -128,7 +128,12 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 		if (!d->has_alt[m] || m == (int)d->method)
 			continue;
 		fmt_energy_bounded(alt, sizeof alt, d->alt_mj[m], d->alt_err_mj[m]);
-		if (d->energy_mj > 0)
+		/* A figure over less time is not comparable: say what it covers instead. */
+		if (d->alt_ns[m] < d->measured_ns)
+			fprintf(f, "   %-18s %s (%s, over %.3f s of %.3f s only)\n", "", alt,
+			    method_names[m], (double)d->alt_ns[m] / 1e9,
+			    (double)d->span_ns / 1e9);
+		else if (d->energy_mj > 0)
 			fprintf(f, "   %-18s %s (%s, %+.2f%%)\n", "", alt, method_names[m],
 			    100 * (d->alt_mj[m] - d->energy_mj) / d->energy_mj);
 		else
@@ -202,7 +207,7 @@ write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 {
 	const struct state_report	*s;
 	char				 name[16], clk[48], mem[16], pw[16], e[48], t[48];
-	bool				 is_sm = has_sm_clock(d->dev);
+	bool				 is_sm = has_sm_clock(d->dev), is_part = false;
 	size_t				 i;
 
 	if (d->nstates == 0)
@@ -213,12 +218,15 @@ write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 		s = &d->states[i];
 		snprintf(t, sizeof t, "%.3f ± %.3f", (double)s->time_ns / 1e9,
 		    (double)s->time_err_ns / 1e9);
+		/* Energy over part of the state's time is marked, its power over that part. */
 		if (s->has_energy)
-			snprintf(e, sizeof e, "%.3f ± %.3f", s->energy_mj / 1000, s->energy_err_mj / 1000);
+			snprintf(e, sizeof e, "%.3f%s ± %.3f", s->energy_mj / 1000,
+			    s->energy_ns < s->time_ns ? "*" : "", s->energy_err_mj / 1000);
 		else
 			snprintf(e, sizeof e, "unknown");
-		snprintf(pw, sizeof pw, s->has_energy && s->time_ns > 0 ? "%.1f" : "unknown",
-		    s->energy_mj / ((double)s->time_ns / 1e9) / 1000);
+		is_part |= s->has_energy && s->energy_ns < s->time_ns;
+		snprintf(pw, sizeof pw, s->has_energy ? "%.1f" : "unknown",
+		    s->energy_mj / ((double)s->energy_ns / 1e9) / 1000);
 		snprintf(mem, sizeof mem, s->has_mem ? "%.0f" : "unknown", s->avg_mem_mhz);
 		if (!s->has_sm)
 			snprintf(clk, sizeof clk, "%s%s/%s", is_sm ? "unknown/" : "", "unknown", mem);
@@ -231,6 +239,9 @@ write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 		    schema_state_name(d->dev, s->pstate, name, sizeof name), t,
 		    100 * s->share, e, pw, clk);
 	}
+	if (is_part)
+		fprintf(f, "   %-18s * energy of only part of the state's time (readings without "
+		    "energy); its power is over that part\n", "");
 	write_coarse(f, rep, d);
 }
 
@@ -372,6 +383,26 @@ write_procs(FILE *f, const struct dev_report *d)
 	}
 }
 
+/* Lost readings and time without readings of the energy's source, and what became of it. */
+static void
+write_lost(FILE *f, const struct dev_report *d)
+{
+	if (d->lost_samples > 0)
+		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without any reading)\n", "lost readings",
+		    d->lost_samples, (double)d->gap_ns / 1e9);
+	if (d->lost_ns <= 0)
+		return;
+	fprintf(f, "   %-18s %.3f s without %s readings", "energy gaps", (double)d->lost_ns / 1e9,
+	    d->method == ENERGY_COUNTER ? "counter" : "power");
+	if (d->bridged_ns > 0)
+		fprintf(f, ", %.3f s of it bridged by interpolating power between the readings "
+		    "around it (an estimate)", (double)d->bridged_ns / 1e9);
+	else if (d->measured_ns >= d->span_ns)
+		fprintf(f, ", spanned by the %s", d->method == ENERGY_COUNTER ?
+		    "energy counter" : "power readings around them");
+	fprintf(f, "\n");
+}
+
 static void
 write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 {
@@ -384,12 +415,17 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 	write_power(f, d);
 	write_states(f, rep, d);
 	write_throttle(f, d);
-	if (d->lost_samples > 0)
-		fprintf(f, "   %-18s %" PRIu64 " (%.3f s without readings, excluded from "
-		    "integration)\n", "lost readings", d->lost_samples, (double)d->lost_ns / 1e9);
+	if (d->lost_samples > 0 || d->lost_ns > 0)
+		write_lost(f, d);
+	if (d->is_short)
+		fprintf(f, "   %-18s %.3f s measured, %.2f of the %.1f ms the driver's figures move "
+		    "by (its own sampling): the driver may not have updated them within the run, "
+		    "so the energy is approximate\n", "short run", (double)d->window_ns / 1e9,
+		    (double)d->window_ns / (double)d->driver_window_ns,
+		    (double)d->driver_window_ns / 1e6);
 	if (d->is_partial)
 		fprintf(f, "   %-18s %.3f s of %.3f s: energy, average power and energy above idle "
-		    "cover only that\n", "measured", (double)d->measured_ns / 1e9,
+		    "cover only that, so the energy is a lower bound for the run\n", "measured", (double)d->measured_ns / 1e9,
 		    (double)d->span_ns / 1e9);
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
@@ -414,10 +450,14 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 static void
 write_sampler(FILE *f, const struct report *rep, const char *label)
 {
-	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, lateness p50 "
-	    "%.3f ms, p99 %.3f ms, max %.3f ms, own CPU %.3f s\n\n", label, rep->ticks,
-	    rep->interval_ms, rep->missed, (double)rep->late_p50_ns / 1e6,
-	    (double)rep->late_p99_ns / 1e6, (double)rep->late_max_ns / 1e6,
+	char	late[96] = "lateness unknown (no ticks)";
+
+	if (rep->has_late)
+		snprintf(late, sizeof late, "lateness p50 %.3f ms, p99 %.3f ms, max %.3f ms",
+		    (double)rep->late_p50_ns / 1e6, (double)rep->late_p99_ns / 1e6,
+		    (double)rep->late_max_ns / 1e6);
+	fprintf(f, "\n %s: %" PRIu64 " ticks every %u ms, %" PRIu64 " missed, %s, own CPU "
+	    "%.3f s\n\n", label, rep->ticks, rep->interval_ms, rep->missed, late,
 	    (double)rep->sampler_cpu_ns / 1e9);
 }
 

@@ -154,24 +154,35 @@ build_times(struct report *rep, const struct run *run)
 	rep->sampler_cpu_ns = ru_cpu_ns(&run->self_ru) - ru_cpu_ns(&run->self_ru0);
 }
 
+/*
+ * Time per P-state over the device's window, which runs from its first
+ * reading to its last, lost ones included: time lost before the first
+ * good reading or after the last is the unknown state's, so that the
+ * shares add up to the whole window.
+ */
 static void
 build_states(struct dev_report *d, const struct dev_acct *a)
 {
 	struct state_report	*s;
+	int64_t			 t, ends;
 	int			 i;
 
+	ends = a->has_prev ? d->window_ns - (a->last_ns - a->first_ns) : 0;
 	for (i = 0; i < ACCOUNT_NSTATES; i++) {
-		if (a->states[i].time_ns == 0)
+		t = a->states[i].time_ns + (i == ACCOUNT_STATE_UNKNOWN && ends > 0 ? ends : 0);
+		if (t == 0)
 			continue;
 		s = &d->states[d->nstates++];
 		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
-		s->time_ns = a->states[i].time_ns;
+		s->time_ns = t;
 		s->time_err_ns = account_state_time_err_ns(a, i);
 		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
 		s->energy_mj = a->states[i].energy_mj;
 		s->energy_err_mj = account_state_energy_err_mj(a, i);
-		s->has_energy = d->method != ENERGY_NONE;
+		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy &&
+		    a->states[i].energy_ns > 0;
+		s->energy_ns = a->states[i].energy_ns;
 		s->has_sm = a->states[i].clock_ns > 0;
 		if (s->has_sm) {
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
@@ -286,6 +297,22 @@ build_attrib(struct dev_report *d, const struct dev_acct *a)
 		d->unattributed_mj = 0;
 }
 
+/*
+ * A run shorter than what the driver's figures move by: its own power
+ * sampling period, or for power readings that are 1 s averages, that
+ * second.  Its energy is then mostly the driver's rounding.
+ */
+static void
+build_short(struct dev_report *d)
+{
+	d->driver_window_ns = d->dev->driver_period_ns;
+	if (d->method != ENERGY_COUNTER && d->dev->power_kind == POWER_KIND_AVERAGE_1S)
+		d->driver_window_ns = NSEC_PER_SEC;
+	d->has_driver_window = d->driver_window_ns > 0;
+	d->is_short = d->has_measured && d->has_driver_window &&
+	    d->window_ns < d->driver_window_ns;
+}
+
 static void
 build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gdev,
     const struct run *run)
@@ -310,6 +337,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		d->alt_mj[m] = account_energy_mj(&only, &got);
 		d->has_alt[m] = m != ENERGY_NONE && (int)got == m;
 		d->alt_err_mj[m] = account_energy_err_mj(a, got);
+		d->alt_ns[m] = account_covered_ns(a, (enum energy_method)m);
 	}
 	d->energy_err_mj = account_energy_err_mj(a, d->method);
 	/* Averages and idle are over the time the energy covers, not lost time. */
@@ -317,6 +345,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->has_measured = d->method != ENERGY_NONE;
 	d->span_ns = account_span_ns(a);
 	d->is_partial = d->method != ENERGY_NONE && d->measured_ns < d->span_ns;
+	build_short(d);
 	d->has_avg_power = d->method != ENERGY_NONE && d->measured_ns > 0;
 	if (d->has_avg_power)
 		d->avg_power_mw = d->energy_mj / ((double)d->measured_ns / 1e9);
@@ -332,7 +361,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->throttle_power_ns = d->dev->throttle_power_ns - b->thr_power0_ns[i];
 	d->throttle_thermal_ns = d->dev->throttle_thermal_ns - b->thr_thermal0_ns[i];
 	d->lost_samples = a->lost_samples;
-	d->lost_ns = a->lost_ns;
+	d->lost_ns = account_lost_ns(a, d->method);
+	d->gap_ns = a->lost_ns;
+	d->bridged_ns = a->bridged_ns;
 	d->counter_resets = a->counter_resets;
 	d->has_foreign = a->foreign_ns > 0;
 	if (d->has_foreign) {
@@ -449,6 +480,7 @@ report_build(struct report *rep, const struct run *run)
 	rep->w_mem = run->attrib.weights.w_mem;
 	rep->ticks = run->ticks.ticks;
 	rep->missed = run->ticks.missed;
+	rep->has_late = run->ticks.ticks > 0;
 	rep->late_max_ns = run->ticks.late_max_ns;
 	rep->late_p50_ns = tickstats_quantile(&run->ticks, 0.50);
 	rep->stall_max_ns = run->stall_max_ns;

@@ -2,7 +2,7 @@
  * report_series: the figures of the runs of -r, taken from their reports
  * and summarized by stats.c.  A figure a run did not measure is left out
  * of that figure's summary, never counted as 0; a P-state a run never
- * entered is 0 s in it.  A run that failed or was interrupted is in no
+ * entered is 0 s in it, unless the run has no P-state data at all.  A run that failed or was interrupted is in no
  * statistic, and a device's energy that covers less than its run (time
  * was lost) is not in the energy's (joulestat(1), --repeat).
  */
@@ -66,13 +66,21 @@ get_workload(const struct report *r, size_t d, int s)
 	return r->devs[d].has_attrib ? r->devs[d].workload_mj / 1e3 : NAN;
 }
 
-/* Time in a P-state slot; a state a run never entered counts as 0 s. */
+/*
+ * Time in a P-state slot; a state a run never entered counts as 0 s, but
+ * a run whose P-state was never read is unknown in every known state.
+ */
 static double
 get_state(const struct report *r, size_t d, int slot)
 {
 	const struct dev_report	*dr = &r->devs[d];
 	size_t			 i;
 	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+
+	/* No P-state read: the run says nothing of any known state. */
+	if (dr->nstates == 0 || (slot != ACCOUNT_STATE_UNKNOWN && dr->nstates == 1 &&
+	    dr->states[0].pstate == PSTATE_UNKNOWN))
+		return NAN;
 
 	for (i = 0; i < dr->nstates; i++) {
 		if (dr->states[i].pstate == want)

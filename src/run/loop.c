@@ -191,10 +191,16 @@ on_sigchld(struct loop *lp)
 {
 	struct run	*run = lp->run;
 	int64_t		 t = now_ns();
+	bool		 was_exited = run->child.has_exited, is_read;
 
-	if (main_child_waiting(run))
+	if ((is_read = main_child_waiting(run)))
 		reading_take(run, t);
 	launch_reap(&run->child, reaped_other, run);
+	/* It ended between the look and the reap: its end still gets a reading. */
+	if (!run->is_attach && !was_exited && !is_read && run->child.has_exited) {
+		t = now_ns();
+		reading_take(run, t);
+	}
 	if (lp->phase == PHASE_RUNNING && !run->is_attach && run->child.has_exited) {
 		proctree_refresh(&run->tree, t);
 		main_child_ended(lp, t);

@@ -147,8 +147,8 @@ idle_means(struct backend *b, struct dev_acct *acct)
 		account_finish(&acct[i]);
 		e = account_energy_mj(&acct[i], &m);
 		b->baseline_mw[i] = NAN;
-		if (m != ENERGY_NONE && acct[i].last_ns > acct[i].first_ns)
-			b->baseline_mw[i] = e / ((double)(acct[i].last_ns - acct[i].first_ns) / 1e9);
+		if (m != ENERGY_NONE && account_covered_ns(&acct[i], m) > 0)
+			b->baseline_mw[i] = e / ((double)account_covered_ns(&acct[i], m) / 1e9);
 	}
 }
 

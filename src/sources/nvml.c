@@ -37,12 +37,28 @@
 /* Defined at the end, after the functions it names. */
 extern const struct source_ops nvml_ops;
 
-/* Errors after which the device may come back: it is marked lost. */
+static nvmlReturn_t nvml_identify_late(struct device *dev, struct nvml_dev *d);
+
+/*
+ * The only answers that mean "this device does not measure it": any other
+ * error (GPU_IS_LOST, TIMEOUT, UNKNOWN, ...) may pass, and the call is
+ * tried again on the next reading.
+ */
 static bool
-nvml_is_lost(nvmlReturn_t r)
+nvml_is_absent(nvmlReturn_t r)
 {
-	return r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_UNINITIALIZED ||
-	    r == NVML_ERROR_DRIVER_NOT_LOADED;
+	return r == NVML_ERROR_NOT_SUPPORTED || r == NVML_ERROR_FUNCTION_NOT_FOUND;
+}
+
+/*
+ * Errors at probe after which a GPU is kept and identified on a later
+ * reading: it fell off the bus or did not answer in time for now.  Others
+ * (no permission, say) skip it.
+ */
+static bool
+nvml_is_transient(nvmlReturn_t r)
+{
+	return r == NVML_ERROR_GPU_IS_LOST || r == NVML_ERROR_TIMEOUT || r == NVML_ERROR_UNKNOWN;
 }
 
 /* Errors that mean the library as a whole is gone. */
@@ -271,37 +287,54 @@ nvml_read_points(struct nvml_dev *d, struct sample *s)
 
 /* ---- sample ----------------------------------------------------------- */
 
-/* Read device dev (index i) into s.  Returns the code that ended the reading, or SUCCESS. */
+/*
+ * Read device dev (index i) into s, each field on its own: a call that
+ * fails leaves its field unknown and the others stand.  The reading is
+ * lost only when nothing was read.  Returns the code of the last failure
+ * when nothing was read, else SUCCESS.
+ */
 static nvmlReturn_t
 nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
     struct sample *s, struct pid_usage_set *pids)
 {
 	struct nvml_dev	*d = dev->priv;
-	nvmlReturn_t	 r;
+	nvmlReturn_t	 r, last = NVML_SUCCESS;
 	int64_t		 t0;
 	size_t		 k;
+	unsigned	 nlost = 0;
 	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
+	if (d->is_pending && (r = nvml_identify_late(dev, d)) != NVML_SUCCESS) {
+		s->t_ns = now_ns();
+		s->is_lost = true;
+		return r;
+	}
 	t0 = now_ns();
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		if (!(dev->measures & nvml_readers[k].bit))
 			continue;
-		r = nvml_readers[k].read(d, s);
-		if (r == NVML_SUCCESS)
+		if ((r = nvml_readers[k].read(d, s)) == NVML_SUCCESS) {
 			s->valid |= nvml_readers[k].bit;
-		else if (nvml_is_lost(r)) {
-			/* It may come back: the next tick tries again. */
-			s->valid = 0;
-			s->is_lost = true;
-			s->t_ns = now_ns();
-			return r;
+			continue;
 		}
+		last = r;
+		/*
+		 * The library is gone, or the first two calls found the GPU
+		 * lost: the rest would only wait for the same answer.
+		 */
+		if (nvml_is_gone(r) || (r == NVML_ERROR_GPU_IS_LOST && s->valid == 0 &&
+		    ++nlost == 2))
+			break;
 	}
 	/* Stamped when the readings are in: a call that took long must not date them early. */
 	s->t_ns = now_ns();
 	s->read_ns = s->t_ns - t0;
+	if (s->valid == 0 && last != NVML_SUCCESS) {
+		s->is_lost = true;
+		return last;
+	}
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
 	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns))) {
@@ -337,87 +370,61 @@ nvml_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 
 /* ---- probe ------------------------------------------------------------ */
 
-/* Try every per-tick reader once; what works is what the device measures. */
+/*
+ * Try every per-tick reader once.  What answers is what the device
+ * measures; so is what fails with anything but NOT_SUPPORTED (or a
+ * missing function): it is tried again on every reading, with a note.
+ */
 static void
 nvml_probe_readers(struct nvml_dev *d, struct device *dev)
 {
 	const struct nvml_reader	*rd;
 	struct sample			 s;
+	nvmlReturn_t			 r;
 	size_t				 k;
+	char				 failed[DEVICE_NOTE_LEN] = "";
+	size_t				 len = 0;
 
 	for (k = 0; k < ARRAY_SIZE(nvml_readers); k++) {
 		rd = &nvml_readers[k];
 		memset(&s, 0, sizeof s);
-		if (rd->read(d, &s) != NVML_SUCCESS)
+		if ((r = rd->read(d, &s)) != NVML_SUCCESS && nvml_is_absent(r))
 			continue;
 		dev->measures |= rd->bit;
+		if (r != NVML_SUCCESS && len < sizeof failed)
+			len += (size_t)snprintf(failed + len, sizeof failed - len, "%s%s (%s)",
+			    len > 0 ? ", " : "", rd->cap, nvml_strerror(d->ctx, r));
 		if (rd->bit == M_POWER && d->has_power_field)
 			backend_how(dev, rd->cap, "field:POWER_INSTANT");
 		else
 			backend_how(dev, rd->cap, nvml_found(d->ctx, rd->slot));
 	}
+	if (len > 0)
+		backend_note(dev, "failed at start: %s; tried again on every reading", failed);
 }
 
 /*
- * The architecture, and what the power readings mean: the POWER_INSTANT
- * field (R535 and later) is a reading of the moment; nvmlDeviceGetPowerUsage
- * depends on the architecture.  Called after the readers were tried.
+ * The driver's own power sampling period, from the spacing of the samples
+ * it holds now: the shortest step between two of them.  A run shorter
+ * than that may see the counter and the power readings unchanged.
  */
 static void
-nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id)
+nvml_probe_period(struct nvml_dev *d, struct device *dev)
 {
-	const struct nvml_fn		*fn = &d->ctx->fn;
-	nvmlDeviceArchitecture_t	 arch = NVML_DEVICE_ARCH_UNKNOWN;
-	bool				 has_arch, is_assumed;
+	struct sample	s;
+	size_t		i;
+	int64_t		step;
 
-	has_arch = fn->architecture != NULL &&
-	    fn->architecture(d->handle, &arch) == NVML_SUCCESS;
-	if (has_arch)
-		snprintf(dev->arch, sizeof dev->arch, "%s", nvml_decode_arch_name(arch));
-	if (!(dev->measures & M_POWER))
+	memset(&s, 0, sizeof s);
+	d->samples_seen_us = 0;
+	d->ctx->real_minus_mono_ns = realtime_ns() - now_ns();
+	if (nvml_read_points(d, &s) != NVML_SUCCESS)
 		return;
-	if (d->has_power_field) {
-		dev->power_kind = POWER_KIND_INSTANT;
-		return;
+	for (i = 1; i < s.npoints; i++) {
+		step = s.points[i].t_ns - s.points[i - 1].t_ns;
+		if (step > 0 && (dev->driver_period_ns == 0 || step < dev->driver_period_ns))
+			dev->driver_period_ns = step;
 	}
-	dev->power_kind = nvml_decode_power_kind(has_arch, arch, pci_device_id, &is_assumed);
-	if (dev->power_kind != POWER_KIND_AVERAGE_1S)
-		return;
-	backend_note(dev, "%s", is_assumed ?
-	    "power readings are assumed to be 1 s trailing averages (architecture unknown); "
-	    "short phases are smeared" :
-	    "power readings are 1 s trailing averages; short phases are smeared");
-}
-
-/* MIG, virtualization and accounting modes, with the notes they call for. */
-static void
-nvml_probe_modes(struct nvml_dev *d, struct device *dev)
-{
-	const struct nvml_fn		*fn = &d->ctx->fn;
-	nvmlGpuVirtualizationMode_t	 virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
-	nvmlEnableState_t		 acct = NVML_FEATURE_DISABLED;
-
-	/* d->is_mig and the MIG devices are known since the selection (nvml_mig_probe). */
-	nvml_mig_notes(d, dev);
-	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
-		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
-	if (virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
-		backend_note(dev, "vGPU guest: the hypervisor does not give power or energy "
-		    "to the guest; utilization is still measured");
-	if (virt == NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU) {
-		d->is_vgpu_host = true;
-		backend_note(dev, "vGPU host: the utilization of vGPU instances is counted as "
-		    "foreign load sharing the device");
-	}
-	if (d->ctx->is_pid_hidden) {
-		dev->is_pid_hidden = true;
-		d->ns_note = dev->nnotes;
-		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
-		    "shown, not attributed; run the container with docker run --pid=host "
-		    "(Kubernetes: hostPID: true)");
-	}
-	d->is_acct = fn->acct_mode != NULL && fn->acct_mode(d->handle, &acct) == NVML_SUCCESS &&
-	    acct == NVML_FEATURE_ENABLED && fn->acct_pids != NULL && fn->acct_stats != NULL;
 }
 
 /* Size the driver-sample buffer once, so that ticks do not allocate. */
@@ -431,46 +438,21 @@ nvml_probe_points(struct nvml_dev *d, struct device *dev)
 	if (d->ctx->fn.samples == NULL)
 		return;
 	r = d->ctx->fn.samples(d->handle, NVML_TOTAL_POWER_SAMPLES, 0, &type, &n, NULL);
-	if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE && r != NVML_ERROR_NOT_FOUND)
+	if (nvml_is_absent(r) || r == NVML_ERROR_INVALID_ARGUMENT)
 		return;
+	/* Another error may pass: the buffer grows on demand once it answers. */
+	if (r != NVML_SUCCESS && r != NVML_ERROR_INSUFFICIENT_SIZE && r != NVML_ERROR_NOT_FOUND) {
+		backend_note(dev, "failed at start: the driver's power samples (%s); tried again "
+		    "on every reading", nvml_strerror(d->ctx, r));
+		n = 0;
+	}
 	d->capsamples = n < NVML_SAMPLES_CAP_MIN ? NVML_SAMPLES_CAP_MIN : n;
 	d->samples = xcalloc(d->capsamples, sizeof *d->samples);
 	d->points = xcalloc(d->capsamples, sizeof *d->points);
+	nvml_probe_period(d, dev);
 	d->samples_seen_us = (uint64_t)(realtime_ns() / NSEC_PER_USEC);
 	dev->measures |= M_POWER_POINTS;
 	backend_how(dev, "samples", nvml_found(d->ctx, NVML_S_SAMPLES));
-}
-
-
-static void
-nvml_probe_end_figures(struct nvml_dev *d, struct device *dev)
-{
-	const struct nvml_fn	*fn = &d->ctx->fn;
-
-	if (fn->violation != NULL &&
-	    fn->violation(d->handle, NVML_PERF_POLICY_POWER, &d->viol0[0]) == NVML_SUCCESS &&
-	    fn->violation(d->handle, NVML_PERF_POLICY_THERMAL, &d->viol0[1]) == NVML_SUCCESS) {
-		dev->measures |= M_VIOLATION;
-		backend_how(dev, "violation", nvml_found(d->ctx, NVML_S_VIOLATION));
-	}
-	if (d->is_acct && !d->ctx->is_pid_hidden)
-		backend_how(dev, "accounting", nvml_found(d->ctx, NVML_S_ACCT_STATS));
-	if (d->is_vgpu_host && fn->vgpu_util != NULL)
-		backend_how(dev, "vgpu-util", nvml_found(d->ctx, NVML_S_VGPU_UTIL));
-}
-
-static void
-nvml_probe_version(const struct nvml_ctx *ctx, struct device *dev)
-{
-	char	driver[NVML_SYSTEM_DRIVER_VERSION_BUFFER_SIZE] = "unknown";
-	char	lib[NVML_SYSTEM_NVML_VERSION_BUFFER_SIZE] = "unknown";
-
-	if (ctx->fn.driver_version == NULL ||
-	    ctx->fn.driver_version(driver, sizeof driver) != NVML_SUCCESS)
-		snprintf(driver, sizeof driver, "unknown");
-	if (ctx->fn.nvml_version == NULL || ctx->fn.nvml_version(lib, sizeof lib) != NVML_SUCCESS)
-		snprintf(lib, sizeof lib, "unknown");
-	snprintf(dev->version, sizeof dev->version, "driver %.40s, NVML %.40s", driver, lib);
 }
 
 /* Everything probe learns about one selected device. */
@@ -482,6 +464,7 @@ nvml_probe_device(struct nvml_dev *d, struct device *dev, unsigned int pci_devic
 	d->has_power_field = nvml_read_power_field(d, &(uint32_t){ 0 }) == NVML_SUCCESS;
 	nvml_probe_readers(d, dev);
 	nvml_probe_power_kind(d, dev, pci_device_id);
+	nvml_probe_guest(d, dev);
 	nvml_probe_points(d, dev);
 	nvml_procs_probe(d, dev);
 	nvml_probe_end_figures(d, dev);
@@ -523,6 +506,53 @@ nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 	dev->ops = &nvml_ops;
 	dev->index = index;
 	dev->priv = d;
+	return NVML_SUCCESS;
+}
+
+/*
+ * A GPU that did not answer at probe with an error it may recover from:
+ * kept under its index, and identified and probed on the first reading it
+ * answers (nvml_identify_late).  Until then it measures nothing and its
+ * readings are lost.
+ */
+static void
+nvml_keep_pending(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
+    struct device *dev, nvmlReturn_t r)
+{
+	memset(dev, 0, sizeof *dev);
+	memset(d, 0, sizeof *d);
+	d->ctx = ctx;
+	d->is_pending = true;
+	dev->ops = &nvml_ops;
+	dev->index = index;
+	dev->priv = d;
+	snprintf(dev->id, sizeof dev->id, "nvml:%u", index);
+	snprintf(dev->name, sizeof dev->name, "NVIDIA GPU %u", index);
+	backend_note(dev, "did not answer at start (%s): kept, and tried again on every "
+	    "reading", nvml_strerror(ctx, r));
+}
+
+/*
+ * Identify and probe a GPU kept by nvml_keep_pending, keeping what
+ * selection gave it (its number) and its notes.
+ */
+static nvmlReturn_t
+nvml_identify_late(struct device *dev, struct nvml_dev *d)
+{
+	struct device	 saved = *dev;
+	unsigned int	 pci_id;
+	nvmlReturn_t	 r;
+
+	if ((r = nvml_identify(d->ctx, dev->index, d, dev, &pci_id)) != NVML_SUCCESS) {
+		*dev = saved;
+		d->is_pending = true;
+		return r;
+	}
+	dev->number = saved.number;
+	memcpy(dev->notes, saved.notes, sizeof dev->notes);
+	dev->nnotes = saved.nnotes;
+	nvml_mig_probe(d);
+	nvml_probe_device(d, dev, pci_id);
 	return NVML_SUCCESS;
 }
 
@@ -569,13 +599,17 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 		dev = &(*devs)[*ndev];
 		d = &ctx->devs[*ndev];
 		if ((r = nvml_identify(ctx, i, d, dev, &pci_id)) != NVML_SUCCESS) {
-			nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
-			continue;
-		}
-		nvml_mig_probe(d);
+			if (!nvml_is_transient(r)) {
+				nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
+				continue;
+			}
+			nvml_keep_pending(ctx, i, d, dev, r);
+		} else
+			nvml_mig_probe(d);
 		if (!nvml_select(sel, i, d, dev))
 			continue;
-		nvml_probe_device(d, dev, pci_id);
+		if (!d->is_pending)
+			nvml_probe_device(d, dev, pci_id);
 		(*ndev)++;
 		ctx->ndev = *ndev;
 	}

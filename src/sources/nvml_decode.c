@@ -499,18 +499,30 @@ nvml_decode_arch_name(nvmlDeviceArchitecture_t arch)
 }
 
 enum power_kind
-nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
-    unsigned int pci_device_id, bool *is_assumed)
+nvml_decode_power_kind(const struct nvml_gpu_kind *k, enum nvml_kind_basis *basis)
 {
-	*is_assumed = false;
-	if (pci_device_id != 0 && nvml_decode_is_ga100(pci_device_id) &&
-	    (!has_arch || arch == NVML_DEVICE_ARCH_AMPERE))
-		return POWER_KIND_INSTANT;
-	if (!has_arch || arch == NVML_DEVICE_ARCH_UNKNOWN) {
-		*is_assumed = true;
-		return POWER_KIND_AVERAGE_1S;
+	bool	is_ga100 = k->pci_device_id != 0 && nvml_decode_is_ga100(k->pci_device_id);
+
+	if (k->has_arch && k->arch != NVML_DEVICE_ARCH_UNKNOWN) {
+		*basis = NVML_KIND_BY_ARCH;
+		if (k->arch == NVML_DEVICE_ARCH_AMPERE && (is_ga100 ||
+		    (k->has_cc && k->cc_major == 8 && k->cc_minor == 0)))
+			return POWER_KIND_INSTANT;
+		return k->arch >= NVML_DEVICE_ARCH_AMPERE ? POWER_KIND_AVERAGE_1S :
+		    POWER_KIND_INSTANT;
 	}
-	return arch >= NVML_DEVICE_ARCH_AMPERE ? POWER_KIND_AVERAGE_1S : POWER_KIND_INSTANT;
+	if (k->has_cc && k->cc_major > 0) {
+		*basis = NVML_KIND_BY_CC;
+		return k->cc_major < 8 || (k->cc_major == 8 && k->cc_minor == 0) ?
+		    POWER_KIND_INSTANT : POWER_KIND_AVERAGE_1S;
+	}
+	if (k->pci_device_id != 0) {
+		*basis = NVML_KIND_BY_PCI_ID;
+		return (k->pci_device_id >> 24) <= 0x21 ? POWER_KIND_INSTANT :
+		    POWER_KIND_AVERAGE_1S;
+	}
+	*basis = NVML_KIND_ASSUMED;
+	return POWER_KIND_AVERAGE_1S;
 }
 
 /* Both bounds at mhz, unless mhz is unknown or would read as a word. */

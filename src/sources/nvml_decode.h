@@ -203,14 +203,35 @@ bool	nvml_decode_accounting_matches(const nvmlAccountingStats_t *st,
  */
 void	nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *out);
 
+/* What the library told about a GPU's generation; has_* false when a call was missing or failed. */
+struct nvml_gpu_kind {
+	bool			 has_arch;
+	nvmlDeviceArchitecture_t arch;		/* nvmlDeviceGetArchitecture */
+	bool			 has_cc;
+	int			 cc_major;	/* nvmlDeviceGetCudaComputeCapability */
+	int			 cc_minor;
+	unsigned int		 pci_device_id;	/* 0xDDDD10de; 0 = unknown */
+};
+
+/* What the power-reading semantics were decided by. */
+enum nvml_kind_basis {
+	NVML_KIND_BY_ARCH,
+	NVML_KIND_BY_CC,
+	NVML_KIND_BY_PCI_ID,
+	NVML_KIND_ASSUMED,
+};
+
 /*
- * What nvmlDeviceGetPowerUsage means on this device.  Ampere and newer
- * report a 1 s trailing average, except GA100 (PCI device ids 0x20xx,
- * pci_device_id 0x20xx10de), which stays instantaneous like every older
- * architecture.  has_arch is false when the architecture could not be
- * read; unless the PCI id says GA100, the answer is then
- * POWER_KIND_AVERAGE_1S with *is_assumed set, since every current GPU
- * averages.  pci_device_id 0 means unknown.
+ * What nvmlDeviceGetPowerUsage means on this device (nvml.h): Ampere and
+ * newer report a 1 s trailing average, except GA100 (compute capability
+ * 8.0, PCI device ids 0x20xx), which stays instantaneous like Pascal,
+ * Volta, Turing and older.  Decided by the architecture when the library
+ * gives it, else by the CUDA compute capability (6.x Pascal, 7.0 Volta,
+ * 7.5 Turing, 8.0 GA100, 8.6 and later GA10x, Ada, Hopper, Blackwell),
+ * else by the PCI device id (0x21xx and below: Turing TU11x and older,
+ * and GA100; 0x22xx and above: GA10x and later).  With none of them the
+ * answer is POWER_KIND_AVERAGE_1S, NVML_KIND_ASSUMED, since every current
+ * GPU averages.
  */
 /*
  * The name of an architecture as nvml.h's NVML_DEVICE_ARCH_* names it
@@ -218,8 +239,7 @@ void	nvml_decode_accounting(const nvmlAccountingStats_t *st, struct pid_usage *o
  */
 const char *nvml_decode_arch_name(nvmlDeviceArchitecture_t arch);
 
-enum power_kind nvml_decode_power_kind(bool has_arch, nvmlDeviceArchitecture_t arch,
-	    unsigned int pci_device_id, bool *is_assumed);
+enum power_kind nvml_decode_power_kind(const struct nvml_gpu_kind *k, enum nvml_kind_basis *basis);
 
 /*
  * Work out the locked-clocks calls for a --lock-clocks request.

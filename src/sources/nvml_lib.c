@@ -45,6 +45,7 @@ static const struct nvml_sym nvml_syms[NVML_NSLOTS] = {
 	NVML_SYM(NVML_S_UUID, uuid, false, "nvmlDeviceGetUUID"),
 	NVML_SYM(NVML_S_PCI, pci_info, false, "nvmlDeviceGetPciInfo_v3"),
 	NVML_SYM(NVML_S_ARCH, architecture, false, "nvmlDeviceGetArchitecture"),
+	NVML_SYM(NVML_S_CUDA_CC, cuda_cc, false, "nvmlDeviceGetCudaComputeCapability"),
 	NVML_SYM(NVML_S_MIG, mig_mode, false, "nvmlDeviceGetMigMode"),
 	NVML_SYM(NVML_S_VIRT, virt_mode, false, "nvmlDeviceGetVirtualizationMode"),
 	NVML_SYM(NVML_S_FIELDS, field_values, false, "nvmlDeviceGetFieldValues"),

@@ -61,6 +61,7 @@ struct nvml_fn {
 	nvmlReturn_t	(*uuid)(nvmlDevice_t, char *, unsigned int);
 	nvmlReturn_t	(*pci_info)(nvmlDevice_t, nvmlPciInfo_t *);
 	nvmlReturn_t	(*architecture)(nvmlDevice_t, nvmlDeviceArchitecture_t *);
+	nvmlReturn_t	(*cuda_cc)(nvmlDevice_t, int *, int *);
 	nvmlReturn_t	(*mig_mode)(nvmlDevice_t, unsigned int *, unsigned int *);
 	nvmlReturn_t	(*virt_mode)(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
 	nvmlReturn_t	(*field_values)(nvmlDevice_t, int, nvmlFieldValue_t *);
@@ -109,6 +110,7 @@ enum nvml_slot {
 	NVML_S_UUID,
 	NVML_S_PCI,
 	NVML_S_ARCH,
+	NVML_S_CUDA_CC,
 	NVML_S_MIG,
 	NVML_S_VIRT,
 	NVML_S_FIELDS,
@@ -166,6 +168,8 @@ struct nvml_dev {
 	const char		*mig_uuids[NVML_MIG_MAX]; /* their UUIDs, for devsel */
 	nvmlReturn_t		 mig_error;		/* why they could not be listed */
 	bool			 is_vgpu_host;
+	bool			 is_vgpu_guest;
+	bool			 is_pending;		/* not answering at probe: identified later */
 	bool			 is_acct;		/* accounting mode enabled */
 	bool			 has_pid_util;		/* per-process utilization works */
 	enum nvml_slot		 util_slot;		/* ... through this call */
@@ -283,5 +287,12 @@ void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
 int		 nvml_lock_clocks(struct device *devs, size_t ndev, const struct clock_lock *req,
 		    struct errbuf *err);
 void		 nvml_unlock_clocks(struct device *devs, size_t ndev);
+
+/* nvml_modes.c: what probe learns about a GPU besides its readings. */
+void	nvml_probe_power_kind(struct nvml_dev *d, struct device *dev, unsigned int pci_device_id);
+void	nvml_probe_modes(struct nvml_dev *d, struct device *dev);
+void	nvml_probe_guest(const struct nvml_dev *d, struct device *dev);
+void	nvml_probe_end_figures(struct nvml_dev *d, struct device *dev);
+void	nvml_probe_version(const struct nvml_ctx *ctx, struct device *dev);
 
 #endif

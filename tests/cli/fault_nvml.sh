@@ -4,7 +4,10 @@
 # a call hanging for 3 s, repeated counter resets (one inside a lost
 # window), and the per-process lists growing to 3,000 pids.  Each run must
 # complete with the workload's status, and unknown figures stay unknown.
-# Scenarios: tests/sim/scenarios/fault-*.scn, and two made by the tests.
+# Also single calls failing while the others answer (power only, at probe,
+# mid-run, to the end), a GPU lost at probe that comes back, a GPU without
+# a counter losing an interval, and a run shorter than one interval.
+# Scenarios: tests/sim/scenarios/fault-*.scn, and others made by the tests.
 #
 # Already covered elsewhere, not repeated here: the GPU lost from 500 to
 # 2500 ms and back (sim_e2e.sh "GPU lost", timeline.sh "lost rows"), one
@@ -89,14 +92,22 @@ test_lost_for_good() {
 	assert_ge "$("$CSVTOOL" count t.csv status=lost)" 5 "lost rows in the timeline"
 }
 
-# Lost from time 0: the device cannot even be opened; the report says so
-# in one line and the run completes with the status.
+# Lost from time 0: the device cannot even be opened.  It is kept (it may
+# come back) with a note, every reading of it is lost, its energy is
+# unknown, not 0, and the run completes with the status.
 test_lost_from_start() {
 	gpu_block lost.scn
 	echo 'lost 0 86400000' >>lost.scn
 	js_fault "$PWD/lost.scn" 500ms 7
-	assert_match err '^ *nvml: .*GPU is lost'
-	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 0 "device rows"
+	assert_match err 'note: did not answer at start \(GPU is lost\): kept, and tried again'
+	assert_eq "$("$CSVTOOL" count s.csv scope=device)" 1 "device rows"
+	csv_get s.csv energy_j scope=device device=0
+	assert_eq "$csv_v" "" "energy_j of a GPU never read"
+	csv_get s.csv lost_readings scope=device device=0
+	assert_ge "$csv_v" 2 "lost_readings (at least the first and the last)"
+	csv_get s.csv lost_s scope=device device=0
+	assert_ge "$csv_v" 0.4 "lost_s: the whole run"
+	assert_match err '^ +energy +unknown'
 }
 
 # ---- NOT_SUPPORTED ------------------------------------------------------------
@@ -230,8 +241,230 @@ test_procs_3000() {
 	assert_no_match s.csv ',50[0-9]{5},'
 }
 
+# ---- one call fails, the others answer -----------------------------------------
+
+# power_fails FILE FROM TO: the GPU block, with only the power readings
+# (nvmlDeviceGetPowerUsage and the POWER_INSTANT field) answering
+# GPU_IS_LOST in [FROM, TO) ms, as a failing power sensor can.
+power_fails() {
+	gpu_block "$1"
+	cat >>"$1" <<-EOF
+	fail nvmlDeviceGetFieldValues 15 $2 $3
+	fail nvmlDeviceGetPowerUsage 15 $2 $3
+	EOF
+}
+
+# The counter, the P-state and the clocks of a reading without power are
+# kept: the energy is the counter's, exact; the GPU was in P0 throughout,
+# so the P0 row holds the whole window and no time is unknown or lost.
+power_fails_check() {
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" counter energy_method
+	t=$(truth_j)
+	tol=$(energy_tolerance "$t")
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J, truth $t J"
+	assert_near "$csv_v" "$t" "$tol" "energy vs truth (0.5% + the window difference)"
+	csv_get s.csv time_s scope=device device=0
+	w=$csv_v
+	csv_get s.csv time_s scope=pstate device=0 pstate=P0
+	assert_near "$csv_v" "$w" 0.000002 "P0 time_s: the whole window"
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate pstate=unknown)" 0 "unknown P-state rows"
+	csv_get s.csv measured_s scope=device device=0
+	assert_near "$csv_v" "$w" 0.000002 "measured_s: the whole window"
+	for k in lost_readings lost_s; do
+		csv_get s.csv "$k" scope=device device=0
+		assert_near "$csv_v" 0 0 "$k"
+	done
+	csv_get s.csv peak_power_w scope=device device=0
+	assert_eq "$csv_v" 200.000 "peak_power_w (power was read outside the failure)"
+}
+
+test_power_fails_mid() {
+	power_fails pf.scn 300 700
+	js_fault "$PWD/pf.scn" 1s 0 -i 100 --min-pstate-share=P0:80
+	power_fails_check
+	assert_match err 'P0 share of time, device 0 .* pass'
+}
+
+# Failing from the start: at probe too.  A transient error there does not
+# mean "does not measure it": power is kept, noted, and read once it answers.
+test_power_fails_at_start() {
+	power_fails pf.scn 0 400
+	js_fault "$PWD/pf.scn" 1s 0 -i 100
+	power_fails_check
+	assert_match err 'note: failed at start: power \(GPU is lost\); tried again on every reading'
+	csv_get s.csv energy_readings_j scope=device device=0
+	assert_num "$csv_v" energy_readings_j
+}
+
+# Failing to the end (from 0.6 s, leaving room for a slow start to read
+# power first): the counter still covers everything; the integral of the
+# readings covers less, and says so instead of a comparison.
+test_power_fails_to_end() {
+	power_fails pf.scn 600 86400000
+	js_fault "$PWD/pf.scn" 1s 0 -i 100
+	power_fails_check
+	assert_match err 'integrated from readings, over [0-9.]+ s of [0-9.]+ s only'
+}
+
+# A GPU lost at probe (lost 0 400) is kept and read once it answers: the
+# energy is the counter's over its good readings, the 0.4 s before them
+# are lost time (at the start: no reading before it), and the unknown
+# P-state row of that time has no energy, power or clock, never 0.
+test_gpu_lost_at_probe() {
+	gpu_block lp.scn
+	echo 'lost 0 400' >>lp.scn
+	js_fault "$PWD/lp.scn" 1s 0 -i 100
+	assert_match err 'note: did not answer at start \(GPU is lost\): kept, and tried again'
+	gap_bound
+	t=$(truth_j)
+	tw=$(awk '$1 == "device" && $2 == "index=0" { for (f = 3; f <= NF; f++) {
+	    split($f, kv, "="); v[kv[1]] = kv[2] } print (v["last_ns"] - v["first_ns"]) / 1e9 }' truth)
+	csv_get s.csv measured_s scope=device device=0
+	tol=$(calc "$t * 0.005 + ($tw - $csv_v) * 200")
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J over the good readings, truth $t J"
+	assert_near "$csv_v" "$t" "$tol" "energy vs truth over the good readings"
+	# The lost start is the time from the first reading (lost) to the first
+	# good one, as the timeline stamped them.
+	want=$(awk -F, 'NR > 1 && first == "" { first = $3 }
+	    NR > 1 && $6 == "ok" { print $3 - first; exit }' t.csv)
+	assert_num "$want" "time to the first good reading in t.csv"
+	csv_get s.csv lost_s scope=device device=0
+	note "lost_s $csv_v, timeline $want s (lost at probe until 0.4 s, h = $h s)"
+	assert_near "$csv_v" "$want" 0.000002 "lost_s: the lost start counts"
+	assert_le "$csv_v" "$(calc "0.4 + $h")" "lost_s"
+	for k in energy_j avg_power_w avg_sm_mhz measured_s; do
+		csv_get s.csv "$k" scope=pstate device=0 pstate=unknown
+		assert_eq "$csv_v" "" "$k of the unknown P-state row"
+	done
+	# P0, then unknown: the states in their order.
+	jget '.runs[0].devices[0].pstates[1].pstate'
+	assert_eq "$j_v" unknown "the second P-state in the JSON"
+	for k in energy_j avg_power_w avg_sm_mhz; do
+		jget ".runs[0].devices[0].pstates[1].$k"
+		assert_eq "$j_v" null "$k of the unknown P-state in the JSON"
+	done
+	# Bounds ("± 0.000") aside, no figure of the unknown row reads 0.
+	line=$(grep -E '^ +unknown ' err | sed 's/± [0-9.]*//g')
+	case "$line " in *" 0.000 "*) fail "the unknown P-state row shows 0: $line" ;; esac
+}
+
+# counterless FILE: a Pascal GPU (P100, PCI id 0x15F8) without an energy
+# counter or driver samples: 100 W to 1 s, 250 W to 2 s, then 150 W.
+counterless() {
+	cat >"$1" <<-'EOF'
+	device 0
+	name Tesla P100-PCIE-16GB
+	uuid GPU-00000000-1111-2222-3333-444444444455
+	busid 00000000:01:00.0
+	pciid 0x15F810DE 0x118F10DE
+	energy_counter no
+	sample_ms none
+	phase at=0 dur=1000 power=100 pstate=0 sm=1300
+	phase dur=1000 power=250
+	phase power=150
+	EOF
+}
+
+# Lost from 800 to 1600 ms on a GPU without a counter: the energy of the
+# gap is bridged by interpolating power between the readings around it,
+# and the report says so.  Its error is at most the gap times the spread
+# of power inside it (100 to 250 W).  Its readings are instantaneous, by
+# its PCI id (no architecture call in the simulated library).
+test_counterless_lost_interval() {
+	counterless cl.scn
+	echo 'lost 800 1600' >>cl.scn
+	js_fault "$PWD/cl.scn" 2500ms 0 -i 100
+	assert_match err 'bridged by interpolating power'
+	assert_no_match err 'trailing averages'
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" instant "power_kind of a P100"
+	gap_bound
+	t=$(truth_j)
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	tol=$(calc "(0.8 + 2 * $h) * 150 + $t * 0.02")
+	note "energy $e J, truth $t J (bridged gap of 0.8 s + 2h, h = $h s)"
+	assert_near "$e" "$t" "$tol" "energy vs truth, the bridge within gap x (250 - 100) W"
+	csv_get s.csv measured_s scope=device device=0
+	m=$csv_v
+	csv_get s.csv time_s scope=device device=0
+	assert_near "$m" "$csv_v" 0.000002 "measured_s: the bridge covers the gap"
+	csv_get s.csv lost_s scope=device device=0
+	assert_ge "$csv_v" 0.7 "lost_s (no power readings from 0.8 to 1.6 s)"
+}
+
+# Power failing to the end on a GPU without a counter: the energy covers
+# only the readings with power, says so, and is never above the truth.
+test_counterless_power_to_end() {
+	counterless cl.scn
+	cat >>cl.scn <<-'EOF'
+	fail nvmlDeviceGetFieldValues 15 1500 86400000
+	fail nvmlDeviceGetPowerUsage 15 1500 86400000
+	EOF
+	js_fault "$PWD/cl.scn" 2500ms 0 -i 100
+	t=$(truth_j)
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J of truth $t J"
+	assert_le "$csv_v" "$t" "energy: a lower bound"
+	csv_get s.csv lost_s scope=device device=0
+	assert_ge "$csv_v" 0.8 "lost_s (no power after 1.5 s)"
+	jget '.runs[0].devices[0].partial'
+	assert_eq "$j_v" true partial
+	assert_match err 'so the energy is a lower bound for the run'
+}
+
+# A run shorter than one interval (-i 1000) and than the driver's own
+# sampling (sample_ms 500): read at its start and end, its energy is the
+# counter's delta, the report says how short it was, and lateness without
+# a tick is unknown, not 0.
+test_short_run() {
+	gpu_block sr.scn
+	echo 'sample_ms 500' >>sr.scn
+	js_fault "$PWD/sr.scn" 0ms 0 -i 1000
+	csv_get s.csv ticks scope=run
+	assert_eq "$csv_v" 0 ticks
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" counter energy_method
+	t=$(truth_j)
+	tol=$(energy_tolerance "$t")
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J, truth $t J"
+	assert_near "$csv_v" "$t" "$tol" "energy vs truth"
+	assert_match err 'short run +[0-9.]+ s measured, [0-9.]+ of the 500\.0 ms'
+	jget '.runs[0].devices[0].short'
+	assert_eq "$j_v" true "short in the JSON"
+	jget '.runs[0].devices[0].driver_sampling_s'
+	assert_near "$j_v" 0.5 0.000001 "driver_sampling_s: the scenario's sample_ms"
+	assert_match err 'lateness unknown \(no ticks\)'
+	for k in late_max_ms late_p50_ms late_p99_ms; do
+		csv_get s.csv "$k" scope=run
+		assert_eq "$csv_v" "" "$k without ticks"
+		jget ".runs[0].sampler.$k"
+		assert_eq "$j_v" null "$k without ticks in the JSON"
+	done
+}
+
+# -r 2 with the P-state unreadable from 2 s on, after the first run (0.3 s)
+# and before the second (--cooldown=3 after it): the second run knows no
+# P-state, so the P0 statistics are the first run's alone, not a mean
+# with 0 s.
+test_series_without_pstates() {
+	gpu_block ps.scn
+	echo 'fail nvmlDeviceGetPerformanceState 15 2000 86400000' >>ps.scn
+	js_fault "$PWD/ps.scn" 300ms 0 -i 100 -r 2 --cooldown=3
+	csv_get s.csv time_s scope=pstate run=1 device=0 pstate=P0
+	p0=$csv_v
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate run=2 pstate=P0)" 0 "P0 rows of run 2"
+	csv_get s.csv time_s scope=pstate run=mean device=0 pstate=P0
+	assert_near "$csv_v" "$p0" 0.000002 "mean P0 time: the first run's"
+	assert_match err 'time in P0 .*\(1 of 2 runs\)'
+}
+
 t_run "GPU lost for good mid-run: lost counted, lost_s, gone, status" test_lost_for_good
-t_run "GPU lost from the start: one line, no device, status" test_lost_from_start
+t_run "GPU lost from the start: kept, noted, unknown, status" test_lost_from_start
 t_run "every reading call NOT_SUPPORTED: unknown, never 0" test_reads_not_supported
 t_run "every call NOT_SUPPORTED: nvml not available, status" test_all_not_supported
 t_run "a 3 s call mid-run: missed ticks counted, late row, energy" test_hang_mid_run
@@ -239,4 +472,12 @@ t_run "the workload ends during a 3 s call: missed counted, wall" test_hang_at_e
 t_run "timeline rows are stamped when read, even after a 3 s call" test_hang_timeline_stamps
 t_run "three counter resets, one while lost: counted, energy exact" test_counter_resets
 t_run "3,000 foreign pids appear mid-run: all read, tree found" test_procs_3000
+t_run "power fails mid-run: counter, P-state, window kept" test_power_fails_mid
+t_run "power fails at probe: kept, noted, read later" test_power_fails_at_start
+t_run "power fails to the end: counter exact, readings' integral marked" test_power_fails_to_end
+t_run "GPU lost at probe: kept, energy exact, lost start, unknown not 0" test_gpu_lost_at_probe
+t_run "no counter, lost interval: bridged, said so, within bound" test_counterless_lost_interval
+t_run "no counter, power fails to the end: lower bound, partial" test_counterless_power_to_end
+t_run "a run shorter than one interval: read at both ends, said short" test_short_run
+t_run "-r: a run without P-state readings is not 0 s in P0" test_series_without_pstates
 t_done

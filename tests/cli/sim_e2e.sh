@@ -232,6 +232,22 @@ test_average_1s() {
 	assert_no_match err 'trailing average'
 }
 
+# power-kind.scn: without an architecture call or a PCI id, the compute
+# capability decides: a Pascal GPU (6.0) reads instantaneous power, a GA10x
+# (8.6) 1 s averages, and the report says what decided it.
+test_power_kind_by_cc() {
+	js_sim power-kind.scn -- "$JS_WORK" sleep 300ms
+	assert_rc 0
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" instant "power_kind of a Pascal GPU (6.0)"
+	csv_get s.csv power_kind scope=device device=1
+	assert_eq "$csv_v" average-1s "power_kind of a GA10x GPU (8.6)"
+	report_block 0
+	assert_no_match block 'trailing average'
+	report_block 1
+	assert_match block '1 s trailing averages \(by its CUDA compute capability\)'
+}
+
 # ---- 6. the GPU is lost for 2 s -------------------------------------------
 
 # lost.scn: every call answers GPU_IS_LOST from 500 to 2500 ms.  The
@@ -343,7 +359,8 @@ test_vgpu_guest() {
 	js_sim vgpu-guest.scn -- "$JS_WORK" sleep 500ms
 	assert_rc 0
 	report_block 0
-	assert_match block 'vGPU guest'
+	# The note says what was measured: here neither power nor energy.
+	assert_match block 'vGPU guest: the hypervisor gives the guest neither power nor energy'
 	assert_match block '^ +energy +unknown'
 	csv_get s.csv energy_j scope=device device=0
 	assert_eq "$csv_v" "" "energy_j of a vGPU guest"
@@ -475,6 +492,7 @@ t_run "energy from instant readings at -i 100 within 2% (e2e-instant.scn)" test_
 t_run "time per P-state within h/2 per transition + h (e2e-pstates.scn)" test_pstate_times
 t_run "two GPUs, one without a counter, method labelled (two-gpus.scn)" test_two_gpus
 t_run "1 s averaged power flagged in CSV and report (average1s.scn)" test_average_1s
+t_run "power semantics by compute capability (power-kind.scn)" test_power_kind_by_cc
 t_run "GPU lost for 2 s: counted, run completes, status 7 kept (lost.scn)" test_gpu_lost
 t_run "NVML missing: one 'nvml: not available' line, status kept" test_nvml_missing
 t_run "slow 40 ms call at -i 25: late, missed, no drift (slow.scn)" test_slow_calls

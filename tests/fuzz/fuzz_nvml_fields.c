@@ -6,6 +6,7 @@
  * power kind).  A field that decodes has a value its type can hold.
  */
 #include <stdbool.h>
+#include <string.h>
 
 #include "../../src/sources/nvml_decode.h"
 
@@ -14,9 +15,11 @@
 static void
 fuzz_field(const nvmlFieldValue_t *fv)
 {
-	uint64_t	v;
-	int		ps;
-	bool		is_assumed;
+	struct nvml_gpu_kind	k;
+	enum nvml_kind_basis	basis;
+	enum power_kind		kind;
+	uint64_t		v;
+	int			ps;
 
 	if (nvml_decode_field(fv, &v) == NVML_SUCCESS) {
 		FUZZ_CHECK(fv->nvmlReturn == NVML_SUCCESS);
@@ -28,7 +31,16 @@ fuzz_field(const nvmlFieldValue_t *fv)
 	ps = nvml_decode_pstate(fv->fieldId);
 	FUZZ_CHECK(ps == PSTATE_UNKNOWN || (ps >= 0 && ps <= 15));
 	(void)nvml_decode_throttle(fv->value.ullVal);
-	(void)nvml_decode_power_kind(fv->latencyUsec & 1, fv->scopeId, fv->fieldId, &is_assumed);
+	memset(&k, 0, sizeof k);
+	k.has_arch = fv->latencyUsec & 1;
+	k.arch = fv->scopeId;
+	k.has_cc = fv->latencyUsec & 2;
+	k.cc_major = (int)(fv->value.ullVal >> 32);
+	k.cc_minor = (int)(fv->value.ullVal & 0xff);
+	k.pci_device_id = fv->fieldId;
+	kind = nvml_decode_power_kind(&k, &basis);
+	FUZZ_CHECK(kind == POWER_KIND_INSTANT || kind == POWER_KIND_AVERAGE_1S);
+	FUZZ_CHECK(basis != NVML_KIND_ASSUMED || kind == POWER_KIND_AVERAGE_1S);
 }
 
 int

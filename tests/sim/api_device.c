@@ -404,6 +404,25 @@ nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *current, unsigned int *p
 	return state_leave(NVML_SUCCESS);
 }
 
+/* The scenario's cuda_cc; without one, a library that cannot tell. */
+nvmlReturn_t
+nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
+{
+	struct simdev	*d;
+	int64_t		 now;
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return rc;
+	if (major == NULL || minor == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	if (d->cc_major == 0)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	*major = d->cc_major;
+	*minor = d->cc_minor;
+	return state_leave(NVML_SUCCESS);
+}
+
 nvmlReturn_t
 nvmlDeviceGetVirtualizationMode(nvmlDevice_t device, nvmlGpuVirtualizationMode_t *mode)
 {

@@ -96,10 +96,14 @@ struct window {
 	int64_t		 to_ms;
 };
 
-/* A call that sleeps (slow) or always fails (notsupported). */
+/*
+ * A call that sleeps (slow), fails with a code for a while (fail), or
+ * always fails (notsupported).
+ */
 struct call_fault {
 	char		 call[NVSIM_CALL_LEN];
-	unsigned	 delay_ms;		/* 0 for notsupported */
+	unsigned	 delay_ms;		/* slow; 0 for the others */
+	nvmlReturn_t	 rc;			/* fail; NVML_SUCCESS for the others */
 	struct window	 when;
 };
 
@@ -168,6 +172,8 @@ struct simdev {
 	double		 idle_w;		/* "idle W": for the attribution truth; <0 none */
 	enum mig_state	 mig;
 	nvmlGpuVirtualizationMode_t virt;
+	int		 cc_major;		/* cuda_cc; 0: the call is NOT_SUPPORTED */
+	int		 cc_minor;
 	bool		 has_accounting;
 	unsigned long long energy_offset_mj;
 	unsigned	 limit_mw;

@@ -444,6 +444,7 @@ nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetVirtualizationMode(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
+nvmlReturn_t nvmlDeviceGetCudaComputeCapability(nvmlDevice_t, int *, int *);
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t, unsigned long long *);

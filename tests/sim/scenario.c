@@ -44,7 +44,7 @@ struct keyword {
 	int		 max_args;
 };
 
-/* The symbols a slow or notsupported line may name: every one we export. */
+/* The symbols a slow, fail or notsupported line may name: every one we export. */
 static const char *const calls[] = {
 	"nvmlInit_v2", "nvmlInit", "nvmlInitWithFlags", "nvmlShutdown", "nvmlErrorString",
 	"nvmlSystemGetDriverVersion", "nvmlSystemGetNVMLVersion", "nvmlDeviceGetCount_v2",
@@ -55,7 +55,8 @@ static const char *const calls[] = {
 	"nvmlDeviceGetCurrentClocksEventReasons", "nvmlDeviceGetCurrentClocksThrottleReasons",
 	"nvmlDeviceGetMemoryInfo", "nvmlDeviceGetMemoryInfo_v2", "nvmlDeviceGetEnforcedPowerLimit",
 	"nvmlDeviceGetPowerManagementLimit", "nvmlDeviceGetViolationStatus",
-	"nvmlDeviceGetMigMode", "nvmlDeviceGetVirtualizationMode", "nvmlDeviceGetPowerUsage",
+	"nvmlDeviceGetMigMode", "nvmlDeviceGetVirtualizationMode",
+	"nvmlDeviceGetCudaComputeCapability", "nvmlDeviceGetPowerUsage",
 	"nvmlDeviceGetTotalEnergyConsumption", "nvmlDeviceGetFieldValues", "nvmlDeviceGetSamples",
 	"nvmlDeviceGetProcessUtilization", "nvmlDeviceGetProcessesUtilizationInfo",
 	"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2",
@@ -416,6 +417,27 @@ kw_virt(struct parser *p, int argc, char **argv)
 		return -1;
 	/* The words are in the order of nvmlGpuVirtualizationMode_t. */
 	p->dev->virt = (nvmlGpuVirtualizationMode_t)i;
+	return 0;
+}
+
+/* cuda_cc MAJOR.MINOR, both small decimal numbers: "8.6". */
+static int
+kw_cuda_cc(struct parser *p, int argc, char **argv)
+{
+	char		*dot = strchr(argv[1], '.');
+	unsigned	 major, minor;
+
+	(void)argc;
+	if (dot == NULL)
+		return perr(p, "cuda_cc: '%s' is not MAJOR.MINOR", argv[1]);
+	*dot = '\0';
+	if (parse_uint(p, "cuda_cc MAJOR", argv[1], 99, &major) == -1 ||
+	    parse_uint(p, "cuda_cc MINOR", dot + 1, 99, &minor) == -1)
+		return -1;
+	if (major == 0)
+		return perr(p, "cuda_cc: major 0");
+	p->dev->cc_major = (int)major;
+	p->dev->cc_minor = (int)minor;
 	return 0;
 }
 
@@ -830,7 +852,7 @@ is_unfaultable(const char *call)
 	    strcmp(call, "nvmlErrorString") == 0 || strcmp(call, "nvmlSystemGetNVMLVersion") == 0;
 }
 
-/* slow and notsupported go to the device block, or to every device. */
+/* slow, fail and notsupported go to the device block, or to every device. */
 static struct call_fault *
 add_fault(struct parser *p, const char *call)
 {
@@ -873,6 +895,26 @@ kw_slow(struct parser *p, int argc, char **argv)
 	if ((f = add_fault(p, argv[1])) == NULL)
 		return -1;
 	f->delay_ms = ms;
+	f->when = w;
+	return 0;
+}
+
+static int
+kw_fail(struct parser *p, int argc, char **argv)
+{
+	struct call_fault	*f;
+	struct window		 w;
+	unsigned		 rc;
+
+	(void)argc;
+	if (parse_uint(p, "fail CODE", argv[2], 999, &rc) == -1 ||
+	    parse_window(p, argv + 3, &w) == -1)
+		return -1;
+	if (rc == NVML_SUCCESS)
+		return perr(p, "fail: code 0 is success");
+	if ((f = add_fault(p, argv[1])) == NULL)
+		return -1;
+	f->rc = (nvmlReturn_t)rc;
 	f->when = w;
 	return 0;
 }
@@ -958,6 +1000,7 @@ static const struct keyword keywords[] = {
 	{ "mig",		kw_mig,			true,	2, 2 },
 	{ "mig_device",		kw_mig_device,		true,	6, MAXARGS },
 	{ "virt",		kw_virt,		true,	2, 2 },
+	{ "cuda_cc",		kw_cuda_cc,		true,	2, 2 },
 	{ "accounting",		kw_accounting,		true,	2, 2 },
 	{ "power_limit",	kw_power_limit,		true,	2, 4 },
 	{ "max_clocks",		kw_max_clocks,		true,	4, 4 },
@@ -973,13 +1016,14 @@ static const struct keyword keywords[] = {
 	{ "reset",		kw_reset,		true,	2, 2 },
 	{ "slow",		kw_slow,		false,	5, 5 },
 	{ "notsupported",	kw_notsupported,	false,	2, 2 },
+	{ "fail",		kw_fail,		false,	5, 5 },
 };
 
-/* slow and notsupported are the two keywords allowed in both places. */
+/* slow, fail and notsupported are the keywords allowed in both places. */
 static bool
 is_anywhere(const struct keyword *k)
 {
-	return k->fn == kw_slow || k->fn == kw_notsupported;
+	return k->fn == kw_slow || k->fn == kw_fail || k->fn == kw_notsupported;
 }
 
 static int

@@ -69,29 +69,44 @@ in_window(const struct window *w, double t_ms)
 	    (w->to_ms == NVSIM_NEVER || t_ms < (double)w->to_ms);
 }
 
-/* The first fault of the kind asked for on call; slow ones only inside their window. */
+/* The kinds of call fault, by which member of struct call_fault is set. */
+enum fault_kind {
+	FAULT_SLOW,
+	FAULT_FAIL,
+	FAULT_NOTSUPPORTED,
+};
+
+static enum fault_kind
+kind_of(const struct call_fault *f)
+{
+	if (f->delay_ms > 0)
+		return FAULT_SLOW;
+	return f->rc != NVML_SUCCESS ? FAULT_FAIL : FAULT_NOTSUPPORTED;
+}
+
+/* The first fault of the kind asked for on call; slow and fail ones only inside their window. */
 static const struct call_fault *
-find_fault(const struct call_fault *f, size_t n, const char *call, bool is_slow,
+find_fault(const struct call_fault *f, size_t n, const char *call, enum fault_kind kind,
     double t_ms)
 {
 	for (size_t i = 0; i < n; i++) {
-		if ((f[i].delay_ms > 0) != is_slow || strcmp(f[i].call, call) != 0)
+		if (kind_of(&f[i]) != kind || strcmp(f[i].call, call) != 0)
 			continue;
-		if (!is_slow || in_window(&f[i].when, t_ms))
+		if (kind == FAULT_NOTSUPPORTED || in_window(&f[i].when, t_ms))
 			return &f[i];
 	}
 	return NULL;
 }
 
 static const struct call_fault *
-fault_for(const struct simdev *d, const char *call, bool is_slow, double t_ms)
+fault_for(const struct simdev *d, const char *call, enum fault_kind kind, double t_ms)
 {
 	const struct call_fault *f = NULL;
 
 	if (d != NULL)
-		f = find_fault(d->faults, d->nfaults, call, is_slow, t_ms);
+		f = find_fault(d->faults, d->nfaults, call, kind, t_ms);
 	if (f == NULL)
-		f = find_fault(nvsim.sc.faults, nvsim.sc.nfaults, call, is_slow, t_ms);
+		f = find_fault(nvsim.sc.faults, nvsim.sc.nfaults, call, kind, t_ms);
 	return f;
 }
 
@@ -120,7 +135,7 @@ wait_slow(const struct simdev *d, const char *call, int64_t *now_ns)
 {
 	const struct call_fault *f;
 
-	f = fault_for(d, call, true, state_ms(*now_ns));
+	f = fault_for(d, call, FAULT_SLOW, state_ms(*now_ns));
 	if (f == NULL)
 		return true;
 	pthread_mutex_unlock(&nvsim.lock);
@@ -133,7 +148,8 @@ wait_slow(const struct simdev *d, const char *call, int64_t *now_ns)
 nvmlReturn_t
 state_enter(const char *call)
 {
-	int64_t	 now;
+	const struct call_fault	*f;
+	int64_t			 now;
 
 	pthread_mutex_lock(&nvsim.lock);
 	if (nvsim.refcount == 0)
@@ -141,7 +157,9 @@ state_enter(const char *call)
 	now = state_now_ns();
 	if (!wait_slow(NULL, call, &now))
 		return state_leave(NVML_ERROR_UNINITIALIZED);
-	if (fault_for(NULL, call, false, 0) != NULL)
+	if ((f = fault_for(NULL, call, FAULT_FAIL, state_ms(now))) != NULL)
+		return state_leave(f->rc);
+	if (fault_for(NULL, call, FAULT_NOTSUPPORTED, 0) != NULL)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	return NVML_SUCCESS;
 }
@@ -149,7 +167,8 @@ state_enter(const char *call)
 nvmlReturn_t
 state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t *now_ns)
 {
-	struct simdev	*d;
+	const struct call_fault	*f;
+	struct simdev		*d;
 
 	pthread_mutex_lock(&nvsim.lock);
 	if (nvsim.refcount == 0)
@@ -161,7 +180,9 @@ state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t
 		return state_leave(NVML_ERROR_UNINITIALIZED);
 	if (state_is_lost(d, state_ms(*now_ns)))
 		return state_leave(NVML_ERROR_GPU_IS_LOST);
-	if (fault_for(d, call, false, 0) != NULL)
+	if ((f = fault_for(d, call, FAULT_FAIL, state_ms(*now_ns))) != NULL)
+		return state_leave(f->rc);
+	if (fault_for(d, call, FAULT_NOTSUPPORTED, 0) != NULL)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*dp = d;
 	return NVML_SUCCESS;

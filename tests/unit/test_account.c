@@ -281,9 +281,11 @@ test_counter_reset_filled_from_power(void **state)
 }
 
 /*
- * 100 W for one second, two lost readings, then 300 W for one second.
- * The interval around the lost readings (1 s to 3 s) is not integrated:
- * 100 + 300 = 400 J over 2 s, and 2 s lost.
+ * 100 W for one second, two lost readings, then 300 W for one second, on
+ * a device without a counter.  The interval around the lost readings
+ * (1 s to 3 s) is bridged by the trapezoid between the readings around
+ * it, and counted as bridged: 100 + 400 + 300 = 800 J over 4 s, 2 s of
+ * them without readings.
  */
 static void
 test_lost_excluded(void **state)
@@ -302,11 +304,14 @@ test_lost_excluded(void **state)
 	(void)state;
 	memset(&a, 0, sizeof a);
 	add_all(&a, s, ARRAY_SIZE(s), 0);
-	assert_near(account_energy_mj(&a, &m), 400000, 1e-9);
+	assert_near(account_energy_mj(&a, &m), 800000, 1e-9);
 	assert_int_equal(m, ENERGY_TICKS);
-	assert_true(a.ticks_ns == SEC(2));
+	assert_true(a.ticks_ns == SEC(4));
+	assert_true(a.bridged_ns == SEC(2));
 	assert_true(a.lost_samples == 2);
 	assert_true(a.lost_ns == SEC(2));
+	/* The bridged energy is the unknown state's, known but estimated. */
+	assert_near(a.states[ACCOUNT_STATE_UNKNOWN].energy_mj, 400000, 1e-9);
 	assert_true(a.first_ns == 0 && a.last_ns == SEC(4));
 	/* The gap's time is kept, under "unknown" P-state. */
 	assert_true(a.states[0].time_ns == SEC(2));
@@ -644,6 +649,93 @@ test_power_bridges_failed_read(void **state)
 	assert_true(a.ticks_ns == SEC(2));
 }
 
+/*
+ * A counter, P-state and power each second from 0 to 3 s, but the power
+ * call fails at 1 s and 2 s: the counter gives 100 J a second (300 J),
+ * the whole window is P0 with its energy, and the counter lost no time.
+ * Power was read at 0 s and 3 s only, so no interval has power at both
+ * ends: all 3 s lack readings of power.
+ */
+static void
+test_power_fails_counter_stands(void **state)
+{
+	struct sample		s[4];
+	struct dev_acct		a;
+	enum energy_method	m;
+	int			i;
+
+	(void)state;
+	for (i = 0; i < 4; i++) {
+		s[i] = pwe(SEC(i), 100000, 1000 + 100000 * (uint64_t)i);
+		s[i].valid |= M_PSTATE;
+		s[i].pstate = 0;
+	}
+	s[1].valid &= ~M_POWER;
+	s[2].valid &= ~M_POWER;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	account_finish(&a);
+	assert_near(account_energy_mj(&a, &m), 300000, 0);
+	assert_int_equal(m, ENERGY_COUNTER);
+	assert_true(account_covered_ns(&a, ENERGY_COUNTER) == SEC(3));
+	assert_true(account_lost_ns(&a, ENERGY_COUNTER) == 0);
+	/* Power was read at 0 s and 3 s only: no interval has it at both ends. */
+	assert_true(account_lost_ns(&a, ENERGY_TICKS) == SEC(3));
+	assert_true(a.states[0].time_ns == SEC(3) && a.states[0].energy_ns == SEC(3));
+	assert_near(a.states[0].energy_mj, 300000, 0);
+	assert_true(a.states[ACCOUNT_STATE_UNKNOWN].time_ns == 0);
+}
+
+/*
+ * Lost at 0 s, good at 1, 2 and 3 s, lost at 4 and 5 s: the span is 0 to
+ * 5 s, the good window 1 to 3 s, and the counter's source is missing for
+ * 1 s at the start and 2 s at the end, 3 s lost, wherever it falls.
+ */
+static void
+test_lost_at_both_ends(void **state)
+{
+	const struct sample	s[] = {
+		lost(0),
+		pwe(SEC(1), 100000, 0),
+		pwe(SEC(2), 100000, 100000),
+		pwe(SEC(3), 100000, 200000),
+		lost(SEC(4)),
+		lost(SEC(5)),
+	};
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	account_finish(&a);
+	assert_near(account_energy_mj(&a, &m), 200000, 0);
+	assert_true(account_span_ns(&a) == SEC(5));
+	assert_true(a.first_ns == SEC(1) && a.last_ns == SEC(3));
+	assert_true(account_covered_ns(&a, ENERGY_COUNTER) == SEC(2));
+	assert_true(account_lost_ns(&a, ENERGY_COUNTER) == SEC(3));
+	assert_true(a.lost_ns == SEC(3));
+	assert_true(a.is_lost_at_end);
+}
+
+/* A device that never answered: all its span is lost, and nothing is known. */
+static void
+test_never_read(void **state)
+{
+	const struct sample	s[] = { lost(0), lost(SEC(1)), lost(SEC(2)) };
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	account_finish(&a);
+	assert_near(account_energy_mj(&a, &m), 0, 0);
+	assert_int_equal(m, ENERGY_NONE);
+	assert_true(account_span_ns(&a) == SEC(2));
+	assert_true(account_lost_ns(&a, ENERGY_NONE) == SEC(2));
+}
+
 int
 main(void)
 {
@@ -667,6 +759,9 @@ main(void)
 		cmocka_unit_test(test_counter_bridges_failed_read),
 		cmocka_unit_test(test_power_bridges_failed_read),
 		cmocka_unit_test(test_series_edge_cases),
+		cmocka_unit_test(test_power_fails_counter_stands),
+		cmocka_unit_test(test_lost_at_both_ends),
+		cmocka_unit_test(test_never_read),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -166,6 +166,7 @@ build_report(struct fixture *fx)
 	s->share = 0.6;
 	s->energy_mj = 100000.25;
 	s->has_energy = true;
+	s->energy_ns = s->time_ns;
 	s->avg_sm_mhz = 1980.04;
 	s->has_sm = true;
 	s = &fx->drep.states[1];
@@ -188,6 +189,7 @@ build_report(struct fixture *fx)
 	fx->rep.interval_ms = 100;
 	fx->rep.ticks = 25;
 	fx->rep.missed = 1;
+	fx->rep.has_late = true;
 	fx->rep.late_max_ns = 1500000;
 	fx->rep.late_p99_ns = 1250000;
 	fx->rep.sampler_cpu_ns = 4000000;

@@ -50,7 +50,8 @@ static const char *const DEVICE_KEYS[] = {
 	"energy_j", "energy_method", "energy_err_j", "energies_j", "window_s", "avg_power_w",
 	"peak_power_w", "lost_readings", "lost_s", "measured_s", "partial", "within_device",
 	"counter_resets", "pstate_intervals", "pstate_changes", "pstate_changes_unseen",
-	"throttled_power_s", "throttled_thermal_s", "clock_event_reasons",
+	"driver_sampling_s", "short", "throttled_power_s", "throttled_thermal_s",
+	"clock_event_reasons",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "other_processes", "pstates",
 	"attribution", "processes", "notes",
 };
@@ -60,7 +61,7 @@ static const char *const ENERGIES_KEYS[] = {
 };
 static const char *const PSTATE_KEYS[] = {
 	"pstate", "time_s", "time_err_s", "coarse", "share", "energy_j", "energy_err_j",
-	"avg_power_w", "avg_sm_mhz", "avg_gfx_mhz", "avg_mem_mhz",
+	"avg_power_w", "avg_sm_mhz", "avg_gfx_mhz", "avg_mem_mhz", "measured_s",
 };
 static const char *const ATTRIB_KEYS[] = {
 	"method", "workload_energy_j", "other_energy_j", "unattributed_energy_j", "energy_share",
@@ -135,6 +136,7 @@ build_states(struct fixture *fx)
 	s->share = 0.6;
 	s->energy_mj = 100000.25;
 	s->has_energy = true;
+	s->energy_ns = s->time_ns;
 	s->avg_sm_mhz = 1980.04;
 	s->has_sm = true;
 	s = &fx->drep.states[1];
@@ -143,6 +145,8 @@ build_states(struct fixture *fx)
 	s->share = 0.4;
 	s->energy_mj = 23456.539;
 	s->has_energy = true;
+	/* Energy over part of the state's time: its power is over that part. */
+	s->energy_ns = 500000000;
 }
 
 static void
@@ -195,6 +199,7 @@ build_run(struct fixture *fx)
 	r->w_mem = 0.3;
 	r->ticks = 25;
 	r->missed = 1;
+	r->has_late = true;
 	r->late_max_ns = 1500000;
 	r->late_p99_ns = 1250000;
 	r->sampler_cpu_ns = 4000000;
@@ -460,6 +465,8 @@ test_pstate_values(void **state)
 	assert_str_at(fx, ".runs[0].devices[0].pstates[1].pstate", "unknown");
 	assert_real_at(fx, ".runs[0].devices[0].pstates[1].energy_j", 23.456539);
 	assert_null_at(fx, ".runs[0].devices[0].pstates[1].avg_sm_mhz");
+	assert_real_at(fx, ".runs[0].devices[0].pstates[1].avg_power_w", 23.456539 / 0.5);
+	assert_real_at(fx, ".runs[0].devices[0].pstates[1].measured_s", 0.5);
 }
 
 static void
@@ -562,6 +569,7 @@ test_unknown_is_null(void **state)
 	fx->drep.method = ENERGY_COUNTER;
 	fx->drep.states[0].has_energy = true;
 	fx->drep.states[0].time_ns = 0;
+	fx->drep.states[0].energy_ns = 0;
 	fx->drep.energy_mj = 0;
 	fx->drep.has_attrib = true;
 	write_and_parse(fx);

@@ -519,32 +519,62 @@ test_accounting(void **state)
 	assert_int_equal(u.gpu_mem_kib, 512 * 1024);
 }
 
+/* The power kind of a GPU the library describes by k, and what decided it, in *basis. */
+static enum power_kind
+kind_of(bool has_arch, nvmlDeviceArchitecture_t arch, int cc_major, int cc_minor,
+    unsigned int pci_device_id, enum nvml_kind_basis *basis)
+{
+	struct nvml_gpu_kind	k;
+
+	memset(&k, 0, sizeof k);
+	k.has_arch = has_arch;
+	k.arch = arch;
+	k.has_cc = cc_major > 0;
+	k.cc_major = cc_major;
+	k.cc_minor = cc_minor;
+	k.pci_device_id = pci_device_id;
+	return nvml_decode_power_kind(&k, basis);
+}
+
 static void
 test_power_kind(void **state)
 {
-	bool	is_assumed;
+	enum nvml_kind_basis	b;
 
 	(void)state;
-	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_VOLTA, 0x1db410de,
-	    &is_assumed), POWER_KIND_INSTANT);
-	assert_false(is_assumed);
-	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_AMPERE, 0x220410de,
-	    &is_assumed), POWER_KIND_AVERAGE_1S);
-	assert_false(is_assumed);
-	/* A100 SXM4 (GA100) keeps instantaneous readings. */
-	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_AMPERE, 0x20b010de,
-	    &is_assumed), POWER_KIND_INSTANT);
-	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_HOPPER, 0x233010de,
-	    &is_assumed), POWER_KIND_AVERAGE_1S);
-	assert_int_equal(nvml_decode_power_kind(false, 0, 0, &is_assumed),
-	    POWER_KIND_AVERAGE_1S);
-	assert_true(is_assumed);
-	assert_int_equal(nvml_decode_power_kind(true, NVML_DEVICE_ARCH_UNKNOWN, 0x2b8510de,
-	    &is_assumed), POWER_KIND_AVERAGE_1S);
-	assert_true(is_assumed);
-	assert_int_equal(nvml_decode_power_kind(false, 0, 0x20b210de, &is_assumed),
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_VOLTA, 0, 0, 0x1db410de, &b),
 	    POWER_KIND_INSTANT);
-	assert_false(is_assumed);
+	assert_int_equal(b, NVML_KIND_BY_ARCH);
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_AMPERE, 0, 0, 0x220410de, &b),
+	    POWER_KIND_AVERAGE_1S);
+	assert_int_equal(b, NVML_KIND_BY_ARCH);
+	/* A100 SXM4 (GA100) keeps instantaneous readings. */
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_AMPERE, 0, 0, 0x20b010de, &b),
+	    POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_AMPERE, 8, 0, 0, &b),
+	    POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_HOPPER, 0, 0, 0x233010de, &b),
+	    POWER_KIND_AVERAGE_1S);
+	/* Nothing known: assumed, as every current GPU averages. */
+	assert_int_equal(kind_of(false, 0, 0, 0, 0, &b), POWER_KIND_AVERAGE_1S);
+	assert_int_equal(b, NVML_KIND_ASSUMED);
+	/* No architecture: the compute capability decides (R470 has it). */
+	assert_int_equal(kind_of(false, 0, 6, 0, 0, &b), POWER_KIND_INSTANT);
+	assert_int_equal(b, NVML_KIND_BY_CC);
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_UNKNOWN, 7, 5, 0, &b),
+	    POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(false, 0, 8, 0, 0, &b), POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(false, 0, 8, 6, 0, &b), POWER_KIND_AVERAGE_1S);
+	assert_int_equal(kind_of(false, 0, 9, 0, 0, &b), POWER_KIND_AVERAGE_1S);
+	/* Neither: the PCI device id.  P100 (GP100, 0x15f8) is instantaneous. */
+	assert_int_equal(kind_of(false, 0, 0, 0, 0x15f810de, &b), POWER_KIND_INSTANT);
+	assert_int_equal(b, NVML_KIND_BY_PCI_ID);
+	assert_int_equal(kind_of(false, 0, 0, 0, 0x1eb810de, &b), POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(false, 0, 0, 0, 0x20b210de, &b), POWER_KIND_INSTANT);
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_UNKNOWN, 0, 0, 0x2b8510de, &b),
+	    POWER_KIND_AVERAGE_1S);
+	assert_int_equal(b, NVML_KIND_BY_PCI_ID);
+	assert_int_equal(kind_of(false, 0, 0, 0, 0x220410de, &b), POWER_KIND_AVERAGE_1S);
 }
 
 /* A --lock-clocks request as main.c would build it. */
