@@ -214,6 +214,7 @@ struct report {
 	uint64_t	 phase_dropped;		/* past the nesting or count limits */
 	/* The run's totals over its devices (add_totals in report.c). */
 	double		 total_mj;		/* every device that measured energy */
+	double		 total_err_mj;		/* its bound: the devices' bounds added */
 	size_t		 total_ndev;		/* ... how many they were; 0: unknown */
 	double		 total_workload_mj;	/* the attribution estimates of the tree */
 	size_t		 total_workload_ndev;	/* ... over this many devices; 0: unknown */

@@ -123,6 +123,7 @@
 	C(COL_PHASECOUNT, "phase_count")				\
 	C(COL_PHASEBEGIN, "phase_begin_s")				\
 	C(COL_TOTAL, "total_energy_j")					\
+	C(COL_TOTALERR, "total_energy_err_j")				\
 	C(COL_TOTALDEVS, "total_energy_devices")			\
 	C(COL_TOTALWORK, "total_workload_energy_j")			\
 	C(COL_STARTTIME, "start_time")					\

@@ -43,6 +43,8 @@ static const struct figure run_figures[] = {
 static const struct figure total_figures[] = {
 	{ COL_TOTAL, "energy_j", "totals", R(total_mj), .scale = 1e3, .prec = 6,
 	    R_HAS(has_total) },
+	{ COL_TOTALERR, "energy_err_j", "totals", R(total_err_mj), .scale = 1e3, .prec = 6,
+	    R_HAS(has_total) },
 	{ COL_TOTALDEVS, "energy_devices", "totals", R(total_ndev) },
 	{ COL_TOTALWORK, "workload_energy_j", "totals", R(total_workload_mj), .scale = 1e3,
 	    .prec = 6, R_HAS(has_total_workload) },

@@ -48,6 +48,20 @@ md_figure(FILE *f, const json_t *o, const char *key, const char *unit, int prec)
 		fputs("unknown", f);
 }
 
+/* An energy with its bound ("1231.400 ± 0.600 J"), or "unknown". */
+static void
+md_energy(FILE *f, const json_t *o, const char *key, const char *err_key)
+{
+	double	v, err;
+
+	if (!doc_real(o, key, &v))
+		fputs("unknown", f);
+	else if (doc_real(o, err_key, &err))
+		fprintf(f, "%.3f ± %.3f J", v, err);
+	else
+		fprintf(f, "%.3f J", v);
+}
+
 /* "P0 80.0 %, P8 20.0 %": each P-state's share of the device's time. */
 static void
 md_states(FILE *f, const json_t *dev)
@@ -86,7 +100,7 @@ md_total(FILE *f, const json_t *run)
 	const json_t	*t = json_object_get(run, "totals");
 	double		 n = 0;
 
-	md_figure(f, t, "energy_j", "J", 3);
+	md_energy(f, t, "energy_j", "energy_err_j");
 	if (doc_real(t, "energy_devices", &n) && n > 0)
 		fprintf(f, " (%.0f of %zu devices)", n, json_array_size(doc_array(run, "devices")));
 }
@@ -129,7 +143,7 @@ md_device(FILE *f, size_t run, const json_t *dev)
 	fputs(" | ", f);
 	md_text(f, doc_text(dev, "name"));
 	fputs(" | ", f);
-	md_figure(f, dev, "energy_j", "J", 3);
+	md_energy(f, dev, "energy_j", "energy_err_j");
 	fputs(" | ", f);
 	md_text(f, doc_text(dev, "energy_method"));
 	if (json_is_true(json_object_get(dev, "partial")))

@@ -442,6 +442,7 @@ add_totals(struct report *rep)
 			continue;
 		if (d->method != ENERGY_NONE) {
 			rep->total_mj += d->energy_mj;
+			rep->total_err_mj += d->energy_err_mj;
 			rep->total_ndev++;
 		}
 		if (d->has_attrib) {

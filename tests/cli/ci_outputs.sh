@@ -32,7 +32,8 @@ jget() {
 
 # html_cell FILE XPATH: the text of a node of the HTML cmark-gfm made, in $h_v.
 html_cell() {
-	{ echo '<html><body>'; cat "$1"; echo '</body></html>'; } >"$1.html"
+	{ echo '<html><head><meta charset="utf-8"></head><body>'; cat "$1"
+	    echo '</body></html>'; } >"$1.html"
 	h_v=$(xmllint --html --xpath "normalize-space($2)" "$1.html" 2>/dev/null) ||
 	    fail "xmllint --xpath $2 on $1"
 }
@@ -43,8 +44,10 @@ test_markdown_renders_as_tables() {
 	[ "$(grep -c '<table>' m.html)" -eq 3 ] || fail "expected 3 tables: runs, devices, gates"
 	jget '.runs[0].devices[0].energy_j'
 	e=$(printf '%.3f' "$j_v")
+	jget '.runs[0].devices[0].energy_err_j'
+	err=$(printf '%.3f' "$j_v")
 	html_cell m.html '(//table)[2]/tbody/tr[1]/td[4]'
-	assert_eq "$h_v" "$e J" "device energy cell"
+	assert_eq "$h_v" "$e ± $err J" "device energy cell, with its bound"
 	html_cell m.html '(//table)[2]/tbody/tr[1]/td[3]'
 	assert_eq "$h_v" "NVIDIA H100 80GB HBM3" "device name cell"
 	html_cell m.html '(//table)[3]/tbody/tr[1]/td[5]'

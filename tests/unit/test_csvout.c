@@ -54,7 +54,7 @@ static const char *const HEADER[] = {
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
 	"gate_verdict", "phase", "phase_count", "phase_begin_s",
-	"total_energy_j", "total_energy_devices", "total_workload_energy_j",
+	"total_energy_j", "total_energy_err_j", "total_energy_devices", "total_workload_energy_j",
 	"start_time", "joulestat_version", "tracker", "visible_devices", "device_bus_id",
 	"device_versions", "device_architecture",
 };
