@@ -47,7 +47,7 @@ write_phase_device(FILE *f, const struct report *rep, const struct phase_report 
 		fmt_energy_bounded(e, sizeof e, pd->energy_mj, pd->energy_err_mj);
 		fprintf(f, " %s (%s)", e, schema_word_method(pd->method));
 		if (p->count > 1)
-			fprintf(f, ", %.3f J ± %.3f each", pd->per_occ.mean / 1000,
+			fprintf(f, ", %.3f J each (standard deviation %.3f)", pd->per_occ.mean / 1000,
 			    pd->per_occ.sd / 1000);
 		if (pd->has_avg_power)
 			fprintf(f, ", average %.1f W", pd->avg_power_mw / 1000);
@@ -74,7 +74,8 @@ report_write_phases_text(FILE *f, const struct report *rep)
 		fprintf(f, "  %*s%s: %zu× %.3f s", (int)(2 * p->depth), "", p->name, p->count,
 		    (double)p->wall_ns / 1e9);
 		if (p->count > 1)
-			fprintf(f, " (%.3f s ± %.3f each)", p->wall_per_occ.mean, p->wall_per_occ.sd);
+			fprintf(f, " (%.3f s each, standard deviation %.3f)", p->wall_per_occ.mean,
+			    p->wall_per_occ.sd);
 		fprintf(f, ", CPU %.3f s%s\n", (double)(p->user_ns + p->sys_ns) / 1e9,
 		    p->is_open_at_end ? "; still open when the run ended" : "");
 		for (d = 0; d < rep->ndev; d++)
