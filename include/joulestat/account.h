@@ -27,9 +27,10 @@ struct pstate_acct {
 	double		energy_err_mj;	/* the bound of the splits of changing intervals */
 	bool		has_energy;	/* some interval of the state had a known energy */
 	int64_t		energy_ns;	/* the part of time_ns whose energy is in energy_mj */
-	double		sm_mhz_ns;	/* SM clock integrated over clock_ns */
+	double		sm_mhz_ns;	/* SM clock integrated over sm_clock_ns */
+	int64_t		sm_clock_ns;	/* time with a known SM clock */
 	double		gfx_mhz_ns;	/* graphics clock, the same way */
-	int64_t		clock_ns;	/* time with known SM and graphics clocks */
+	int64_t		clock_ns;	/* time with a known graphics clock */
 	double		mem_mhz_ns;	/* memory clock integrated over mem_clock_ns */
 	int64_t		mem_clock_ns;	/* time with a known memory clock */
 };

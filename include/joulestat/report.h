@@ -36,7 +36,8 @@ struct state_report {
 	int64_t		 energy_ns;		/* the part of time_ns energy_mj covers */
 	double		 avg_sm_mhz;		/* the clocks over the time in the state */
 	double		 avg_gfx_mhz;
-	bool		 has_sm;		/* avg_sm_mhz and avg_gfx_mhz are known */
+	bool		 has_sm;		/* avg_sm_mhz is known */
+	bool		 has_gfx;		/* avg_gfx_mhz is known */
 	double		 avg_mem_mhz;
 	bool		 has_mem;		/* avg_mem_mhz is known */
 };

@@ -36,7 +36,7 @@ struct source_config {
 enum measure {
 	M_POWER		= 1u << 0,	/* power_mw */
 	M_ENERGY	= 1u << 1,	/* energy_mj: monotonic hardware counter */
-	M_CLOCKS	= 1u << 2,	/* gfx_mhz, sm_mhz, mem_mhz */
+	M_CLOCKS	= 1u << 2,	/* gfx_mhz: the graphics clock */
 	M_PSTATE	= 1u << 3,	/* pstate */
 	M_UTIL		= 1u << 4,	/* util_pct, mem_util_pct */
 	M_PID_UTIL	= 1u << 5,	/* per-process usage in struct pid_usage */
@@ -45,7 +45,8 @@ enum measure {
 	M_POWER_POINTS	= 1u << 8,	/* points: driver power samples between ticks */
 	M_VIOLATION	= 1u << 9,	/* device.throttle_*_ns at the end of the run */
 	M_FOREIGN	= 1u << 10,	/* foreign_*_pct: load of processes outside the tree */
-	M_MEM_CLOCK	= 1u << 11,	/* mem_mhz (M_CLOCKS is gfx_mhz and sm_mhz) */
+	M_MEM_CLOCK	= 1u << 11,	/* mem_mhz */
+	M_SM_CLOCK	= 1u << 12,	/* sm_mhz */
 };
 
 #define PSTATE_UNKNOWN		(-1)

@@ -336,8 +336,11 @@ same_state_bound(struct dev_acct *a, const struct sample *p, const struct sample
 static void
 add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *s, int64_t dt)
 {
-	if (has_both(p, s, M_CLOCKS)) {
+	if (has_both(p, s, M_SM_CLOCK)) {
 		st->sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
+		st->sm_clock_ns += dt;
+	}
+	if (has_both(p, s, M_CLOCKS)) {
 		st->gfx_mhz_ns += ((double)p->gfx_mhz + s->gfx_mhz) / 2 * (double)dt;
 		st->clock_ns += dt;
 	}

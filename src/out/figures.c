@@ -260,7 +260,7 @@ static const struct figure state_figures[] = {
 	{ COL_ENERGY_ERR, S(energy_err_mj), .scale = 1e3, .prec = 6, S_HAS(has_energy) },
 	{ COL_AVGPOWER, .real = state_power, .prec = 3 },
 	{ COL_AVGSM, S(avg_sm_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
-	{ COL_AVGGFX, S(avg_gfx_mhz), .scale = 1, .prec = 1, S_HAS(has_sm) },
+	{ COL_AVGGFX, S(avg_gfx_mhz), .scale = 1, .prec = 1, S_HAS(has_gfx) },
 	{ COL_AVGMEM, S(avg_mem_mhz), .scale = 1, .prec = 1, S_HAS(has_mem) },
 	{ COL_MEASURED, S(energy_ns), .scale = 1e9, .prec = 6, S_HAS(has_energy) },
 };

@@ -206,7 +206,8 @@ static void
 write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 {
 	const struct state_report	*s;
-	char				 name[16], clk[48], mem[16], pw[16], e[48], t[48];
+	char				 name[16], clk[48], sm[16], gfx[16], mem[16], pw[16];
+	char				 e[48], t[48];
 	bool				 is_sm = has_sm_clock(d->dev), is_part = false;
 	size_t				 i;
 
@@ -227,13 +228,11 @@ write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 		is_part |= s->has_energy && s->energy_ns < s->time_ns;
 		snprintf(pw, sizeof pw, s->has_energy ? "%.1f" : "unknown",
 		    s->energy_mj / ((double)s->energy_ns / 1e9) / 1000);
+		/* Each clock known or not on its own. */
+		snprintf(sm, sizeof sm, s->has_sm ? "%.0f/" : "unknown/", s->avg_sm_mhz);
+		snprintf(gfx, sizeof gfx, s->has_gfx ? "%.0f" : "unknown", s->avg_gfx_mhz);
 		snprintf(mem, sizeof mem, s->has_mem ? "%.0f" : "unknown", s->avg_mem_mhz);
-		if (!s->has_sm)
-			snprintf(clk, sizeof clk, "%s%s/%s", is_sm ? "unknown/" : "", "unknown", mem);
-		else if (is_sm)
-			snprintf(clk, sizeof clk, "%.0f/%.0f/%s", s->avg_sm_mhz, s->avg_gfx_mhz, mem);
-		else
-			snprintf(clk, sizeof clk, "%.0f/%s", s->avg_gfx_mhz, mem);
+		snprintf(clk, sizeof clk, "%s%s/%s", is_sm ? sm : "", gfx, mem);
 		/* "±" is two bytes and one column: one more byte of width per "±". */
 		fprintf(f, "   %-9s %18s %6.1f%% %22s %9s  %s\n",
 		    schema_state_name(d->dev, s->pstate, name, sizeof name), t,

@@ -148,7 +148,7 @@ put_device_fields(struct timeline *tl, const struct device *dev, const struct sa
 	else
 		put(tl, ",");
 	put_u(tl, s->valid, M_CLOCKS, s->gfx_mhz);
-	put_u(tl, s->valid, M_CLOCKS, s->sm_mhz);
+	put_u(tl, s->valid, M_SM_CLOCK, s->sm_mhz);
 	put_u(tl, s->valid, M_MEM_CLOCK, s->mem_mhz);
 	put_u(tl, s->valid, M_UTIL, s->util_pct);
 	put_u(tl, s->valid, M_UTIL, s->mem_util_pct);

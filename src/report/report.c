@@ -183,11 +183,12 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy &&
 		    a->states[i].energy_ns > 0;
 		s->energy_ns = a->states[i].energy_ns;
-		s->has_sm = a->states[i].clock_ns > 0;
-		if (s->has_sm) {
-			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].clock_ns;
+		s->has_sm = a->states[i].sm_clock_ns > 0;
+		if (s->has_sm)
+			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].sm_clock_ns;
+		s->has_gfx = a->states[i].clock_ns > 0;
+		if (s->has_gfx)
 			s->avg_gfx_mhz = a->states[i].gfx_mhz_ns / (double)a->states[i].clock_ns;
-		}
 		s->has_mem = a->states[i].mem_clock_ns > 0;
 		if (s->has_mem)
 			s->avg_mem_mhz = a->states[i].mem_mhz_ns / (double)a->states[i].mem_clock_ns;

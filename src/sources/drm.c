@@ -114,7 +114,7 @@ drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
 	s->valid |= M_PSTATE;
 	if (d->fds[DRM_S_FREQ_HZ] < 0) {
 		s->gfx_mhz = s->sm_mhz = dpm.mhz;
-		s->valid |= M_CLOCKS;
+		s->valid |= M_CLOCKS | M_SM_CLOCK;
 	}
 }
 
@@ -139,7 +139,7 @@ drm_read_freq(struct drm_dev *d, const char *text, struct sample *s, uint64_t di
 	if (text == NULL || drm_parse_value(text, &v) != 0 || v / div > UINT32_MAX)
 		return;
 	s->gfx_mhz = s->sm_mhz = (uint32_t)(v / div);
-	s->valid |= M_CLOCKS;
+	s->valid |= M_CLOCKS | M_SM_CLOCK;
 }
 
 static void

@@ -147,15 +147,19 @@ nvml_read_clocks(const struct nvml_dev *d, struct sample *s)
 
 	if (d->ctx->fn.clock_info == NULL)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
-	if ((r = d->ctx->fn.clock_info(d->handle, NVML_CLOCK_GRAPHICS, &gfx)) != NVML_SUCCESS ||
-	    (r = d->ctx->fn.clock_info(d->handle, NVML_CLOCK_SM, &sm)) != NVML_SUCCESS ||
-	    (r = d->ctx->fn.clock_info(d->handle, NVML_CLOCK_MEM, &mem)) != NVML_SUCCESS)
-		return r;
-	s->gfx_mhz = gfx;
-	s->sm_mhz = sm;
-	s->mem_mhz = mem;
-	s->valid |= M_MEM_CLOCK;
-	return NVML_SUCCESS;
+	/* Each clock valid on its own: one the GPU does not report leaves the others. */
+	if (d->ctx->fn.clock_info(d->handle, NVML_CLOCK_SM, &sm) == NVML_SUCCESS) {
+		s->sm_mhz = sm;
+		s->valid |= M_SM_CLOCK;
+	}
+	if (d->ctx->fn.clock_info(d->handle, NVML_CLOCK_MEM, &mem) == NVML_SUCCESS) {
+		s->mem_mhz = mem;
+		s->valid |= M_MEM_CLOCK;
+	}
+	/* The graphics clock's answer is the reader's (M_CLOCKS). */
+	if ((r = d->ctx->fn.clock_info(d->handle, NVML_CLOCK_GRAPHICS, &gfx)) == NVML_SUCCESS)
+		s->gfx_mhz = gfx;
+	return r;
 }
 
 static nvmlReturn_t

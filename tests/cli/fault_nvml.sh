@@ -287,6 +287,27 @@ test_power_fails_mid() {
 	assert_match err 'P0 share of time, device 0 .* pass'
 }
 
+# A GPU that does not report its memory clock (NOT_SUPPORTED) still gives
+# its SM and graphics clocks: each clock is known or unknown on its own, in
+# the timeline, the summary and the text.
+test_one_clock_absent() {
+	gpu_block mc.scn
+	sed -i 's/^phase at=0 power=200 pstate=0$/phase at=0 power=200 pstate=0 gfx=1755 sm=1755/' mc.scn
+	echo 'clock_absent mem' >>mc.scn
+	js_fault "$PWD/mc.scn" 500ms 0 -i 100
+	csv_get t.csv sm_mhz status=ok
+	assert_eq "$csv_v" 1755 "timeline sm_mhz"
+	csv_get t.csv gfx_mhz status=ok
+	assert_eq "$csv_v" 1755 "timeline gfx_mhz"
+	csv_get t.csv mem_mhz status=ok
+	assert_eq "$csv_v" "" "timeline mem_mhz (not reported: empty)"
+	csv_get s.csv avg_sm_mhz scope=pstate device=0 pstate=P0
+	assert_near "$csv_v" 1755 0.5 "P0's SM clock"
+	csv_get s.csv avg_mem_mhz scope=pstate device=0 pstate=P0
+	assert_eq "$csv_v" "" "P0's memory clock (unknown)"
+	assert_match err '^ +P0 .* 1755/1755/unknown$'
+}
+
 # Failing from the start: at probe too.  A transient error there does not
 # mean "does not measure it": power is kept, noted, and read once it answers.
 test_power_fails_at_start() {
@@ -474,6 +495,7 @@ t_run "three counter resets, one while lost: counted, energy exact" test_counter
 t_run "3,000 foreign pids appear mid-run: all read, tree found" test_procs_3000
 t_run "power fails mid-run: counter, P-state, window kept" test_power_fails_mid
 t_run "power fails at probe: kept, noted, read later" test_power_fails_at_start
+t_run "a clock the GPU does not report leaves the others" test_one_clock_absent
 t_run "power fails to the end: counter exact, readings' integral marked" test_power_fails_to_end
 t_run "GPU lost at probe: kept, energy exact, lost start, unknown not 0" test_gpu_lost_at_probe
 t_run "no counter, lost interval: bridged, said so, within bound" test_counterless_lost_interval

@@ -146,6 +146,8 @@ nvmlDeviceGetClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int *
 		return rc;
 	if ((rc = check_clock_type(type, clock)) != NVML_SUCCESS)
 		return state_leave(rc);
+	if (d->clock_absent & (1u << type))
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*clock = clock_now(d, model_phase_at(d, state_ms(now)), type);
 	return state_leave(NVML_SUCCESS);
 }

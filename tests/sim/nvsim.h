@@ -165,6 +165,7 @@ struct simdev {
 	unsigned	 pci_id;
 	unsigned	 pci_subsys;
 	unsigned	 arch;			/* nvmlDeviceGetArchitecture; 0: NOT_SUPPORTED */
+	unsigned	 clock_absent;		/* bit per nvmlClockType_t: NOT_SUPPORTED */
 	bool		 has_energy;
 	enum power_kind	 power;
 	unsigned	 sample_ms;		/* 0: GetSamples is NOT_SUPPORTED */

@@ -485,6 +485,22 @@ kw_base_clock(struct parser *p, int argc, char **argv)
 	return p->dev->base_mhz == 0 ? perr(p, "base_clock must be above 0") : 0;
 }
 
+/* clock_absent TYPE...: GetClockInfo of these types answers NOT_SUPPORTED. */
+static int
+kw_clock_absent(struct parser *p, int argc, char **argv)
+{
+	static const char *const words[] = { "graphics", "sm", "mem", NULL };
+	int	 i, k;
+
+	for (k = 1; k < argc; k++) {
+		/* The words are in the order of nvmlClockType_t. */
+		if ((i = parse_word(p, "clock_absent", argv[k], words)) == -1)
+			return -1;
+		p->dev->clock_absent |= 1u << i;
+	}
+	return 0;
+}
+
 static int
 kw_lock_clocks(struct parser *p, int argc, char **argv)
 {
@@ -1006,6 +1022,7 @@ static const struct keyword keywords[] = {
 	{ "max_clocks",		kw_max_clocks,		true,	4, 4 },
 	{ "base_clock",		kw_base_clock,		true,	2, 2 },
 	{ "lock_clocks",	kw_lock_clocks,		true,	2, 2 },
+	{ "clock_absent",	kw_clock_absent,	true,	2, 4 },
 	{ "memory",		kw_memory,		true,	2, 3 },
 	{ "phase",		kw_phase,		true,	2, MAXARGS },
 	{ "tree",		kw_tree,		true,	1, MAXARGS },
