@@ -42,6 +42,8 @@ struct config {
 	unsigned		 interval_ms;
 	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q */
 	enum descendants	 descendants;
+	enum tracker		 tracker;	/* --tracker, JOULESTAT_TRACKER */
+	const char		*cgroup_root;	/* JOULESTAT_CGROUP_ROOT, or NULL */
 	pid_t			*pids;		/* -p: attach to these (npids > 0) */
 	size_t			 npids;
 	char			**argv;		/* workload, NULL-terminated (argc > 0) */

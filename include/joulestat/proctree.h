@@ -16,8 +16,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "joulestat/cgroup.h"
 #include "joulestat/procfs.h"
 #include "joulestat/util.h"
+
+/*
+ * How the tree's members are found: the workload's own cgroup v2 where
+ * joulestat may create one, else the walk of /proc (--tracker, man page).
+ */
+enum tracker {
+	TRACKER_AUTO,		/* cgroup where it can, else proc */
+	TRACKER_CGROUP,		/* cgroup or fail */
+	TRACKER_PROC,		/* the /proc walk */
+};
+
+/* "auto", "cgroup" or "proc". */
+const char	*proctree_tracker_name(enum tracker t);
+
+/* The tracker named s, or -1. */
+int	proctree_tracker_parse(const char *s);
 
 struct proc {
 	pid_t		 pid;
@@ -47,6 +64,9 @@ struct proc_id {
 
 struct proctree {
 	int		 proc_dirfd;		/* the proc root, usually /proc */
+	struct cgroup	*cg;			/* members from its cgroup.procs, or NULL */
+	int64_t		 walk_ns;		/* the time of the latest refresh */
+	int64_t		 cur_ns;		/* walk scratch: the time of this one */
 	bool		 has_children_files;	/* else: scan the proc root */
 	bool		 is_root_included;	/* attach: roots are measured too */
 	pid_t		*roots;
@@ -99,6 +119,13 @@ int	proctree_init(struct proctree *tree, const char *proc_root,
  * number of live processes.
  */
 size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
+
+/*
+ * From now on, the members are the processes of cg (cgroup.procs), not the
+ * descendants found through /proc: one read a refresh, and /proc/PID/stat
+ * only of a pid not in the refresh before (its identity and name).
+ */
+void	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg);
 
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);

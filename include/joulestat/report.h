@@ -17,6 +17,7 @@
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/proctree.h"
 #include "joulestat/schema.h"
 #include "joulestat/source.h"
 #include "joulestat/stats.h"
@@ -109,7 +110,9 @@ struct report {
 	uint64_t	 max_rss_kib;		/* largest single process (rusage) */
 	bool		 has_max_rss;
 	bool		 has_tree;		/* a process not a zombie was seen: the */
-	uint64_t	 peak_tree_rss_kib;	/* next three are known; largest sum at a tick */
+	uint64_t	 peak_tree_rss_kib;	/* next three are known; largest sum at a tick, */
+	bool		 has_tree_rss;		/* or the cgroup's memory.peak */
+	enum tracker	 tracker;		/* how the tree was followed: cgroup or proc */
 	uint64_t	 processes;
 	uint64_t	 max_concurrent;
 	pid_t		*leftover;		/* owned by the report */

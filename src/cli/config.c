@@ -60,6 +60,7 @@ struct raw_opts {
 	char	*pids;
 	char	*descendants;
 	char	*nvml_lib;
+	char	*tracker;
 	char	*devices;
 	char	*gate[GATE_REGRESSION + 1];	/* by enum gate_metric */
 	char	*gate_sigma;
@@ -76,7 +77,7 @@ struct raw_opts {
 	int	 is_exclusive;
 };
 
-#define NOPTIONS 38
+#define NOPTIONS 39
 
 struct parser {
 	struct raw_opts	 raw;
@@ -95,6 +96,7 @@ own_strings(struct parser *ps)
 		&ps->raw.interval, &ps->raw.json, &ps->raw.timeline, &ps->raw.repeat,
 		&ps->raw.warmup, &ps->raw.cooldown, &ps->raw.output, &ps->raw.field_sep,
 		&ps->raw.csv, &ps->raw.pids, &ps->raw.descendants, &ps->raw.nvml_lib,
+		&ps->raw.tracker,
 		&ps->raw.devices, &ps->raw.gate[GATE_ENERGY], &ps->raw.gate[GATE_ABOVE_IDLE],
 		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
 		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
@@ -198,6 +200,9 @@ fill_table(struct poptOption *t, struct raw_opts *r)
 		"run the command N times and report mean and standard deviation", "N" },
 	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
 		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
+	    { "tracker", '\0', POPT_ARG_STRING, &r->tracker, OPT_STRING,
+		"follow the process tree through a cgroup of its own (cgroup), by walking /proc "
+		"(proc), or the first that works here (auto, default)", "auto|cgroup|proc" },
 	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
 	    { "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
 	    { "warmup", '\0', POPT_ARG_STRING, &r->warmup, OPT_STRING,
@@ -343,6 +348,23 @@ resolve_sources(struct config *cfg, const char *nvml_lib)
 	cfg->sources.sysfs_root = p != NULL ? p : "/sys";
 	p = env_override("JOULESTAT_PROC_ROOT");
 	cfg->sources.proc_root = p != NULL ? p : "/proc";
+}
+
+/* --tracker, else JOULESTAT_TRACKER, else auto; the cgroup v2 mount from JOULESTAT_CGROUP_ROOT. */
+static int
+parse_tracker(struct config *cfg, const char *opt, struct errbuf *err)
+{
+	const char	*s = opt != NULL ? opt : env_override("JOULESTAT_TRACKER");
+	int		 t = s != NULL ? proctree_tracker_parse(s) : TRACKER_AUTO;
+
+	cfg->cgroup_root = env_override("JOULESTAT_CGROUP_ROOT");
+	if (t < 0) {
+		errbuf_set(err, "invalid %s '%s': expected auto, cgroup or proc",
+		    opt != NULL ? "--tracker" : "JOULESTAT_TRACKER", VIS(s));
+		return -1;
+	}
+	cfg->tracker = (enum tracker)t;
+	return 0;
 }
 
 static int
@@ -646,6 +668,8 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->out.timeline_path = r->timeline;
 	cfg->out.plot_path = r->plot;
 	resolve_sources(cfg, r->nvml_lib);
+	if (parse_tracker(cfg, r->tracker, err) != 0)
+		return -1;
 	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;

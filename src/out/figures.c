@@ -32,7 +32,7 @@ static const struct figure run_figures[] = {
 	{ COL_SYS, R(sys_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "cpu_sampled", R(is_cpu_sampled) },
 	{ COL_MAXRSS, R(max_rss_kib), R_HAS(has_max_rss) },
-	{ COL_TREERSS, R(peak_tree_rss_kib), R_HAS(has_tree) },
+	{ COL_TREERSS, R(peak_tree_rss_kib), R_HAS(has_tree_rss) },
 	{ COL_PROCS, R(processes), R_HAS(has_tree) },
 	{ COL_MAXCONC, R(max_concurrent), R_HAS(has_tree) },
 	{ COL_NONE, "attached_processes", R(nattached) },
@@ -44,6 +44,13 @@ static const struct figure weight_figures[] = {
 	{ COL_NONE, "mem", "attrib_weights", R(w_mem), .scale = 1 },
 };
 
+/* How the process tree was followed: "cgroup" or "proc" (--tracker). */
+static const char *
+tracker_word(const void *base)
+{
+	return proctree_tracker_name(((const struct report *)base)->tracker);
+}
+
 static const struct figure sampler_figures[] = {
 	{ COL_INTERVAL, NULL, "sampler", R(interval_ms) },
 	{ COL_TICKS, NULL, "sampler", R(ticks) },
@@ -53,6 +60,7 @@ static const struct figure sampler_figures[] = {
 	{ COL_LATEP99, NULL, "sampler", R(late_p99_ns), .scale = 1e6, .prec = 3 },
 	{ COL_SAMPLERCPU, "cpu_s", "sampler", R(sampler_cpu_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "proc_races", "sampler", R(races) },
+	{ COL_NONE, "tracker", "sampler", .word = tracker_word },
 };
 
 static bool

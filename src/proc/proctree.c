@@ -446,6 +446,28 @@ walk_scan(struct proctree *tree, int64_t t_ns)
 	free(pairs);
 }
 
+/*
+ * A member listed by the cgroup: a pid that was in the refresh before is the
+ * same process (it never left the cgroup, so its pid was not reused
+ * unless it ended and came back within one refresh); a new one is read.
+ */
+static void
+visit_member(pid_t pid, void *arg)
+{
+	struct proctree		*tree = arg;
+	struct proc_stat	 st;
+	struct proc		*p = lookup(tree, pid);
+
+	if (p != NULL && p->is_alive)
+		return;
+	if (p != NULL && p->last_seen_ns == tree->walk_ns && tree->refreshes > 0) {
+		p->is_alive = true;
+		live_push(tree, p);
+		return;
+	}
+	(void)visit(tree, pid, tree->cur_ns, &st);
+}
+
 /* Processes that were alive before this walk and are not now: let their files go. */
 static void
 close_ended(struct proctree *tree)
@@ -478,11 +500,18 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	if (tree->has_children_files)
+	if (tree->cg != NULL) {
+		tree->cur_ns = t_ns;
+		if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
+			tree->races++;
+		for (i = 0; i < tree->nlive; i++)
+			tree->procs[tree->live[i]].last_seen_ns = t_ns;
+	} else if (tree->has_children_files)
 		walk_children(tree, t_ns);
 	else
 		walk_scan(tree, t_ns);
 	close_ended(tree);
+	tree->walk_ns = t_ns;
 	for (i = 0; i < tree->nlive; i++)
 		rss += tree->procs[tree->live[i]].rss_kib;
 	if (rss > tree->peak_rss_kib)
@@ -521,6 +550,36 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	snprintf(path, sizeof path, "%d/task/%d/children", (int)roots[0], (int)roots[0]);
 	tree->has_children_files = fstatat(tree->proc_dirfd, path, &sb, 0) == 0;
 	return 0;
+}
+
+void
+proctree_use_cgroup(struct proctree *tree, struct cgroup *cg)
+{
+	tree->cg = cg;
+}
+
+static const char *const tracker_names[] = {
+	[TRACKER_AUTO] = "auto",
+	[TRACKER_CGROUP] = "cgroup",
+	[TRACKER_PROC] = "proc",
+};
+
+const char *
+proctree_tracker_name(enum tracker t)
+{
+	return tracker_names[t];
+}
+
+int
+proctree_tracker_parse(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(tracker_names); i++) {
+		if (strcmp(s, tracker_names[i]) == 0)
+			return (int)i;
+	}
+	return -1;
 }
 
 const struct proc *

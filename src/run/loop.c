@@ -102,11 +102,16 @@ collect_leftovers(struct run *run)
 	}
 }
 
+/* Signal what is left; in a cgroup, everything in it, forks included. */
 static void
 kill_tree(struct run *run, int sig)
 {
 	size_t	i;
 
+	if (run->tree.cg != NULL) {
+		cgroup_signal(run->tree.cg, sig);
+		return;
+	}
 	for (i = 0; i < run->nleftover; i++)
 		kill(run->leftover[i], sig);
 }
@@ -149,6 +154,9 @@ check_drained(struct loop *lp, int64_t t)
 		kill_tree(run, SIGKILL);
 		lp->kill_at_ns = INT64_MAX;
 	}
+	/* The kernel's word: nothing is left in the cgroup (zombies are not in it). */
+	if (run->tree.cg != NULL && cgroup_populated(run->tree.cg) == 0)
+		run->nleftover = 0;
 	if (run->nleftover == 0) {
 		run->t_end_ns = t;
 		lp->phase = PHASE_DONE;
@@ -299,12 +307,19 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 		if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING)
 			check_drained(lp, now_ns());
 	}
-	for (i = 2; i < nfds && lp->phase != PHASE_DONE; i++) {
+	for (i = 2; i < 2 + run->npidfds && lp->phase != PHASE_DONE; i++) {
 		if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
 			on_pid_end(lp, i - 2);
 		if (run->pidfds[i - 2] < 0)
 			fds[i].fd = -1;
 	}
+	/*
+	 * cgroup.events changed (POLLPRI, until it is read again): when the
+	 * cgroup is empty, a run waiting for its descendants is over.
+	 */
+	if (i < nfds && (fds[i].revents & POLLPRI) && cgroup_populated(run->tree.cg) == 0 &&
+	    (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING))
+		check_drained(lp, now_ns());
 }
 
 /*
@@ -325,11 +340,13 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
 	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
 	struct pollfd	*fds;
-	size_t		 nfds = 2 + run->npidfds, i;
+	size_t		 nfds = 2 + run->npidfds + (run->tree.cg != NULL), i;
 
 	if (arm_timer(&lp, err) != 0)
 		return -1;
 	fds = xcalloc(nfds, sizeof *fds);
+	if (run->tree.cg != NULL)
+		fds[nfds - 1] = (struct pollfd){ .fd = run->tree.cg->events_fd, .events = POLLPRI };
 	fds[0] = (struct pollfd){ .fd = lp.timerfd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (i = 0; i < run->npidfds; i++)

@@ -96,7 +96,20 @@ setup_close(struct run *run)
 	free(run->pidfds);
 	free(run->inherited_fds);
 	run->inherited_fds = NULL;
+	setup_drop_cgroup(run);
 	proctree_free(&run->tree);
+}
+
+void
+setup_drop_cgroup(struct run *run)
+{
+	struct errbuf	err = { "" };
+
+	if (run->tree.cg == NULL)
+		return;
+	run->tree.cg = NULL;
+	if (cgroup_remove(&run->cgroup, &err) != 0)
+		warnmsg("%s", err.msg);
 }
 
 void
@@ -105,6 +118,12 @@ setup_finish(struct run *run)
 	size_t	i;
 
 	reading_finish(run);
+	if (run->tree.cg != NULL) {
+		run->has_cg_cpu = cgroup_cpu_ns(&run->cgroup, &run->cg_user_ns,
+		    &run->cg_sys_ns) == 0;
+		run->has_cg_peak = cgroup_peak_kib(&run->cgroup, &run->cg_peak_kib) == 0;
+	}
+	setup_drop_cgroup(run);
 	for (i = 0; i < run->nbackends; i++) {
 		if (run->backends[i].is_gone)
 			run_note(run, run->backends[i].ops->name, "stopped answering: ",
@@ -168,10 +187,43 @@ setup_attach(struct run *run, struct errbuf *err)
 	return proctree_init(&run->tree, "/proc", pids, npids, true, err);
 }
 
+/* cgroup v2 may not be used: say why and walk /proc, unless --tracker=cgroup. */
+static int
+cgroup_refused(struct run *run, const struct errbuf *why, struct errbuf *err)
+{
+	setup_drop_cgroup(run);
+	run->tracker_used = TRACKER_PROC;
+	if (run->tracker == TRACKER_CGROUP) {
+		errbuf_set(err, "--tracker=cgroup: %s", why->msg);
+		return -1;
+	}
+	run->is_cgroup_refused = true;
+	run_note(run, "joulestat", "process tree walked in /proc: ", why->msg);
+	return 0;
+}
+
+/* The run's own cgroup, before the fork, where it may be created. */
+static int
+try_cgroup(struct run *run, struct errbuf *err)
+{
+	struct errbuf	why = { "" };
+
+	run->tracker_used = TRACKER_PROC;
+	run->has_cg_cpu = run->has_cg_peak = false;
+	if (run->tracker == TRACKER_PROC || run->is_cgroup_refused)
+		return 0;
+	if (cgroup_create(&run->cgroup, run->cgroup_root, &why) != 0)
+		return cgroup_refused(run, &why, err);
+	proctree_use_cgroup(&run->tree, &run->cgroup);
+	run->tracker_used = TRACKER_CGROUP;
+	return 0;
+}
+
 int
 setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 {
-	pid_t	self = getpid();
+	struct errbuf	why = { "" };
+	pid_t		self = getpid();
 
 	/* As a subreaper we stay the parent of double-forked daemons. */
 	if (launch_become_subreaper() != 0)
@@ -186,7 +238,19 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	 */
 	memset(&run->excluded_ru, 0, sizeof run->excluded_ru);
 	proctree_exclude_present(&run->tree, now_ns());
-	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
+	if (try_cgroup(run, err) != 0)
+		return -1;
+	if (launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err) != 0) {
+		setup_drop_cgroup(run);
+		return -1;
+	}
+	/* Still corked: whatever it starts will be in the cgroup. */
+	if (run->tree.cg != NULL && cgroup_enter(&run->cgroup, run->child.pid, &why) != 0 &&
+	    cgroup_refused(run, &why, err) != 0) {
+		launch_cancel(&run->child);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -195,6 +259,7 @@ setup_reset(struct run *run)
 	struct backend	*b;
 	size_t		 i, k;
 
+	setup_drop_cgroup(run);
 	proctree_free(&run->tree);
 	memset(&run->child, 0, sizeof run->child);
 	attrib_reset(&run->attrib);
