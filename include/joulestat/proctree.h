@@ -54,6 +54,7 @@ struct proc {
 	bool		 is_root;		/* one of the -p pids */
 	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
 	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
+	int		 pidfd;			/* cgroup tracker: readable once it ends, or -1 */
 };
 
 /* A process by its identity. */
@@ -65,6 +66,7 @@ struct proc_id {
 struct proctree {
 	int		 proc_dirfd;		/* the proc root, usually /proc */
 	struct cgroup	*cg;			/* members from its cgroup.procs, or NULL */
+	int		 epfd;			/* with cg: the members' pidfds */
 	int64_t		 walk_ns;		/* the time of the latest refresh */
 	int64_t		 cur_ns;		/* walk scratch: the time of this one */
 	bool		 has_children_files;	/* else: scan the proc root */
@@ -122,10 +124,11 @@ size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
 
 /*
  * From now on, the members are the processes of cg (cgroup.procs), not the
- * descendants found through /proc: one read a refresh, and /proc/PID/stat
- * only of a pid not in the refresh before (its identity and name).
+ * descendants found through /proc: one read a refresh, one epoll_wait on
+ * the members' pidfds for those that ended, and /proc/PID/stat only of a
+ * new process (its identity and name).  0, or -1 with err.
  */
-void	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg);
+int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err);
 
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);

@@ -12,8 +12,10 @@
  */
 #include "joulestat/proctree.h"
 
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include <dirent.h>
@@ -87,7 +89,7 @@ add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
 	memset(p, 0, sizeof *p);
 	p->pid = st->pid;
 	p->starttime_ticks = st->starttime_ticks;
-	p->stat_fd = p->children_fd = -1;
+	p->stat_fd = p->children_fd = p->pidfd = -1;
 	p->first_seen_ns = t_ns;
 	slots_put(tree, p->pid, tree->nproc);
 	tree->nproc++;
@@ -447,9 +449,10 @@ walk_scan(struct proctree *tree, int64_t t_ns)
 }
 
 /*
- * A member listed by the cgroup: a pid that was in the refresh before is the
- * same process (it never left the cgroup, so its pid was not reused
- * unless it ended and came back within one refresh); a new one is read.
+ * A member listed by the cgroup.  A pid that was a member at the refresh
+ * before is the same process unless its pidfd said it ended (then the pid
+ * was reused); only a new one is read from /proc.  Without a pidfd (the
+ * descriptor budget, kernels before 5.3) its stat file tells.
  */
 static void
 visit_member(pid_t pid, void *arg)
@@ -457,15 +460,51 @@ visit_member(pid_t pid, void *arg)
 	struct proctree		*tree = arg;
 	struct proc_stat	 st;
 	struct proc		*p = lookup(tree, pid);
+	struct epoll_event	 ev = { .events = EPOLLIN };
 
 	if (p != NULL && p->is_alive)
 		return;
-	if (p != NULL && p->last_seen_ns == tree->walk_ns && tree->refreshes > 0) {
+	if (p != NULL && p->pidfd >= 0 && p->last_seen_ns == tree->walk_ns) {
 		p->is_alive = true;
 		live_push(tree, p);
 		return;
 	}
-	(void)visit(tree, pid, tree->cur_ns, &st);
+	if ((p = visit(tree, pid, tree->cur_ns, &st)) == NULL || p->pidfd >= 0 ||
+	    tree->nfds >= tree->maxfds)
+		return;
+	if ((p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return;
+	tree->nfds++;
+	ev.data.u64 = (uint64_t)(p - tree->procs);
+	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1)
+		close_fd(tree, &p->pidfd);
+}
+
+/* The members whose pidfd says they ended since the refresh before: they are gone. */
+static void
+reap_ended(struct proctree *tree)
+{
+	struct epoll_event	evs[64];
+	int			n, i;
+
+	do {
+		n = epoll_wait(tree->epfd, evs, (int)ARRAY_SIZE(evs), 0);
+		for (i = 0; i < n; i++)
+			close_fd(tree, &tree->procs[evs[i].data.u64].pidfd);
+	} while (n == (int)ARRAY_SIZE(evs));
+}
+
+static void
+walk_cgroup(struct proctree *tree, int64_t t_ns)
+{
+	size_t	i;
+
+	reap_ended(tree);
+	tree->cur_ns = t_ns;
+	if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
+		tree->races++;
+	for (i = 0; i < tree->nlive; i++)
+		tree->procs[tree->live[i]].last_seen_ns = t_ns;
 }
 
 /* Processes that were alive before this walk and are not now: let their files go. */
@@ -480,6 +519,7 @@ close_ended(struct proctree *tree)
 		if (!p->is_alive) {
 			close_fd(tree, &p->stat_fd);
 			close_fd(tree, &p->children_fd);
+			close_fd(tree, &p->pidfd);
 		}
 	}
 }
@@ -500,13 +540,9 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	if (tree->cg != NULL) {
-		tree->cur_ns = t_ns;
-		if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
-			tree->races++;
-		for (i = 0; i < tree->nlive; i++)
-			tree->procs[tree->live[i]].last_seen_ns = t_ns;
-	} else if (tree->has_children_files)
+	if (tree->cg != NULL)
+		walk_cgroup(tree, t_ns);
+	else if (tree->has_children_files)
 		walk_children(tree, t_ns);
 	else
 		walk_scan(tree, t_ns);
@@ -552,10 +588,15 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	return 0;
 }
 
-void
-proctree_use_cgroup(struct proctree *tree, struct cgroup *cg)
+int
+proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err)
 {
+	if (tree->epfd <= 0 && (tree->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
+		errbuf_set(err, "epoll_create1: %s", strerror(errno));
+		return -1;
+	}
 	tree->cg = cg;
+	return 0;
 }
 
 static const char *const tracker_names[] = {
@@ -632,6 +673,7 @@ proctree_exclude_present(struct proctree *tree, int64_t t_ns)
 	for (i = 0; i < tree->nproc; i++) {
 		close_fd(tree, &tree->procs[i].stat_fd);
 		close_fd(tree, &tree->procs[i].children_fd);
+		close_fd(tree, &tree->procs[i].pidfd);
 	}
 	tree->nproc = tree->nlive = tree->nprev = 0;
 	if (tree->nslots > 0)
@@ -663,11 +705,14 @@ proctree_free(struct proctree *tree)
 	for (i = 0; i < tree->nproc; i++) {
 		close_fd(tree, &tree->procs[i].stat_fd);
 		close_fd(tree, &tree->procs[i].children_fd);
+		close_fd(tree, &tree->procs[i].pidfd);
 	}
 	free(tree->prev);
 	free(tree->kids);
 	if (tree->proc_dirfd > 0)
 		close(tree->proc_dirfd);
+	if (tree->epfd > 0)
+		close(tree->epfd);
 	free(tree->roots);
 	free(tree->procs);
 	free(tree->live);

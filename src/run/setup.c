@@ -214,7 +214,9 @@ try_cgroup(struct run *run, struct errbuf *err)
 		return 0;
 	if (cgroup_create(&run->cgroup, run->cgroup_root, &why) != 0)
 		return cgroup_refused(run, &why, err);
-	proctree_use_cgroup(&run->tree, &run->cgroup);
+	run->tree.cg = &run->cgroup;	/* so that a refusal removes it */
+	if (proctree_use_cgroup(&run->tree, &run->cgroup, &why) != 0)
+		return cgroup_refused(run, &why, err);
 	run->tracker_used = TRACKER_CGROUP;
 	return 0;
 }
