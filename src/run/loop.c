@@ -150,10 +150,12 @@ check_drained(struct loop *lp, int64_t t)
 	struct run	*run = lp->run;
 
 	collect_leftovers(run);
-	if (lp->phase == PHASE_KILLING && t >= lp->kill_at_ns) {
+	/*
+	 * After the grace period, SIGKILL at every look until nothing is left:
+	 * walking /proc, a process forked after the walk escapes one round.
+	 */
+	if (lp->phase == PHASE_KILLING && t >= lp->kill_at_ns && run->nleftover > 0)
 		kill_tree(run, SIGKILL);
-		lp->kill_at_ns = INT64_MAX;
-	}
 	/* The kernel's word: nothing is left in the cgroup (zombies are not in it). */
 	if (run->tree.cg != NULL && cgroup_populated(run->tree.cg) == 0)
 		run->nleftover = 0;
