@@ -9,6 +9,7 @@
 #include "joulestat/cgroup.h"
 
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/types.h>
 
 #include <errno.h>
@@ -18,6 +19,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <linux/magic.h>
 
 #include "joulestat/procfs.h"
 #include "joulestat/util.h"
@@ -131,12 +134,33 @@ slurp(const char *path)
 	}
 }
 
+/*
+ * Where systemd and the container runtimes mount cgroup v2: unified, or
+ * hybrid beside the v1 controllers (statfs(2), CGROUP2_SUPER_MAGIC); two
+ * calls instead of reading a mount table that can be long.
+ */
+static const char *
+well_known_mount(void)
+{
+	static const char *const	 paths[] = { "/sys/fs/cgroup", "/sys/fs/cgroup/unified" };
+	struct statfs			 sf;
+	size_t				 i;
+
+	for (i = 0; i < ARRAY_SIZE(paths); i++) {
+		if (statfs(paths[i], &sf) == 0 && sf.f_type == CGROUP2_SUPER_MAGIC)
+			return paths[i];
+	}
+	return NULL;
+}
+
 static int
 open_own(struct cgroup *cg, const char *root, struct errbuf *err)
 {
 	char	mnt[256], self[256], *text;
 	int	r;
 
+	if (root == NULL)
+		root = well_known_mount();
 	if (root == NULL) {
 		if ((text = slurp("/proc/self/mountinfo")) == NULL) {
 			errbuf_set(err, "/proc/self/mountinfo: %s", strerror(errno));

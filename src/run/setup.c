@@ -239,15 +239,19 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	 * reported by them, and neither its process nor its CPU time is this run's.
 	 */
 	memset(&run->excluded_ru, 0, sizeof run->excluded_ru);
-	proctree_exclude_present(&run->tree, now_ns());
 	if (try_cgroup(run, err) != 0)
 		return -1;
-	if (launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err) != 0) {
+	/* A fresh cgroup holds nothing of theirs: only the /proc walk must set it aside. */
+	if (run->tree.cg == NULL)
+		proctree_exclude_present(&run->tree, now_ns());
+	if (launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe,
+	    run->tree.cg != NULL ? run->cgroup.dirfd : -1, err) != 0) {
 		setup_drop_cgroup(run);
 		return -1;
 	}
-	/* Still corked: whatever it starts will be in the cgroup. */
-	if (run->tree.cg != NULL && cgroup_enter(&run->cgroup, run->child.pid, &why) != 0 &&
+	/* Not born there: moved while still corked, so whatever it starts is in it. */
+	if (run->tree.cg != NULL && !run->child.is_in_cgroup &&
+	    cgroup_enter(&run->cgroup, run->child.pid, &why) != 0 &&
 	    cgroup_refused(run, &why, err) != 0) {
 		launch_cancel(&run->child);
 		return -1;
