@@ -66,6 +66,13 @@ void	setup_unlock_clocks(struct run *run);
  */
 int	setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sigfd);
 
+/*
+ * For --list-devices: the tracker a run would use here and why, into buf
+ * (a cgroup is created and removed to find out).
+ */
+void	setup_describe_tracker(enum tracker tracker, const char *cgroup_root, char *buf,
+	    size_t size);
+
 /* Attach mode (-p): watch each of params.pids end and start the tree from them. */
 int	setup_attach(struct run *run, struct errbuf *err);
 

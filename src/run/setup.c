@@ -202,6 +202,26 @@ cgroup_refused(struct run *run, const struct errbuf *why, struct errbuf *err)
 	return 0;
 }
 
+void
+setup_describe_tracker(enum tracker tracker, const char *cgroup_root, char *buf, size_t size)
+{
+	struct cgroup	cg;
+	struct errbuf	why = { "" };
+
+	if (tracker == TRACKER_PROC) {
+		snprintf(buf, size, "proc (walked in /proc, as --tracker asks)");
+		return;
+	}
+	if (cgroup_create(&cg, cgroup_root, &why) == 0) {
+		*strrchr(cg.path, '/') = '\0';		/* its parent: joulestat's */
+		snprintf(buf, size, "cgroup (the workload's own cgroup v2, under %.400s)", cg.path);
+		(void)cgroup_remove(&cg, &why);
+		return;
+	}
+	snprintf(buf, size, "%s: %.400s", tracker == TRACKER_CGROUP ?
+	    "none (--tracker=cgroup fails)" : "proc (walked in /proc)", why.msg);
+}
+
 /* The run's own cgroup, before the fork, where it may be created. */
 static int
 try_cgroup(struct run *run, struct errbuf *err)
