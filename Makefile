@@ -28,7 +28,7 @@ PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.
 	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
 	   tests/sim/scenario.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
 	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c \
-	   src/merge/mergeout.c src/lib/fmt.c
+	   src/merge/mergeout.c src/lib/fmt.c src/proc/proctree.c src/proc/cgroup.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.
