@@ -44,17 +44,26 @@ export NVSIM_SCENARIO=tests/sim/scenarios/attrib-shared.scn
 
 # row NAME FIGURE GOAL: one line of the table.
 row() {
-	printf '  %-46s %-34s %s\n' "$1" "$2" "$3"
+	printf '  %-46s %-50s %s\n' "$1" "$2" "$3"
 }
 
-# cpu_row NAME GOAL ARGS...: own CPU of one run as % of a core and us a tick.
+# cpu_row NAME GOAL TRACKER INTERVAL_MS WORKLOAD...: joulestat's own CPU
+# wrapping WORKLOAD (whose "@" is its duration) for 2 s and for 5 s.  The
+# 5 s run gives the share of a core and the CPU a tick all told (set-up and
+# the first reading of every process included); the difference between the
+# two, the CPU of one more tick in a steady tree ("steady").
 cpu_row() {
 	n=$1
 	g=$2
-	shift 2
-	set -- $(sampler_cpu "$@")
-	row "$n" "$(awk -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
-	    printf "%.2f%% of a core (%.1f us a tick)", 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }')" "$g"
+	tr=$3
+	iv=$4
+	shift 4
+	a=$(echo "$*" | sed 's/@/2s/')
+	b=$(echo "$*" | sed 's/@/5s/')
+	set -- $(sampler_cpu --tracker="$tr" -i "$iv" -- $a) $(sampler_cpu --tracker="$tr" -i "$iv" -- $b)
+	row "$n" "$(awk -v c1="$1" -v t1="$2" -v c2="$4" -v t2="$5" -v w2="$6" 'BEGIN {
+	    printf "%.2f%% of a core, %.1f us a tick (steady %.1f)", 100 * c2 / w2,
+	    t2 ? 1e6 * c2 / t2 : 0, (t2 > t1) ? 1e6 * (c2 - c1) / (t2 - t1) : 0 }')" "$g"
 }
 
 trackers=proc
@@ -77,14 +86,12 @@ for tr in $trackers; do
 		    ca="$4" -v cb="$tc" -v t="$bare" 'BEGIN { printf "%.2f vs %.2f ms = %.2fx (CPU %.2f vs %.2f ms; true %.2f ms)",
 		    a, b, a / b, ca, cb, t }')" "<= 1.1x"
 	fi
-	cpu_row "own CPU, 100 sleeping processes, 10 Hz" "<= 0.1%" --tracker="$tr" -i 100 -- \
-	    "$W" tree 1 99 3s
-	cpu_row "own CPU, 100 sleeping processes, 100 Hz" "<= 0.5%" --tracker="$tr" -i 10 -- \
-	    "$W" tree 1 99 3s
-	for spec in "sleep 3s:1" "tree 1 99 3s:100" "tree 1 999 3s:1000"; do
+	cpu_row "own CPU, 100 sleeping processes, 10 Hz" "<= 0.1%" "$tr" 100 "$W" tree 1 99 @
+	cpu_row "own CPU, 100 sleeping processes, 100 Hz" "<= 0.5%" "$tr" 10 "$W" tree 1 99 @
+	for spec in "sleep @:1" "tree 1 99 @:100" "tree 1 999 @:1000"; do
 		cpu_row "tick cost at 100 Hz, tree of ${spec##*:}" "$([ "$tr" = cgroup ] &&
 		    echo "independent of the tree" || echo "<= 2 us a process a tick")" \
-		    --tracker="$tr" -i 10 -- "$W" ${spec%%:*}
+		    "$tr" 10 "$W" ${spec%%:*}
 	done
 done
 for n in 0 5000; do
