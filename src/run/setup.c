@@ -178,6 +178,7 @@ setup_attach(struct run *run, struct errbuf *err)
 	size_t		 i, npids = run->params.npids;
 
 	run->is_attach = true;
+	run->tracker_used = TRACKER_PROC;	/* processes already running: walked in /proc */
 	run->pidfds = xcalloc(npids, sizeof *run->pidfds);
 	run->npidfds = npids;
 	for (i = 0; i < npids; i++) {
