@@ -192,6 +192,27 @@ test_fallback_said() {
 	assert_match err '^joulestat: --tracker=cgroup: '
 }
 
+test_list_devices_says_tracker() {
+	try "$JOULESTAT" --list-devices
+	assert_rc 0
+	assert_match out '^process tree: (cgroup \(the workload.s own cgroup v2, under /|proc \(walked in /proc\): )'
+	try "$JOULESTAT" --list-devices --tracker=proc
+	assert_match out '^process tree: proc \(walked in /proc, as --tracker asks\)$'
+	mkdir notcg
+	JOULESTAT_CGROUP_ROOT=$PWD/notcg try "$JOULESTAT" --list-devices
+	assert_match out '^process tree: proc \(walked in /proc\): .*notcg: not a cgroup v2 directory$'
+}
+
+# Processes already running are not moved anywhere: an attached tree is walked.
+test_attach_is_proc() {
+	"$JS_WORK" -p w sleep 1s &
+	t_kill_later KILL $!
+	wait_file w
+	try "$JOULESTAT" -p "$t_file_pid" --json=s.json
+	assert_rc 0
+	grep -q '"tracker": *"proc"' s.json || fail "the JSON does not say tracker proc"
+}
+
 test_tracker_bogus() {
 	try "$JOULESTAT" --tracker=bogus -- "$JS_WORK" exit 0
 	assert_rc 125
@@ -214,5 +235,7 @@ t_run "the cgroup is gone after SIGTERM" test_cgroup_gone_signal
 t_run "the cgroup is gone after exec failed" test_cgroup_gone_exec_failure
 t_run "the cgroup is gone with a daemon left running" test_cgroup_gone_leave
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
+t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
+t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc
 t_run "--tracker and JOULESTAT_TRACKER take only auto, cgroup, proc" test_tracker_bogus
 t_done

@@ -41,7 +41,7 @@ static const char *const RUN_KEYS[] = {
 };
 static const char *const SAMPLER_KEYS[] = {
 	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms", "cpu_s",
-	"proc_races",
+	"proc_races", "tracker",
 };
 static const char *const DEVICE_KEYS[] = {
 	"index", "id", "name", "bus_id", "backend", "backend_index", "power_kind", "gone",
@@ -176,6 +176,8 @@ build_run(struct fixture *fx)
 	r->max_rss_kib = 10240;
 	r->has_max_rss = true;
 	r->has_tree = true;
+	r->has_tree_rss = true;
+	r->tracker = TRACKER_CGROUP;
 	r->peak_tree_rss_kib = 20480;
 	r->processes = 4;
 	r->max_concurrent = 3;
@@ -397,6 +399,7 @@ test_run_values(void **state)
 	assert_real_at(fx, ".runs[0].sampler.late_p99_ms", 1.25);
 	assert_real_at(fx, ".runs[0].sampler.cpu_s", 0.004);
 	assert_int_at(fx, ".runs[0].sampler.proc_races", 5);
+	assert_str_at(fx, ".runs[0].sampler.tracker", "cgroup");
 	assert_str_at(fx, ".runs[0].notes[0]", "nvml: a run note");
 	/* 15 significant digits: no 0.10000000000000001 in the text. */
 	assert_non_null(strstr(fx->out, "\"sm\": 0.7,"));
@@ -487,6 +490,7 @@ make_unknown(struct fixture *fx)
 
 	fx->rep.has_max_rss = false;
 	fx->rep.has_tree = false;
+	fx->rep.has_tree_rss = false;
 	d->has_throttle = false;
 	fx->dev.power_kind = POWER_KIND_UNKNOWN;
 	fx->dev.bus_id[0] = '\0';
