@@ -25,9 +25,10 @@ OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
 # Everything the fuzz targets link: the parsers and what they call.  Both
 # `make fuzz` and the corpus replay in `make check` build from this list.
 PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.c \
+	   src/cli/options.c src/cli/help.c src/lib/markline.c \
 	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
 	   tests/sim/scenario.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
-	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c \
+	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c src/merge/mergephase.c \
 	   src/merge/mergeout.c src/lib/fmt.c src/proc/proctree.c src/proc/cgroup.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat

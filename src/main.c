@@ -1,7 +1,8 @@
 /*
- * joulestat: the command table.  "joulestat merge ..." names its command;
- * everything else is options, and what they ask for (measure a command,
- * list the devices, print help) picks the command.  Each command returns
+ * joulestat: the command table.  "joulestat merge ..." and "joulestat
+ * mark ..." name their command; everything else is options, and what they
+ * ask for (measure a command, list the devices, print help) picks the
+ * command.  Each command returns
  * the exit status (HACKING.md, "Exit status").
  */
 #include <errno.h>
@@ -21,6 +22,7 @@ static const struct word_command {
 	int		(*main)(int argc, char **argv);
 } word_commands[] = {
 	{ "merge",	merge_main },
+	{ "mark",	mark_main },
 };
 
 static int
@@ -76,7 +78,7 @@ main(int argc, char **argv)
 	int		status;
 
 	closed = hold_std_fds();
-	/* A workload called merge runs as "joulestat -- merge". */
+	/* A workload called merge or mark runs as "joulestat -- merge". */
 	for (i = 0; argc > 1 && i < ARRAY_SIZE(word_commands); i++) {
 		if (strcmp(argv[1], word_commands[i].word) == 0)
 			return word_commands[i].main(argc - 1, argv + 1);

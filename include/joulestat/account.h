@@ -80,6 +80,7 @@ struct dev_acct {
 	double		pending_mj;
 	int64_t		pending_ns;
 	int64_t		last_window_ns;	/* when per-process data last came */
+	int64_t		data_period_ns;	/* the time its newest sample stands for */
 	double		last_other_sm_pct;
 	double		last_other_mem_pct;
 	double		last_tree_sm_pct;	/* the workload's processes, summed */

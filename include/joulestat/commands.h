@@ -19,4 +19,7 @@ int	cmd_list_devices(const struct config *cfg);
  */
 int	merge_main(int argc, char **argv);
 
+/* joulestat mark [--begin | --end] [NAME] (cmd_mark.c). */
+int	mark_main(int argc, char **argv);
+
 #endif

@@ -22,6 +22,8 @@
 #define CONFIG_INTERVAL_DEFAULT_MS	100
 #define CONFIG_INTERVAL_MIN_MS		1
 #define CONFIG_INTERVAL_MAX_MS		60000
+#define CONFIG_PRINT_MIN_MS		10
+#define CONFIG_PRINT_MAX_MS		3600000
 #define CONFIG_MAX_PIDS			4096
 #define CONFIG_MAX_IDLE			64
 #define CONFIG_MAX_REPEAT		10000
@@ -40,6 +42,7 @@ enum config_action {
 struct config {
 	enum config_action	 action;
 	unsigned		 interval_ms;
+	unsigned		 print_ms;	/* -I: a line per device this often; 0 = none */
 	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q */
 	enum descendants	 descendants;
 	enum tracker		 tracker;	/* --tracker, JOULESTAT_TRACKER */

@@ -80,6 +80,7 @@ struct devsel_dev {
 	const char		*bus_id;	/* PCI bus id; may be NULL or "" */
 	const char *const	*aliases;	/* other ids of the device (its MIG UUIDs) */
 	size_t			 naliases;
+	bool			 is_mig_unlisted; /* MIG is on, its MIG devices unknown */
 	enum devsel_family	 family;
 };
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "joulestat/account.h"
+#include "joulestat/markline.h"
 #include "joulestat/util.h"
 
 struct report;
@@ -42,6 +43,7 @@ struct gate_spec {
 	enum gate_metric	metric;
 	int			device;		/* GATE_ALL_DEVICES, or a report device index */
 	char			state[GATE_STATE_MAX]; /* GATE_STATE_SHARE: "P0", "RC6" */
+	char			phase[MARK_NAME_MAX + 1]; /* "": the whole run */
 	double			limit;
 };
 
@@ -59,8 +61,9 @@ struct gate_config {
  * Add the thresholds of one option value to gc: "LIMIT" (the total over
  * the devices) or "DEV:LIMIT,..." for --max-energy, --max-energy-above-idle
  * and --max-avg-power; "SECONDS" for --max-time; "[DEV:]STATE:PCT,..." for
- * --min-pstate-share; "PCT" for --max-regression.  Returns 0, or -1 with a
- * one-line cause naming the option.
+ * --min-pstate-share; "PCT" for --max-regression.  Each entry but a
+ * --max-regression one may start with "phase:NAME:" to judge that phase's
+ * figure.  Returns 0, or -1 with a one-line cause naming the option.
  */
 int	gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg,
 	    struct errbuf *err);
@@ -91,17 +94,29 @@ struct baseline_dev {
 	double	above_idle_j;
 };
 
+/* A phase on one device in one run ("phase" rows; id "" without devices). */
+struct baseline_phase {
+	size_t	run;			/* index into runs */
+	char	name[MARK_NAME_MAX + 1];
+	char	id[96];
+	double	energy_j;		/* NaN when unknown */
+	double	above_idle_j;
+	double	wall_s;
+};
+
 struct baseline {
 	char			*path;
 	struct baseline_run	*runs;
 	size_t			 nruns;
 	struct baseline_dev	*devs;
 	size_t			 ndevs;
+	struct baseline_phase	*phases;
+	size_t			 nphases;
 };
 
 /*
  * Read a summary CSV written by --csv (through libcsv): its numbered run
- * rows and their device rows.  Returns 0, or -1 with a one-line cause
+ * rows, their device rows and their phase rows.  Returns 0, or -1 with a one-line cause
  * ("FILE: line 3: no column energy_j") and nothing left to release.
  * Release a loaded baseline with baseline_free.
  */
@@ -119,7 +134,7 @@ enum gate_verdict {
 
 struct gate_result {
 	enum gate_metric	metric;
-	char			what[96];	/* "energy, all devices", "P0 share of device 0" */
+	char			what[160];	/* "energy, all devices", "P0 share of device 0" */
 	char			unit[4];
 	double			limit;
 	double			measured;	/* the figure judged (mean + k*sd with -r) */

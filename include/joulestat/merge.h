@@ -43,9 +43,20 @@ struct merge_dev {
 	double		 end_s;		/* ... and last end */
 	bool		 has_window;
 	bool		 is_partial;	/* a run's energy covers less than its window */
+	bool		 is_within;	/* within another device's figure: not in totals */
 };
 
 /* One input file: one rank's summary. */
+/* One phase on one device of a rank (the mean over its runs), from its "phase" rows. */
+struct merge_phase {
+	char		*name;
+	char		*id;		/* device_id; "" for a run without devices */
+	double		 energy_j;
+	double		 workload_j;
+	double		 wall_s;
+	size_t		 n_energy, n_workload, n_wall;
+};
+
 struct merge_rank {
 	char		*file;		/* as given, for messages and the report */
 	char		*host;		/* "" when the file does not say */
@@ -60,6 +71,8 @@ struct merge_rank {
 	bool		 has_time;	/* start_s and end_s are known */
 	struct merge_dev *devs;
 	size_t		 ndev;
+	struct merge_phase *phases;
+	size_t		 nphases;
 };
 
 /*
@@ -91,6 +104,17 @@ struct merge_group {
  * say how many devices had none, so a partial sum is never passed off
  * as whole.  Start zeroed: struct merge_job job = { 0 }.
  */
+/* A phase name over the job (mergephase.c). */
+struct merge_job_phase {
+	const char	*name;		/* a rank's, which the job owns */
+	size_t		 nranks;	/* ranks that had the phase */
+	double		 energy_j;	/* over distinct device measurements, as the job's */
+	size_t		 n_energy;	/* device measurements that had the phase's energy */
+	double		 workload_j;	/* over the ranks, as the job's */
+	size_t		 n_workload;
+	double		 wall_max_s;	/* the longest of the ranks' phase times */
+};
+
 struct merge_job {
 	struct merge_rank *ranks;	/* sorted by rank by merge_job_total */
 	size_t		 nranks;
@@ -105,7 +129,17 @@ struct merge_job {
 	double		 workload_j;	/* over ranks: no deduplication */
 	size_t		 n_energy, n_above_idle, n_workload; /* figures summed */
 	size_t		 n_partial;	/* summed figures that cover less than their window */
+	size_t		 n_within;	/* groups left out: within another's figure */
+	struct merge_job_phase *phases;	/* in order of first appearance over the ranks */
+	size_t		 nphases;
 };
+
+/*
+ * The job's phases: each name over the ranks, its energy over the distinct
+ * device measurements of the groups (each from the rank whose figures the
+ * group kept), its workload energy over the ranks (mergephase.c).
+ */
+void	merge_job_phases(struct merge_job *job);
 
 /* Add v to *sum and count it in *n, when has. */
 void	merge_add_figure(double *sum, size_t *n, double v, bool has);

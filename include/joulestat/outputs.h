@@ -85,14 +85,18 @@ void	outputs_abandon(struct outputs *o);
 const char *plot_prepare(struct outputs *o);
 
 /*
- * The --plot path can take a file before the run: not a directory, in a
- * directory that is there and writable (the PNG is written by
- * joulestat-plot only after the run).  0, or -1 with a cause.
+ * The --plot path can take a file before the run: named .png or .svg (the
+ * format), not a directory, in a directory that is there and writable (the
+ * plot is written by joulestat-plot only after the run).  0, or -1 with a
+ * cause.
  */
 int	plot_check_path(const char *path, struct errbuf *err);
 
-/* Run joulestat-plot on the finished timeline; its failure is an output failure. */
-void	plot_draw(struct outputs *o);
+/*
+ * Run joulestat-plot on the finished timeline, titled with the command
+ * (NULL: none); its failure is an output failure.
+ */
+void	plot_draw(struct outputs *o, const char *title);
 
 /* Remove the temporary timeline of --plot and forget the tool. */
 void	plot_forget(struct outputs *o);

@@ -15,7 +15,7 @@
 /*
  * Take one reading of the tree and of every device at time t_ns.  Used
  * for the first reading before exec, when the workload ends, and for the
- * last.
+ * last; per-process data is read whatever its schedule (sample.is_pid_due).
  */
 void	reading_take(struct run *run, int64_t t_ns);
 

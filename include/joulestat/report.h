@@ -17,6 +17,7 @@
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
+#include "joulestat/phase.h"
 #include "joulestat/proctree.h"
 #include "joulestat/schema.h"
 #include "joulestat/source.h"
@@ -54,6 +55,13 @@ struct dev_report {
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */
 	bool			 is_partial;	/* measured_ns < span_ns: time was lost */
+	/*
+	 * The all-devices totals (gates, merge) add every device but one whose
+	 * figure another already holds: a CPU package within an APU's SoC
+	 * power (is_within), whose number is within.
+	 */
+	bool			 is_within;
+	unsigned		 within;
 	enum energy_method	 method;
 	double			 energy_mj;	/* by method; valid when method != ENERGY_NONE */
 	double			 alt_mj[4];	/* by each method, indexed by enum energy_method */
@@ -89,6 +97,39 @@ struct dev_report {
 	size_t			 nprocs;
 };
 
+/* One device over the occurrences of one phase name. */
+struct phase_dev_report {
+	enum energy_method	 method;	/* ENERGY_NONE: energy unknown */
+	double			 energy_mj;	/* over all occurrences */
+	struct series_stat	 per_occ;	/* energy per occurrence, mJ */
+	int64_t			 measured_ns;	/* the time energy_mj covers */
+	double			 avg_power_mw;	/* valid with has_avg_power */
+	bool			 has_avg_power;
+	double			 above_idle_mj;	/* with the device's idle reference */
+	bool			 has_above_idle;
+	uint32_t		 peak_power_mw;	/* valid with has_peak */
+	bool			 has_peak;
+	int64_t			 state_ns[ACCOUNT_NSTATES];
+	double			 state_mj[ACCOUNT_NSTATES];
+	int64_t			 states_ns;	/* their sum: the device's time in the phase */
+	bool			 has_states;
+	double			 workload_mj;	/* attribution estimate; valid with has_workload */
+	bool			 has_workload;
+};
+
+/* A phase name: its occurrences together (report_phases, phases.c). */
+struct phase_report {
+	char			 name[MARK_NAME_MAX + 1];
+	size_t			 count;
+	unsigned		 depth;		/* of its first occurrence */
+	int64_t			 wall_ns;	/* over all occurrences */
+	struct series_stat	 wall_per_occ;	/* seconds */
+	int64_t			 user_ns;	/* the tree's CPU time, sampled */
+	int64_t			 sys_ns;
+	bool			 is_open_at_end; /* some occurrence ended with the run */
+	struct phase_dev_report	*devs;		/* ndev, as in struct report */
+};
+
 /* A reading of the devices that took longer than this is reported. */
 #define REPORT_STALL_NS		(1 * NSEC_PER_SEC)
 
@@ -98,6 +139,7 @@ struct report {
 	char		*command_quoted;	/* the same, shell-quoted for display */
 	const struct jobinfo *where;		/* host, rank, job; NULL when unknown */
 	int64_t		 start_unix_ns;		/* CLOCK_REALTIME of the first reading; 0 = unknown */
+	int64_t		 t0_ns;			/* CLOCK_MONOTONIC of the same reading */
 	bool		 is_exclusive;		/* --exclusive held the devices */
 	enum outcome	 outcome;
 	int		 code;
@@ -132,11 +174,23 @@ struct report {
 	size_t		 nnotes;
 	struct dev_report *devs;
 	size_t		 ndev;
+	/* Phases the workload marked: each occurrence, and each name's. */
+	struct phase_occ *phase_occ;		/* owned; devs are ndev long */
+	size_t		 nphase_occ;
+	struct phase_report *phases;		/* in order of first occurrence */
+	size_t		 nphases;
+	uint64_t	 phase_marks;		/* lines read */
+	uint64_t	 phase_bad;		/* lines that were not marks */
+	char		 phase_first_bad[96];
+	uint64_t	 phase_dropped;		/* past the nesting or count limits */
 };
 
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
+
+/* The phases of run into rep (phases.c); report_free releases them. */
+void	report_phases(struct report *rep, const struct run *run);
 
 /* Where device number (devsel.h) is in rep->devs, or -1 when it was not measured. */
 long	report_device_at(const struct report *rep, unsigned number);

@@ -15,6 +15,8 @@
 #include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
 #include "joulestat/launch.h"
+#include "joulestat/marks.h"
+#include "joulestat/phase.h"
 #include "joulestat/proctree.h"
 #include "joulestat/source.h"
 #include "joulestat/tickstats.h"
@@ -92,12 +94,17 @@ struct run {
 	struct pid_usage_set	 pids;		/* scratch for one tick */
 	struct attrib		 attrib;	/* the processes' shares, for the run */
 	struct tickstats	 ticks;
-	/* Called after each reading of each backend (the timeline), or NULL. */
+	/* Called after each reading of each backend, warm-ups too (the timeline, -I), or NULL. */
 	void			(*on_reading)(void *arg, const struct run *run,
 				    const struct backend *b, size_t dev_base);
 	void			*on_reading_arg;
 	bool			 is_late;	/* the reading being taken is late */
 	int64_t			 stall_max_ns;	/* the longest time one reading of the devices took */
+	int64_t			 last_read_ns;	/* the last reading of the devices: when, */
+	int64_t			 last_read_end_ns; /* when it was done, */
+	int64_t			 last_read_took_ns; /* and how long it took */
+	struct marks		 marks;		/* the phase-mark FIFO */
+	struct phases		 phases;	/* this run's phases */
 	int64_t			 t0_ns;		/* first reading, before exec */
 	int64_t			 t0_unix_ns;	/* the same moment in CLOCK_REALTIME */
 	int64_t			 t_end_ns;	/* main workload seen to end */

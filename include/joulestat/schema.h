@@ -57,6 +57,7 @@
 	C(COL_DEVNAME, "device_name")					\
 	C(COL_BACKEND, "backend")					\
 	C(COL_POWERKIND, "power_kind")					\
+	C(COL_WITHIN, "within_device")					\
 	C(COL_PSTATE, "pstate")						\
 	C(COL_TIME, "time_s")						\
 	C(COL_SHARE, "time_share")					\
@@ -89,7 +90,10 @@
 	C(COL_GATEWHAT, "gate_figure")					\
 	C(COL_GATELIMIT, "gate_limit")					\
 	C(COL_GATEMEAS, "gate_measured")				\
-	C(COL_GATEVERDICT, "gate_verdict")
+	C(COL_GATEVERDICT, "gate_verdict")					\
+	C(COL_PHASE, "phase")						\
+	C(COL_PHASECOUNT, "phase_count")				\
+	C(COL_PHASEBEGIN, "phase_begin_s")
 
 #define SCHEMA_ENUM(e, name)	e,
 enum summary_col {
@@ -124,16 +128,48 @@ enum summary_col {
 	C(MCOL_RANKS, "ranks")						\
 	C(MCOL_HOSTS, "hosts")						\
 	C(MCOL_DEVICES, "devices")					\
-	C(MCOL_MEASURED_BY, "measured_by")
+	C(MCOL_MEASURED_BY, "measured_by")				\
+	C(MCOL_PHASE, "phase")
 
 enum merge_col {
 	MERGE_COLUMNS(SCHEMA_ENUM)
 	MCOL_NCOLS
 };
+
+/* The timeline's columns (--timeline), in order: one row per device per reading. */
+#define TIMELINE_COLUMNS(C)						\
+	C(TCOL_SCHEMA, "schema_version")				\
+	C(TCOL_RUN, "run")						\
+	C(TCOL_T, "t_s")						\
+	C(TCOL_DEVICE, "device")					\
+	C(TCOL_DEVID, "device_id")					\
+	C(TCOL_STATUS, "status")					\
+	C(TCOL_POWER, "power_w")					\
+	C(TCOL_ENERGY, "energy_j")					\
+	C(TCOL_METHOD, "energy_method")					\
+	C(TCOL_PSTATE, "pstate")					\
+	C(TCOL_GFX, "gfx_mhz")						\
+	C(TCOL_SM, "sm_mhz")						\
+	C(TCOL_MEM, "mem_mhz")						\
+	C(TCOL_UTIL, "util_pct")					\
+	C(TCOL_MEMUTIL, "mem_util_pct")					\
+	C(TCOL_TEMP, "temp_c")						\
+	C(TCOL_TREESM, "tree_sm_pct")					\
+	C(TCOL_TREEMEM, "tree_mem_pct")					\
+	C(TCOL_OTHERSM, "other_sm_pct")					\
+	C(TCOL_OTHERMEM, "other_mem_pct")				\
+	C(TCOL_DEVNAME, "device_name")					\
+	C(TCOL_PHASE, "phase")
+
+enum timeline_col {
+	TIMELINE_COLUMNS(SCHEMA_ENUM)
+	TCOL_NCOLS
+};
 #undef SCHEMA_ENUM
 
 /* The header word of a column. */
 const char *schema_column(enum summary_col col);
+const char *schema_timeline_column(enum timeline_col col);
 const char *schema_merge_column(enum merge_col col);
 
 /* The row kinds of the summary's "scope" column. */
@@ -143,6 +179,9 @@ enum summary_scope {
 	SCOPE_PSTATE,
 	SCOPE_PROCESS,
 	SCOPE_GATE,
+	SCOPE_PHASE,		/* a phase name on a device, its occurrences together */
+	SCOPE_PHASE_PSTATE,	/* ... its time and energy in one P-state */
+	SCOPE_PHASE_OCC,	/* one occurrence of a phase on a device */
 };
 
 /* The row kinds of the merged CSV's "scope" column. */
@@ -150,6 +189,7 @@ enum merge_scope {
 	MSCOPE_JOB,
 	MSCOPE_RANK,
 	MSCOPE_DEVICE,
+	MSCOPE_PHASE,
 };
 
 /* The rows of -r that summarize the numbered runs: their "run" column. */

@@ -86,4 +86,7 @@ int	setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 /* Forget everything of the previous run but the devices and the outputs. */
 void	setup_reset(struct run *run);
 
+/* How many devices the backends have, over all of them. */
+size_t	setup_ndev(const struct run *run);
+
 #endif

@@ -26,8 +26,10 @@ struct proctree;
 struct source_config {
 	struct devsel	*sel;		/* -d and the visible-device masks, parsed once */
 	const char	*nvml_lib;	/* --nvml-lib or JOULESTAT_NVML_LIB, else NULL */
+	const char	*pci_lib;	/* JOULESTAT_LIBPCI (device names), else NULL */
 	const char	*sysfs_root;	/* JOULESTAT_SYSFS_ROOT (fixtures), else "/sys" */
 	const char	*proc_root;	/* JOULESTAT_PROC_ROOT (fixtures), else "/proc" */
+	const char	*dev_root;	/* JOULESTAT_DEV_ROOT (tests), else "/dev" */
 };
 
 /* What a device can report (device.measures), and what was read (sample.valid). */
@@ -48,7 +50,7 @@ enum measure {
 #define PSTATE_UNKNOWN		(-1)
 #define PID_SLOTS_MAX		16	/* driver samples kept apart in one reading */
 #define PSTATE_MAX		15
-#define DEVICE_MAX_NOTES	8
+#define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200
 
 /* Why clocks were held down during a reading (vendor reasons mapped to these). */
@@ -90,6 +92,9 @@ struct device {
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */
+	/* What a figure covers, so that totals count each joule once (report.h, in_total). */
+	bool		 is_soc;		/* an APU: the whole SoC, CPU cores included */
+	bool		 is_cpu_package;	/* a CPU package counter (RAPL package or die) */
 	unsigned	 final_valid;		/* M_VIOLATION when the fields below are set */
 	int64_t		 throttle_power_ns;	/* time throttled by power over the run */
 	int64_t		 throttle_thermal_ns;	/* time throttled by temperature */
@@ -132,7 +137,9 @@ struct sample {
 	uint16_t	 foreign_mem_pct;
 	uint16_t	 foreign_npids;		/* how many such pids the driver named */
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
+	int64_t		 pid_to_ns;		/* ... up to this time (CLOCK_MONOTONIC); 0 = t_ns */
 	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
+	bool		 is_pid_due;		/* in: read per-process data now, whatever its schedule */
 	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */
 	unsigned	 npid_slots;
 	struct pid_slot	 pid_slots[PID_SLOTS_MAX];

@@ -19,6 +19,12 @@ int	report_write_text(FILE *f, const struct report *reps, size_t n,
 	    const struct series *series);
 
 /* "killed by SIGTERM (signal 15)", "7", "not found: ...": the outcome in words. */
+/* The phase table (phasetext.c); nothing when the workload marked none. */
+void	report_write_phases_text(FILE *f, const struct report *rep);
+
 void	report_outcome_text(const struct report *rep, char *buf, size_t size);
+
+/* How an energy was obtained, in the report's words: "counter", "integrated from readings". */
+const char *text_method_name(enum energy_method m);
 
 #endif

@@ -44,13 +44,14 @@ int	timeline_open(struct timeline *tl, const char *path, struct errbuf *err);
 /*
  * Add the row of device dev (by its number) read at s->t_ns in run number run; t0_ns is
  * the start of that run, acct the device's accounting after this reading
- * (cumulative energy, the tree's last utilization).  Writes buffered rows
+ * (cumulative energy, the tree's last utilization), phase the innermost
+ * phase open at this reading or NULL.  Writes buffered rows
  * when a second has passed since the last write.  Errors are kept in
  * tl->error.
  */
 void	timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	    const struct device *dev, const struct sample *s, const struct dev_acct *acct,
-	    enum timeline_status status);
+	    enum timeline_status status, const char *phase);
 
 /* Write what is buffered and close.  Returns 0, or -errno of the first failure. */
 int	timeline_close(struct timeline *tl);

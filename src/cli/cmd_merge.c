@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "joulestat/exitcode.h"
+#include "joulestat/help.h"
 #include "joulestat/merge.h"
 #include "joulestat/util.h"
 
@@ -54,11 +55,11 @@ usage_error(const char *msg)
 }
 
 static int
-print_help(poptContext ctx)
+print_help(void)
 {
 	printf("%s\n\nAdd up the summary CSVs (joulestat --csv) of the ranks of one job: a device\n"
 	    "that ranks on one host measured at the same time is counted once.\n\n", MERGE_USAGE);
-	poptPrintHelp(ctx, stdout, 0);
+	help_print_options(stdout, merge_options, true);
 	printf("\nExit status: 0; 125 if a file is missing or malformed, or the files are\n"
 	    "not the ranks of one job.  See joulestat(1).\n");
 	return fflush(stdout) == 0 ? 0 : EXIT_TOOL;
@@ -89,7 +90,7 @@ parse_options(struct merge_opts *o, poptContext ctx)
 	while ((rc = poptGetNextOpt(ctx)) > 0) {
 		switch (rc) {
 		case OPT_CSV: take_arg(&o->csv, ctx); break;
-		case OPT_HELP: return print_help(ctx);
+		case OPT_HELP: return print_help();
 		case OPT_JSON: take_arg(&o->json, ctx); break;
 		case OPT_OUTPUT: take_arg(&o->output, ctx); break;
 		case OPT_QUIET: o->is_quiet = true; break;

@@ -17,7 +17,9 @@
 #include "joulestat/exitcode.h"
 #include "joulestat/gate.h"
 #include "joulestat/launch.h"
+#include "joulestat/live.h"
 #include "joulestat/loop.h"
+#include "joulestat/marks.h"
 #include "joulestat/outputs.h"
 #include "joulestat/reading.h"
 #include "joulestat/report.h"
@@ -27,27 +29,47 @@
 #include "joulestat/timeline.h"
 #include "joulestat/util.h"
 
+/* Where each reading goes: the timeline, and what is shown as the run goes. */
+struct sinks {
+	struct timeline		*timeline;	/* NULL without --timeline */
+	struct live		*live;		/* NULL without -I or a status line */
+};
+
 /* What the runs hold from before the first to after the last. */
 struct prep {
 	struct baseline		base;		/* --baseline */
 	bool			has_base;
 	struct exclusive	ex;		/* --exclusive */
+	struct live		live;		/* -I, the status line */
+	struct sinks		sinks;
 };
 
-/* The loop's callback: one timeline row per device of this reading. */
+/* One timeline row per device of this reading; warm-up runs are not reported. */
 static void
-write_timeline(void *arg, const struct run *run, const struct backend *b, size_t dev_base)
+write_timeline(struct timeline *tl, const struct run *run, const struct backend *b)
 {
-	(void)dev_base;
-	struct timeline		*tl = arg;
 	enum timeline_status	 st;
 	size_t			 i;
 
+	if (run->index == 0)
+		return;
 	for (i = 0; i < b->ndev; i++) {
 		st = b->cur[i].is_lost ? TIMELINE_LOST : run->is_late ? TIMELINE_LATE : TIMELINE_OK;
 		timeline_row(tl, run->index, run->t0_ns, &b->devs[i], &b->cur[i],
-		    &b->acct[i], st);
+		    &b->acct[i], st, phases_current(&run->phases));
 	}
+}
+
+/* The loop's callback. */
+static void
+on_reading(void *arg, const struct run *run, const struct backend *b, size_t dev_base)
+{
+	struct sinks	*sk = arg;
+
+	if (sk->timeline != NULL)
+		write_timeline(sk->timeline, run, b);
+	if (sk->live != NULL)
+		live_reading(sk->live, run, b, dev_base);
 }
 
 static void
@@ -65,7 +87,8 @@ exec_failed(const struct run *run)
  * workload could not even be forked.
  */
 static int
-run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_failed)
+run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *rep,
+    bool *is_failed)
 {
 	struct errbuf	err = { "" };
 
@@ -77,16 +100,21 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
 	}
 	run->t0_ns = now_ns();
 	run->t0_unix_ns = realtime_ns();
+	phases_init(&run->phases, setup_ndev(run));
 	reading_take(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
+		live_clear(lv);
 		warnmsg("%s", err.msg);
 		*is_failed = true;
 	}
+	marks_finish(run);
+	live_clear(lv);
 	setup_finish(run);
 	getrusage(RUSAGE_SELF, &run->self_ru);
 	report_build(rep, run);
+	phases_free(&run->phases);
 	return 0;
 }
 
@@ -98,7 +126,7 @@ run_once(struct run *run, struct sigstate *ss, struct report *rep, bool *is_fail
  * run could not be started.
  */
 static int
-run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
+run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struct live *lv,
     struct report *reps, size_t *nreps, bool *is_failed, int *sig)
 {
 	struct report	rep;
@@ -115,7 +143,7 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss,
 			setup_reset(run);
 		run->index = k >= cfg->warmup ? k - cfg->warmup + 1 : 0;
 		seen = run->signals_seen;
-		if (run_once(run, ss, &rep, is_failed) != 0)
+		if (run_once(run, ss, lv, &rep, is_failed) != 0)
 			return -1;
 		status = rep.exit_status;
 		if (run->index > 0)
@@ -172,9 +200,17 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	/* An output that cannot be created is said before the workload runs. */
 	if (o->is_failed)
 		return -1;
-	if (o->has_timeline) {
-		run->on_reading = write_timeline;
-		run->on_reading_arg = &o->timeline;
+	/* The workload's phase marks (-p processes cannot be told where); without them, a note. */
+	if (cfg->npids == 0 && marks_open(&run->marks, &err) != 0)
+		run_note(run, "phases", "not available: ", err.msg);
+	/* The status line only on a terminal: never into a file or a pipe. */
+	live_init(&p->live, STDERR_FILENO, cfg->print_ms, !cfg->out.is_quiet &&
+	    isatty(STDERR_FILENO), cfg->repeat);
+	p->sinks.timeline = o->has_timeline ? &o->timeline : NULL;
+	p->sinks.live = live_is_on(&p->live) ? &p->live : NULL;
+	if (p->sinks.timeline != NULL || p->sinks.live != NULL) {
+		run->on_reading = on_reading;
+		run->on_reading_arg = &p->sinks;
 	}
 	if (cfg->lock.kind != CLOCK_LOCK_NONE &&
 	    setup_lock_clocks(run, &cfg->lock, cfg->is_lock_required) != 0)
@@ -195,7 +231,9 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 static void
 prep_release(struct run *run, struct prep *p)
 {
+	live_free(&p->live);
 	setup_unlock_clocks(run);
+	marks_close(&run->marks);
 	exclusive_release(&p->ex);
 	if (p->has_base)
 		baseline_free(&p->base);
@@ -213,6 +251,7 @@ cmd_run(const struct config *cfg)
 		.tracker = cfg->tracker,
 		.cgroup_root = cfg->cgroup_root,
 		.attrib = { .weights = { cfg->w_sm, cfg->w_mem } },
+		.marks = { .fd = -1 },
 	};
 	struct report	*reps;
 	struct sigstate	 ss;
@@ -246,7 +285,7 @@ cmd_run(const struct config *cfg)
 	o.child_mask = ss.old_mask;
 	o.is_pipe_dfl = ss.old_pipe.sa_handler == SIG_DFL;
 	reps = xcalloc(cfg->repeat, sizeof *reps);
-	if ((rc = run_series(&run, cfg, &ss, reps, &nreps, &o.is_failed, &sig)) < 0)
+	if ((rc = run_series(&run, cfg, &ss, &p.live, reps, &nreps, &o.is_failed, &sig)) < 0)
 		end.is_setup_failed = true;
 	else
 		end.workload = rc;

@@ -1,8 +1,7 @@
 /*
- * Command-line options (popt) into struct config.  The table is sorted by
- * long name like style(9)'s getopt switch; its help strings use the man
- * page's wording.  Parsing stops at the first non-option, so everything
- * after the command name reaches the workload untouched.  Values are
+ * Command-line options (popt) into struct config; the option table and
+ * the help text are in options.c.  Parsing stops at the first non-option,
+ * so everything after the command name reaches the workload untouched.  Values are
  * checked here and the first problem is returned as a one-line cause;
  * nothing is printed and nothing exits (the command decides the exit status).
  */
@@ -25,59 +24,7 @@
 #include "joulestat/jobinfo.h"
 #include "joulestat/util.h"
 
-#ifndef JOULESTAT_VERSION
-#define JOULESTAT_VERSION "unknown"
-#endif
-
-static const char USAGE[] =
-    "usage: joulestat [options] [--] COMMAND [ARG...]\n"
-    "       joulestat [options] -p PID[,PID...]\n"
-    "       joulestat [options] --list-devices\n"
-    "       joulestat merge [options] FILE...";
-
-enum opt_val {
-	OPT_HELP = 1,
-	OPT_USAGE,
-	OPT_VERSION,
-	OPT_STRING,	/* a string option was stored: take ownership of it */
-	OPT_GATE,	/* a threshold: OPT_GATE + enum gate_metric; they add up */
-};
-
-/* Where popt leaves option arguments before they are checked. */
-struct raw_opts {
-	char	*weights;
-	char	*idle_power;
-	char	*idle_baseline;
-	char	*interval;
-	char	*json;
-	char	*timeline;
-	char	*repeat;
-	char	*warmup;
-	char	*cooldown;
-	char	*output;
-	char	*field_sep;
-	char	*csv;
-	char	*pids;
-	char	*descendants;
-	char	*nvml_lib;
-	char	*tracker;
-	char	*devices;
-	char	*gate[GATE_REGRESSION + 1];	/* by enum gate_metric */
-	char	*gate_sigma;
-	char	*gate_exit;
-	char	*baseline;
-	char	*regress;
-	char	*gate_partial;
-	char	*lock;
-	char	*exclusive_wait;
-	char	*plot;
-	int	 is_quiet;
-	int	 is_list_devices;
-	int	 is_lock_required;
-	int	 is_exclusive;
-};
-
-#define NOPTIONS 39
+#include "options.h"
 
 struct parser {
 	struct raw_opts	 raw;
@@ -101,7 +48,7 @@ own_strings(struct parser *ps)
 		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
 		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
 		&ps->raw.gate_sigma, &ps->raw.gate_exit, &ps->raw.baseline, &ps->raw.regress,
-		&ps->raw.gate_partial,
+		&ps->raw.gate_partial, &ps->raw.interval_print,
 		&ps->raw.lock, &ps->raw.exclusive_wait, &ps->raw.plot,
 	};
 	size_t		 i, k;
@@ -118,109 +65,6 @@ own_strings(struct parser *ps)
 	}
 }
 
-static void
-fill_table(struct poptOption *t, struct raw_opts *r)
-{
-	const struct poptOption table[] = {
-	    { "attrib-weights", '\0', POPT_ARG_STRING, &r->weights, OPT_STRING,
-		"weights of SM and memory utilization in the attribution estimate "
-		"(default 0.7,0.3)", "SM,MEM" },
-	    { "baseline", '\0', POPT_ARG_STRING, &r->baseline, OPT_STRING,
-		"with --max-regression, compare with this earlier --csv summary", "FILE" },
-	    { "cooldown", '\0', POPT_ARG_STRING, &r->cooldown, OPT_STRING,
-		"with --repeat, pause SECONDS between runs so the devices idle again", "SECONDS" },
-	    { "csv", '\0', POPT_ARG_STRING, &r->csv, OPT_STRING,
-		"write the summary as CSV to FILE (- for stdout)", "FILE" },
-	    { "descendants", '\0', POPT_ARG_STRING, &r->descendants, OPT_STRING,
-		"when the command ends before its descendants: leave them running (default), "
-		"wait for them, or kill them", "leave|wait|kill" },
-	    { "devices", 'd', POPT_ARG_STRING, &r->devices, OPT_STRING,
-		"measure only these devices: numbers from --list-devices, nvml:N, drm:cardN, "
-		"rapl:ZONE, UUIDs or PCI bus ids; \"all\" for every device (default: the GPUs "
-		"CUDA_VISIBLE_DEVICES and the like leave the command)", "all|LIST" },
-	    { "exclusive", '\0', POPT_ARG_NONE, &r->is_exclusive, 0,
-		"measure alone: wait for other joulestat --exclusive runs on the same devices", NULL },
-	    { "exclusive-timeout", '\0', POPT_ARG_STRING, &r->exclusive_wait, OPT_STRING,
-		"give up after waiting SECONDS for the devices (default: wait)", "SECONDS" },
-	    { "field-separator", 'x', POPT_ARG_STRING, &r->field_sep, OPT_STRING,
-		"write the report as CSV with separator SEP", "SEP" },
-	    { "gate-exit-code", '\0', POPT_ARG_STRING, &r->gate_exit, OPT_STRING,
-		"exit with N, 1 to 124, when a gate fails (default 3)", "N" },
-	    { "gate-partial", '\0', POPT_ARG_STRING, &r->gate_partial, OPT_STRING,
-		"when an energy or power figure covers less than the run (a device stopped "
-		"answering): fail its gate (default) or judge what was measured", "fail|measured" },
-	    { "gate-sigma", '\0', POPT_ARG_STRING, &r->gate_sigma, OPT_STRING,
-		"with --repeat, judge mean + K standard deviations, not the mean", "K" },
-	    { "help", 'h', POPT_ARG_NONE, NULL, OPT_HELP, "show this help and exit", NULL },
-	    { "idle-baseline", '\0', POPT_ARG_STRING, &r->idle_baseline, OPT_STRING,
-		"measure idle power for SECONDS before starting the command", "SECONDS" },
-	    { "idle-power", '\0', POPT_ARG_STRING, &r->idle_power, OPT_STRING,
-		"idle power in watts, for every device or per device (0:55,1:60)", "W|DEV:W,..." },
-	    { "interval", 'i', POPT_ARG_STRING, &r->interval, OPT_STRING,
-		"sample every MS milliseconds, 1 to 60000 (default 100)", "MS" },
-	    { "json", '\0', POPT_ARG_STRING, &r->json, OPT_STRING,
-		"write the report as JSON to FILE (- for stdout)", "FILE" },
-	    { "list-devices", '\0', POPT_ARG_NONE, &r->is_list_devices, 0,
-		"list what can be measured on this machine, and how, then exit", NULL },
-	    { "lock-clocks", '\0', POPT_ARG_STRING, &r->lock, OPT_STRING,
-		"lock GPU clocks for the run (needs root, implies --exclusive); reset at the end",
-		"base|max|MHZ[,MEMMHZ]" },
-	    { "lock-clocks-required", '\0', POPT_ARG_NONE, &r->is_lock_required, 0,
-		"fail (125) rather than run with clocks that could not be locked", NULL },
-	    { "max-avg-power", '\0', POPT_ARG_STRING, &r->gate[GATE_AVG_POWER],
-		OPT_GATE + GATE_AVG_POWER,
-		"gate: average power at most W, in total or per device (0:300,1:300)", "W|DEV:W,..." },
-	    { "max-energy", '\0', POPT_ARG_STRING, &r->gate[GATE_ENERGY], OPT_GATE + GATE_ENERGY,
-		"gate: energy at most J, in total or per device (0:500,1:500)", "J|DEV:J,..." },
-	    { "max-energy-above-idle", '\0', POPT_ARG_STRING, &r->gate[GATE_ABOVE_IDLE],
-		OPT_GATE + GATE_ABOVE_IDLE,
-		"gate: energy above idle at most J, in total or per device", "J|DEV:J,..." },
-	    { "max-regression", '\0', POPT_ARG_STRING, &r->gate[GATE_REGRESSION],
-		OPT_GATE + GATE_REGRESSION,
-		"gate: at most PCT percent more than --baseline, beyond the noise", "PCT" },
-	    { "max-time", '\0', POPT_ARG_STRING, &r->gate[GATE_TIME], OPT_GATE + GATE_TIME,
-		"gate: wall time at most SECONDS", "SECONDS" },
-	    { "min-pstate-share", '\0', POPT_ARG_STRING, &r->gate[GATE_STATE_SHARE],
-		OPT_GATE + GATE_STATE_SHARE,
-		"gate: at least PCT percent of the time in STATE (P0:80, 0:P0:80)",
-		"[DEV:]STATE:PCT,..." },
-	    { "nvml-lib", '\0', POPT_ARG_STRING, &r->nvml_lib, OPT_STRING,
-		"load NVML from PATH instead of libnvidia-ml.so.1", "PATH" },
-	    { "output", 'o', POPT_ARG_STRING, &r->output, OPT_STRING,
-		"write the report to FILE instead of stderr (- for stdout)", "FILE" },
-	    { "pid", 'p', POPT_ARG_STRING, &r->pids, OPT_STRING,
-		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
-	    { "plot", '\0', POPT_ARG_STRING, &r->plot, OPT_STRING,
-		"draw power, clocks and P-states over time to FILE.png (needs gnuplot)", "FILE" },
-	    { "quiet", 'q', POPT_ARG_NONE, &r->is_quiet, 0, "print no report", NULL },
-	    { "regression-metric", '\0', POPT_ARG_STRING, &r->regress, OPT_STRING,
-		"what --max-regression compares: energy (default), time or energy-above-idle",
-		"METRIC" },
-	    { "repeat", 'r', POPT_ARG_STRING, &r->repeat, OPT_STRING,
-		"run the command N times and report mean and standard deviation", "N" },
-	    { "timeline", '\0', POPT_ARG_STRING, &r->timeline, OPT_STRING,
-		"write one CSV row per device per reading to FILE as the run goes", "FILE" },
-	    { "tracker", '\0', POPT_ARG_STRING, &r->tracker, OPT_STRING,
-		"follow the process tree through a cgroup of its own (cgroup), by walking /proc "
-		"(proc), or the first that works here (auto, default)", "auto|cgroup|proc" },
-	    { "usage", '\0', POPT_ARG_NONE, NULL, OPT_USAGE, "show the usage line and exit", NULL },
-	    { "version", 'V', POPT_ARG_NONE, NULL, OPT_VERSION, "show the version and exit", NULL },
-	    { "warmup", '\0', POPT_ARG_STRING, &r->warmup, OPT_STRING,
-		"with --repeat, first run the command N times without reporting", "N" },
-	    POPT_TABLEEND
-	};
-
-	_Static_assert(sizeof table == NOPTIONS * sizeof table[0], "NOPTIONS is the table size");
-	memcpy(t, table, sizeof table);
-}
-
-
-const char *
-config_usage(void)
-{
-	return USAGE;
-}
-
 static int
 parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 {
@@ -232,6 +76,21 @@ parse_interval(struct config *cfg, const char *s, struct errbuf *err)
 		return -1;
 	}
 	cfg->interval_ms = (unsigned)v;
+	return 0;
+}
+
+/* -I: like perf stat -I, but never shorter than 10 ms (a line per device each time). */
+static int
+parse_print(struct config *cfg, const char *s, struct errbuf *err)
+{
+	uint64_t	v;
+
+	if (parse_u64_range(s, CONFIG_PRINT_MIN_MS, CONFIG_PRINT_MAX_MS, &v) != 0) {
+		errbuf_set(err, "invalid --interval-print '%s': expected milliseconds from %d to %d",
+		    VIS(s), CONFIG_PRINT_MIN_MS, CONFIG_PRINT_MAX_MS);
+		return -1;
+	}
+	cfg->print_ms = (unsigned)v;
 	return 0;
 }
 
@@ -344,10 +203,13 @@ resolve_sources(struct config *cfg, const char *nvml_lib)
 		devsel_set_mask(&cfg->devsel, k, getenv(devsel_mask_name(k)));
 	cfg->sources.nvml_lib = nvml_lib != NULL && nvml_lib[0] != '\0' ? nvml_lib :
 	    env_override("JOULESTAT_NVML_LIB");
+	cfg->sources.pci_lib = env_override("JOULESTAT_LIBPCI");
 	p = env_override("JOULESTAT_SYSFS_ROOT");
 	cfg->sources.sysfs_root = p != NULL ? p : "/sys";
 	p = env_override("JOULESTAT_PROC_ROOT");
 	cfg->sources.proc_root = p != NULL ? p : "/proc";
+	p = env_override("JOULESTAT_DEV_ROOT");
+	cfg->sources.dev_root = p != NULL ? p : "/dev";
 }
 
 /* --tracker, else JOULESTAT_TRACKER, else auto; the cgroup v2 mount from JOULESTAT_CGROUP_ROOT. */
@@ -629,6 +491,8 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 {
 	if (r->interval != NULL && parse_interval(cfg, r->interval, err) != 0)
 		return -1;
+	if (r->interval_print != NULL && parse_print(cfg, r->interval_print, err) != 0)
+		return -1;
 	if (r->weights != NULL && parse_weights(cfg, r->weights, err) != 0)
 		return -1;
 	if (r->idle_power != NULL && parse_idle_power(cfg, r->idle_power, err) != 0)
@@ -676,34 +540,6 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	return 0;
 }
 
-static char *
-help_text(poptContext ctx, int which)
-{
-	char	*text = NULL;
-	size_t	 len = 0;
-	FILE	*f;
-
-	if ((f = open_memstream(&text, &len)) == NULL)
-		return xstrdup(USAGE);
-	if (which == OPT_VERSION)
-		fprintf(f, "joulestat %s\n", JOULESTAT_VERSION);
-	else if (which == OPT_USAGE)
-		fprintf(f, "%s\n", USAGE);
-	else {
-		fprintf(f, "%s\n\nMeasure the time and energy of a command and of its processes.\n\n",
-		    USAGE);
-		poptPrintHelp(ctx, f, 0);
-		fprintf(f, "\nOutput file names may hold %%h host, %%r rank, %%j job id, %%p pid, "
-		    "%%%% a percent sign.\n"
-		    "\nExit status: the command's own; 128+N if it died of signal N; "
-		    "126 if it could not be run; 127 if not found; 125 if joulestat failed; "
-		    "3 (--gate-exit-code) if a gate failed while the command succeeded.\n"
-		    "See joulestat(1).\n");
-	}
-	fclose(f);
-	return text;
-}
-
 /* Take the workload's argv from what popt left over. */
 static int
 take_command(struct config *cfg, struct parser *ps, struct errbuf *err)
@@ -736,7 +572,7 @@ take_command(struct config *cfg, struct parser *ps, struct errbuf *err)
 int
 config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err)
 {
-	struct poptOption	 table[NOPTIONS];
+	struct poptOption	 table[OPTIONS_N];
 	struct parser		*ps;
 	int			 rc;
 
@@ -747,7 +583,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 	cfg->repeat = 1;
 	ps = xcalloc(1, sizeof *ps);
 	cfg->priv = ps;
-	fill_table(table, &ps->raw);
+	options_table(table, &ps->raw);
 	ps->ctx = poptGetContext(PROGNAME, argc, argv, table, POPT_CONTEXT_POSIXMEHARDER);
 	while ((rc = poptGetNextOpt(ps->ctx)) > 0) {
 		if (rc >= OPT_STRING)
@@ -758,7 +594,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 		if (rc >= OPT_STRING)
 			continue;
 		cfg->action = ACTION_HELP;
-		cfg->text = help_text(ps->ctx, rc);
+		cfg->text = options_help(table, rc);
 		return 0;
 	}
 	if (rc < -1) {

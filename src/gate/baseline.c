@@ -1,7 +1,7 @@
 /*
  * --baseline: an earlier summary CSV (the columns of schema.h, found by
  * name through csvin) reduced to what --max-regression compares: the wall time
- * of each numbered run and the energies of its devices.
+ * of each numbered run, the energies of its devices, and of its phases.
  */
 #include "joulestat/gate.h"
 
@@ -27,7 +27,7 @@ field_number(const char *s, double *out)
 
 /* The columns a baseline needs, found by name. */
 struct bcols {
-	int	scope, run, wall, devid, energy, above;
+	int	scope, run, wall, devid, energy, above, phase;
 };
 
 static int
@@ -45,6 +45,7 @@ find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
 			return -1;
 		}
 	}
+	c->phase = csvin_col(t, schema_column(COL_PHASE));	/* older summaries have none */
 	return 0;
 }
 
@@ -92,6 +93,36 @@ add_dev(struct baseline *b, const struct csvin *t, size_t row, const struct bcol
 	return 0;
 }
 
+/* A phase row of the latest run (an older summary has none). */
+static int
+add_phase(struct baseline *b, const struct csvin *t, size_t row, const struct bcols *c,
+    struct errbuf *err)
+{
+	struct baseline_phase	*p;
+	const char		*name = c->phase >= 0 ? csvin_get(t, row, c->phase) : "";
+	const char		*id = csvin_get(t, row, c->devid);
+
+	if (b->nruns == 0 || strlen(name) >= sizeof p->name || strlen(id) >= sizeof p->id) {
+		errbuf_set(err, "line %zu: a phase row without its run row, or with a name too long",
+		    t->rows[row].line);
+		return -1;
+	}
+	b->phases = xreallocarray(b->phases, b->nphases + 1, sizeof *b->phases);
+	p = &b->phases[b->nphases];
+	p->run = b->nruns - 1;
+	snprintf(p->name, sizeof p->name, "%s", name);
+	snprintf(p->id, sizeof p->id, "%s", id);
+	if (field_number(csvin_get(t, row, c->energy), &p->energy_j) != 0 ||
+	    field_number(csvin_get(t, row, c->above), &p->above_idle_j) != 0 ||
+	    field_number(csvin_get(t, row, c->wall), &p->wall_s) != 0) {
+		errbuf_set(err, "line %zu: a figure of phase %s is not a number", t->rows[row].line,
+		    VIS(name));
+		return -1;
+	}
+	b->nphases++;
+	return 0;
+}
+
 static int
 read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 {
@@ -122,6 +153,9 @@ read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 			return -1;
 		if (strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0 &&
 		    add_dev(b, t, row, &c, err) != 0)
+			return -1;
+		if (strcmp(scope, schema_scope(SCOPE_PHASE)) == 0 &&
+		    add_phase(b, t, row, &c, err) != 0)
 			return -1;
 	}
 	if (b->nruns == 0) {
@@ -176,6 +210,7 @@ baseline_free(struct baseline *b)
 	free(b->path);
 	free(b->runs);
 	free(b->devs);
+	free(b->phases);
 	memset(b, 0, sizeof *b);
 }
 

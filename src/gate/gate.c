@@ -80,6 +80,84 @@ state_share(const struct dev_report *d, const char *state)
 	return 100 * share;
 }
 
+/* The phase of rep named name, or NULL. */
+static const struct phase_report *
+find_phase(const struct report *rep, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < rep->nphases; i++) {
+		if (strcmp(rep->phases[i].name, name) == 0)
+			return &rep->phases[i];
+	}
+	return NULL;
+}
+
+/* A phase's figure for a gate on one device; false when it was not measured. */
+static bool
+phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, size_t at,
+    const struct dev_report *d, double *v)
+{
+	const struct phase_dev_report	*pd = &p->devs[at];
+	char				 name[GATE_STATE_MAX];
+	int				 k;
+
+	switch (g->metric) {
+	case GATE_ENERGY:
+		*v = pd->energy_mj / 1e3;
+		return pd->method != ENERGY_NONE;
+	case GATE_ABOVE_IDLE:
+		*v = pd->above_idle_mj / 1e3;
+		return pd->has_above_idle;
+	case GATE_AVG_POWER:
+		*v = pd->avg_power_mw / 1e3;
+		return pd->has_avg_power;
+	case GATE_STATE_SHARE:
+		*v = 0;
+		for (k = 0; k < ACCOUNT_NSTATES && pd->states_ns > 0; k++) {
+			schema_slot_name(d->dev, k, name, sizeof name);
+			if (strcasecmp(name, g->state) == 0)
+				*v += 100.0 * (double)pd->state_ns[k] / (double)pd->states_ns;
+		}
+		return (d->dev->measures & M_PSTATE) != 0;
+	default:
+		return false;
+	}
+}
+
+/* One run's figure for spec g in its phase (see run_figure). */
+static bool
+phase_figure(const struct gate_spec *g, long at, const struct report *rep, double *v,
+    char *why, size_t size)
+{
+	const struct phase_report	*p = find_phase(rep, g->phase);
+	double				 x;
+	size_t				 i, n = 0;
+
+	if (p == NULL) {
+		snprintf(why, size, "phase %s never occurred", g->phase);
+		return false;
+	}
+	if (g->metric == GATE_TIME) {
+		*v = (double)p->wall_ns / 1e9;
+		return true;
+	}
+	*v = 0;
+	for (i = 0; i < rep->ndev; i++) {
+		/* As for the run: a figure within another's counts once, as that one. */
+		if (at < 0 && rep->devs[i].is_within)
+			continue;
+		if ((at < 0 || (size_t)at == i) && phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
+			*v += x;
+			n++;
+		}
+	}
+	if (n == 0)
+		snprintf(why, size, "no device measured %s in phase %s", gate_name(g->metric),
+		    g->phase);
+	return n > 0;
+}
+
 /*
  * One run's figure for spec g on device dev (GATE_ALL_DEVICES = the sum
  * over the devices that measured it).  False, with why, when there is none.
@@ -89,10 +167,10 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
     struct cover *cov, char *why, size_t size)
 {
 	double	x;
-	size_t	i, n = 0;
+	size_t	i, n = 0, nwithin = 0;
 	long	at = -1;
 
-	if (g->metric == GATE_TIME) {
+	if (g->metric == GATE_TIME && g->phase[0] == '\0') {
 		*v = (double)rep->wall_ns / 1e9;
 		return true;
 	}
@@ -101,6 +179,8 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		snprintf(why, size, "the run has no device %d", dev);
 		return false;
 	}
+	if (g->phase[0] != '\0')
+		return phase_figure(g, at, rep, v, why, size);
 	if (g->metric == GATE_STATE_SHARE) {
 		*v = state_share(&rep->devs[at], g->state);
 		if ((rep->devs[at].dev->measures & M_PSTATE) == 0)
@@ -109,6 +189,11 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
+		/* A figure within another's (an APU's SoC power) is counted once, as that one. */
+		if (dev == GATE_ALL_DEVICES && rep->devs[i].is_within) {
+			nwithin++;
+			continue;
+		}
 		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
@@ -118,9 +203,13 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	}
 	if (n == 0)
 		snprintf(why, size, "no device measured %s", gate_name(g->metric));
-	else if (dev == GATE_ALL_DEVICES && n < rep->ndev)
+	else if (dev == GATE_ALL_DEVICES && n + nwithin < rep->ndev)
 		snprintf(why, size, "the sum over the %zu of %zu devices that measured it", n,
-		    rep->ndev);
+		    rep->ndev - nwithin);
+	if (n > 0 && nwithin > 0)
+		snprintf(why + strlen(why), size - strlen(why), "%s%zu CPU package%s not added: "
+		    "within an APU's SoC power", why[0] != '\0' ? "; " : "", nwithin,
+		    nwithin == 1 ? "" : "s");
 	return n > 0;
 }
 
@@ -163,7 +252,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	struct series_stat	 st;
 	struct cover		 cov = { 0, 0, 0 };
 	double			*v = xcalloc(n, sizeof *v);
-	char			 why[96] = "", where[32];
+	char			 why[160] = "", where[32];
 	size_t			 i;
 	bool			 is_min = gate_is_min(g->metric);
 
@@ -176,6 +265,9 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		    where);
 	else
 		snprintf(r->what, sizeof r->what, "%s%s", gate_name(g->metric), where);
+	if (g->phase[0] != '\0')
+		snprintf(r->what + strlen(r->what), sizeof r->what - strlen(r->what),
+		    ", phase %s", g->phase);
 	for (i = 0; i < n; i++) {
 		if (!run_figure(g, dev, &reps[i], &v[i], &cov, why, sizeof why)) {
 			no_data(gs, r, why);
@@ -252,33 +344,57 @@ cur_has(const struct report *rep, const char *id)
 	return false;
 }
 
+/* The baseline's phase row of run k for phase on device id, or NULL. */
+static const struct baseline_phase *
+base_phase(const struct baseline *base, size_t k, const char *phase, const char *id)
+{
+	size_t	i;
+
+	for (i = 0; i < base->nphases; i++) {
+		if (base->phases[i].run == k && strcmp(base->phases[i].name, phase) == 0 &&
+		    (id == NULL || strcmp(base->phases[i].id, id) == 0))
+			return &base->phases[i];
+	}
+	return NULL;
+}
+
 /*
  * One current run's figure for the regression metric, over the devices it
- * shares with the baseline (*ncommon of them).  False when a shared device
- * did not measure it, or when none is shared.
+ * shares with the baseline (*ncommon of them), for the whole run or for
+ * one phase (NULL: the run).  False when a shared device did not measure
+ * it, or when none is shared.
  */
 static bool
 cur_regress(const struct gate_config *gc, const struct report *rep, const struct baseline *base,
-    double *v, size_t *ncommon, struct cover *cov)
+    const char *phase, double *v, size_t *ncommon, struct cover *cov)
 {
-	enum gate_metric	m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY : GATE_ABOVE_IDLE;
-	double			x;
-	size_t			i;
-	bool			is_measured = true;
+	enum gate_metric		 m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY :
+					    GATE_ABOVE_IDLE;
+	const struct phase_report	*p = phase != NULL ? find_phase(rep, phase) : NULL;
+	struct gate_spec		 g = { .metric = m };
+	double				 x;
+	size_t				 i;
+	bool				 is_measured = true, is_common;
 
 	*v = 0;
 	*ncommon = 0;
+	if (phase != NULL && p == NULL)
+		return false;
 	if (gc->regress == REGRESS_TIME) {
-		*v = (double)rep->wall_ns / 1e9;
+		*v = (double)(p != NULL ? p->wall_ns : rep->wall_ns) / 1e9;
 		return true;
 	}
 	for (i = 0; i < rep->ndev; i++) {
-		if (!base_has(base, rep->devs[i].dev->id))
+		is_common = phase != NULL ? base_phase(base, 0, phase, rep->devs[i].dev->id) != NULL :
+		    base_has(base, rep->devs[i].dev->id);
+		if (!is_common)
 			continue;
 		(*ncommon)++;
-		if (dev_figure(m, &rep->devs[i], &x)) {
+		if (p != NULL ? phase_dev_figure(&g, p, i, &rep->devs[i], &x) :
+		    dev_figure(m, &rep->devs[i], &x)) {
 			*v += x;
-			cover_add(cov, &rep->devs[i]);
+			if (p == NULL)
+				cover_add(cov, &rep->devs[i]);
 		} else
 			is_measured = false;
 	}
@@ -288,17 +404,32 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 /* The baseline's figure of run k for the regression metric, over the shared devices. */
 static bool
 base_regress(const struct gate_config *gc, const struct baseline *base, size_t k,
-    const struct report *rep, double *v)
+    const struct report *rep, const char *phase, double *v)
 {
-	double	x;
-	size_t	i;
+	const struct baseline_phase	*bp;
+	double				 x;
+	size_t				 i;
 
+	if (phase != NULL && gc->regress == REGRESS_TIME) {
+		bp = base_phase(base, k, phase, NULL);
+		*v = bp != NULL ? bp->wall_s : NAN;
+		return bp != NULL && !isnan(bp->wall_s);
+	}
 	if (gc->regress == REGRESS_TIME) {
 		*v = base->runs[k].wall_s;
 		return true;
 	}
 	*v = 0;
-	for (i = 0; i < base->ndevs; i++) {
+	for (i = 0; phase != NULL && i < base->nphases; i++) {
+		bp = &base->phases[i];
+		if (bp->run != k || strcmp(bp->name, phase) != 0 || !cur_has(rep, bp->id))
+			continue;
+		x = gc->regress == REGRESS_ENERGY ? bp->energy_j : bp->above_idle_j;
+		if (isnan(x))
+			return false;
+		*v += x;
+	}
+	for (i = 0; phase == NULL && i < base->ndevs; i++) {
 		if (base->devs[i].run != k || !cur_has(rep, base->devs[i].id))
 			continue;
 		x = gc->regress == REGRESS_ENERGY ? base->devs[i].energy_j :
@@ -324,7 +455,7 @@ static const char *const regress_words[] = {
  */
 static void
 judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
-    const struct report *reps, size_t n, const struct baseline *base)
+    const struct report *reps, size_t n, const struct baseline *base, const char *phase)
 {
 	struct gate_result	*r = new_result(gs, g);
 	struct series_stat	 cs, bs;
@@ -334,16 +465,17 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 	size_t			 i, ncommon = 0;
 	const char		*unit = gc->regress == REGRESS_TIME ? "s" : "J";
 
-	snprintf(r->what, sizeof r->what, "%s growth over the baseline", regress_words[gc->regress]);
+	snprintf(r->what, sizeof r->what, "%s growth over the baseline%s%s",
+	    regress_words[gc->regress], phase != NULL ? ", phase " : "", phase != NULL ? phase : "");
 	for (i = 0; i < n; i++) {
-		if (!cur_regress(gc, &reps[i], base, &cv[i], &ncommon, &cov)) {
+		if (!cur_regress(gc, &reps[i], base, phase, &cv[i], &ncommon, &cov)) {
 			no_data(gs, r, ncommon == 0 && gc->regress != REGRESS_TIME ?
 			    "no device in common with the baseline" : "a run did not measure it");
 			goto out;
 		}
 	}
 	for (i = 0; i < base->nruns; i++) {
-		if (!base_regress(gc, base, i, &reps[0], &bv[i])) {
+		if (!base_regress(gc, base, i, &reps[0], phase, &bv[i])) {
 			no_data(gs, r, "the baseline did not measure it");
 			goto out;
 		}
@@ -378,6 +510,19 @@ out:
 	free(bv);
 }
 
+/* --max-regression again for each phase that both the baseline and the first run have. */
+static void
+judge_phase_regressions(struct gate_set *gs, const struct gate_config *gc,
+    const struct gate_spec *g, const struct report *reps, size_t n, const struct baseline *base)
+{
+	size_t	i;
+
+	for (i = 0; i < reps[0].nphases; i++) {
+		if (base_phase(base, 0, reps[0].phases[i].name, NULL) != NULL)
+			judge_regression(gs, gc, g, reps, n, base, reps[0].phases[i].name);
+	}
+}
+
 void
 gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct report *reps,
     size_t n, const struct baseline *base)
@@ -388,8 +533,10 @@ gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct repor
 	memset(gs, 0, sizeof *gs);
 	for (i = 0; i < gc->nspecs && n > 0; i++) {
 		g = &gc->specs[i];
-		if (g->metric == GATE_REGRESSION && base != NULL)
-			judge_regression(gs, gc, g, reps, n, base);
+		if (g->metric == GATE_REGRESSION && base != NULL) {
+			judge_regression(gs, gc, g, reps, n, base, NULL);
+			judge_phase_regressions(gs, gc, g, reps, n, base);
+		}
 		else if (g->metric == GATE_STATE_SHARE && g->device == GATE_ALL_DEVICES)
 			judge_states(gs, gc, g, reps, n);
 		else if (g->metric != GATE_REGRESSION)

@@ -94,12 +94,30 @@ parse_share(struct gate_spec *g, char *tok)
 	return parse_limit(colon + 1, 100, &g->limit);
 }
 
-/* One entry of an energy or power list: "LIMIT" or "DEV:LIMIT". */
+/* "phase:NAME:" in front of an entry: the phase it judges. */
+static char *
+take_phase(char *tok, struct gate_spec *g)
+{
+	char	*name, *colon;
+
+	if (strncmp(tok, "phase:", 6) != 0)
+		return tok;
+	name = tok + 6;
+	if ((colon = strchr(name, ':')) == NULL || !markline_is_name(name, (size_t)(colon - name)))
+		return NULL;
+	memcpy(g->phase, name, (size_t)(colon - name));
+	g->phase[colon - name] = '\0';
+	return colon + 1;
+}
+
+/* One entry of an energy or power list: "LIMIT" or "DEV:LIMIT", maybe after "phase:NAME:". */
 static int
 parse_entry(struct gate_spec *g, char *tok)
 {
 	char	*rest;
 
+	if (g->metric != GATE_REGRESSION && (tok = take_phase(tok, g)) == NULL)
+		return -1;
 	switch (g->metric) {
 	case GATE_STATE_SHARE:
 		return parse_share(g, tok);
@@ -116,11 +134,11 @@ parse_entry(struct gate_spec *g, char *tok)
 }
 
 static const char *const forms[] = {
-	[GATE_ENERGY] = "joules, or DEVICE:JOULES,...",
-	[GATE_ABOVE_IDLE] = "joules, or DEVICE:JOULES,...",
-	[GATE_TIME] = "seconds, more than 0",
-	[GATE_AVG_POWER] = "watts, or DEVICE:WATTS,...",
-	[GATE_STATE_SHARE] = "[DEVICE:]STATE:PERCENT,... such as P0:80",
+	[GATE_ENERGY] = "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...",
+	[GATE_ABOVE_IDLE] = "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...",
+	[GATE_TIME] = "[phase:NAME:]seconds (more than 0),...",
+	[GATE_AVG_POWER] = "[phase:NAME:]watts, or [phase:NAME:]DEVICE:WATTS,...",
+	[GATE_STATE_SHARE] = "[phase:NAME:][DEVICE:]STATE:PERCENT,... such as P0:80",
 	[GATE_REGRESSION] = "a percentage, 0 or more",
 };
 
@@ -132,36 +150,41 @@ find_same(const struct gate_config *gc, const struct gate_spec *g)
 
 	for (i = 0; i < gc->nspecs; i++) {
 		if (gc->specs[i].metric == g->metric && gc->specs[i].device == g->device &&
-		    strcmp(gc->specs[i].state, g->state) == 0)
+		    strcmp(gc->specs[i].state, g->state) == 0 &&
+		    strcmp(gc->specs[i].phase, g->phase) == 0)
 			return &gc->specs[i];
 	}
 	return NULL;
 }
 
-/* "device 0", "all devices", "P0 of device 1": what a gate limits, for a message. */
+/* "device 0", "all devices", "P0 of device 1", "the run": what a gate limits, for a message. */
 static void
 gate_target(const struct gate_spec *g, char *buf, size_t size)
 {
 	char	dev[32];
 
-	if (g->device == GATE_ALL_DEVICES)
+	if (g->metric == GATE_TIME)
+		snprintf(dev, sizeof dev, "the run");
+	else if (g->device == GATE_ALL_DEVICES)
 		snprintf(dev, sizeof dev, "all devices");
 	else
 		snprintf(dev, sizeof dev, "device %d", g->device);
 	if (g->state[0] != '\0')
-		snprintf(buf, size, "%s of %s", g->state, dev);
+		snprintf(buf, size, "%s of %s%s%s", g->state, dev, g->phase[0] != '\0' ?
+		    " in phase " : "", g->phase);
 	else
-		snprintf(buf, size, "%s", dev);
+		snprintf(buf, size, "%s%s%s", dev, g->phase[0] != '\0' ? " in phase " : "",
+		    g->phase);
 }
 
 int
 gate_parse(struct gate_config *gc, enum gate_metric metric, const char *arg, struct errbuf *err)
 {
-	char			 what[64];
+	char			 what[160];
 	char			*copy = xstrdup(arg), *tok, *rest = copy;
 	struct gate_spec	*g;
 	int			 rc = 0;
-	bool			 is_list = metric != GATE_TIME && metric != GATE_REGRESSION;
+	bool			 is_list = metric != GATE_REGRESSION;
 
 	while (rc == 0 && (tok = strsep(&rest, is_list ? "," : "")) != NULL) {
 		if (gc->nspecs == GATE_MAX_SPECS) {

@@ -110,6 +110,19 @@ cand_push(struct share_scratch *sc, size_t i)
 	sc->cand[sc->ncand++] = i;
 }
 
+/* Figures that hold for each of the window's nslots samples. */
+static void
+pid_usage_all_slots(struct pid_acct *a, const struct pid_usage *u, unsigned nslots)
+{
+	unsigned	j;
+
+	for (j = 0; j < nslots && j < PID_SLOTS_MAX; j++) {
+		a->slot_mask |= 1u << j;
+		a->slot_sm_pct[j] = u->sm_pct;
+		a->slot_mem_pct[j] = u->mem_pct;
+	}
+}
+
 void
 attrib_pids(struct attrib *at, const struct proctree *tree,
     const struct pid_usage_set *pids, size_t dev_base, size_t ndev,
@@ -146,7 +159,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 			a->slot_mask = 0;
 			cand_push(&at->scratch, (size_t)(a - at->pidacct.v));
 			/* Samples it is absent from count as idle time in its mean. */
-			if (s->npid_slots > 0) {
+			if (s->npid_slots > 0 && !u->is_between_ticks) {
 				a->util_ns += s->pid_span_ns;
 				if (!a->is_sparse)
 					a->data_from_ns = s->t_ns - s->pid_span_ns;
@@ -154,19 +167,22 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 				a->is_sparse = true;
 			}
 		}
-		if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
+		if (u->is_between_ticks) {
+			/* Accounting's lifetime figures: the same in every sample of the window. */
+			pid_usage_all_slots(a, u, s->npid_slots);
+		} else if (u->slot < PID_SLOTS_MAX && u->slot < s->npid_slots) {
 			a->slot_mask |= 1u << u->slot;
 			a->slot_sm_pct[u->slot] = u->sm_pct;
 			a->slot_mem_pct[u->slot] = u->mem_pct;
 		}
 		/* The newest sample's figures stand until new data comes. */
-		if (s->npid_slots == 0 || u->slot + 1 == s->npid_slots) {
+		if (s->npid_slots == 0 || u->slot + 1 == s->npid_slots || u->is_between_ticks) {
 			a->last_sm_pct = u->sm_pct;
 			a->last_mem_pct = u->mem_pct;
 		}
 		a->sm_pct_ns += (double)u->sm_pct * (double)span;
 		a->mem_pct_ns += (double)u->mem_pct * (double)span;
-		if (s->npid_slots == 0)
+		if (s->npid_slots == 0 || u->is_between_ticks)
 			a->util_ns += span;
 	}
 }
@@ -245,6 +261,54 @@ share_pending_as_last(struct attrib *at, struct dev_acct *a, size_t gdev)
 }
 
 /*
+ * Set aside the newest *keep_ns of the pending energy (by time: readings
+ * are the finest energy known), for data that will describe it; the rest
+ * is shared now.  *keep_ns becomes what was set aside; returns its energy.
+ */
+static double
+pending_hold(struct dev_acct *a, int64_t *keep_ns)
+{
+	double	kept;
+
+	if (*keep_ns <= 0 || a->pending_ns <= 0) {
+		*keep_ns = 0;
+		return 0;
+	}
+	if (*keep_ns > a->pending_ns)
+		*keep_ns = a->pending_ns;
+	kept = a->pending_mj * (double)*keep_ns / (double)a->pending_ns;
+	a->pending_mj -= kept;
+	a->pending_ns -= *keep_ns;
+	return kept;
+}
+
+static void
+pending_restore(struct dev_acct *a, double kept_mj, int64_t kept_ns)
+{
+	a->pending_mj += kept_mj;
+	a->pending_ns += kept_ns;
+}
+
+/*
+ * Nothing new from the driver: the last shares stand for the pending
+ * energy, but for its newest sample period, which a sample still to come
+ * may describe (one describes the period before it); what is older no
+ * sample will describe any more (the driver leaves out samples in which
+ * nobody was busy).
+ */
+static void
+share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev)
+{
+	int64_t	keep = a->data_period_ns;
+	double	kept;
+
+	kept = pending_hold(a, &keep);
+	if (a->pending_ns > 0)
+		share_pending_as_last(at, a, gdev);
+	pending_restore(a, kept, keep);
+}
+
+/*
  * New per-process data came with reading s: the pending energy is shared
  * sample by sample, each taking its part of the energy by the time it
  * stands for (shares of mean utilization would not be mean shares).
@@ -284,7 +348,8 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 	const struct sample	*s;
 	struct dev_acct		*a;
 	enum energy_method	 m;
-	double			 e;
+	double			 e, kept;
+	int64_t			 keep;
 	size_t			 i;
 
 	for (i = 0; i < ndev; i++) {
@@ -298,7 +363,7 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		a->pending_ns += span_ns[i];
 		if (s->is_pid_unchanged && a->has_attrib) {
 			/* Nothing new from the driver: the last shares stand. */
-			share_pending_as_last(at, a, dev_base + i);
+			share_pending_unchanged(at, a, dev_base + i);
 			continue;
 		}
 		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
@@ -308,7 +373,13 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		a->last_other_mem_pct = s->valid & M_FOREIGN ? s->foreign_mem_pct : 0;
 		a->is_other_unknown |= !(s->valid & M_FOREIGN);
 		a->last_window_ns = s->t_ns;
+		/* The samples describe the time up to the newest; what is after waits for the next. */
+		keep = s->pid_to_ns > 0 ? s->t_ns - s->pid_to_ns : 0;
+		kept = pending_hold(a, &keep);
 		share_pending_by_samples(at, a, dev_base + i, s);
+		pending_restore(a, kept, keep);
+		a->data_period_ns = s->npid_slots > 0 ? s->pid_slots[s->npid_slots - 1].span_ns :
+		    s->pid_span_ns;
 	}
 }
 

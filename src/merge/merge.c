@@ -346,6 +346,11 @@ add_totals(struct merge_job *job)
 
 	for (i = 0; i < job->ngroups; i++) {
 		g = &job->groups[i];
+		/* A CPU package within an APU's SoC power is counted once, as the SoC. */
+		if (job->ranks[g->kept_rank].devs[g->kept_dev].is_within) {
+			job->n_within++;
+			continue;
+		}
 		merge_add_figure(&job->energy_j, &job->n_energy, g->energy_j, g->has_energy);
 		job->n_partial += g->has_energy && g->is_partial;
 		merge_add_figure(&job->above_idle_j, &job->n_above_idle, g->above_idle_j,
@@ -376,6 +381,7 @@ merge_job_total(struct merge_job *job, struct errbuf *err)
 		return -1;
 	group_devices(job);
 	add_totals(job);
+	merge_job_phases(job);
 	return 0;
 }
 
@@ -390,5 +396,6 @@ merge_job_free(struct merge_job *job)
 		free(job->groups[i].members);
 	free(job->ranks);
 	free(job->groups);
+	free(job->phases);
 	memset(job, 0, sizeof *job);
 }

@@ -33,9 +33,11 @@ rank_sums(const struct merge_rank *r, struct rank_sums *s)
 	memset(s, 0, sizeof *s);
 	for (i = 0; i < r->ndev; i++) {
 		d = &r->devs[i];
-		merge_add_figure(&s->energy_j, &s->n_energy, d->energy_j, d->n_energy > 0);
+		/* Within another device's figure (an APU's SoC power): counted as that one. */
+		merge_add_figure(&s->energy_j, &s->n_energy, d->energy_j,
+		    d->n_energy > 0 && !d->is_within);
 		merge_add_figure(&s->above_idle_j, &s->n_above_idle, d->above_idle_j,
-		    d->n_above_idle > 0);
+		    d->n_above_idle > 0 && !d->is_within);
 		merge_add_figure(&s->workload_j, &s->n_workload, d->workload_j, d->n_workload > 0);
 	}
 }
@@ -205,6 +207,31 @@ report_total(FILE *f, const char *label, double v, size_t n, size_t m, const cha
 	fputc('\n', f);
 }
 
+/* Each phase name over the ranks: energy counted as the job's, and its ranks. */
+static void
+report_phases(FILE *f, const struct merge_job *job)
+{
+	const struct merge_job_phase	*p;
+	size_t				 i;
+
+	if (job->nphases > 0)
+		fprintf(f, "\n phases (over the ranks; energy over distinct device measurements)\n");
+	for (i = 0; i < job->nphases; i++) {
+		p = &job->phases[i];
+		fprintf(f, "   %-18s ", p->name);
+		if (p->n_energy > 0)
+			fprintf(f, "%.3f J over %zu device measurement%s", p->energy_j, p->n_energy,
+			    p->n_energy == 1 ? "" : "s");
+		else
+			fprintf(f, "energy unknown");
+		fprintf(f, ", %zu rank%s, longest %.3f s", p->nranks, p->nranks == 1 ? "" : "s",
+		    p->wall_max_s);
+		if (p->n_workload > 0)
+			fprintf(f, ", workload %.3f J (estimate)", p->workload_j);
+		fputc('\n', f);
+	}
+}
+
 int
 merge_write_report(FILE *f, const struct merge_job *job)
 {
@@ -220,23 +247,28 @@ merge_write_report(FILE *f, const struct merge_job *job)
 		fprintf(f, "   %-18s unknown (the files have no start times)\n", "job wall time");
 	report_ranks(f, job);
 	report_devices(f, job);
-	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n", job->ngroups,
-	    job->ngroups == 1 ? "" : "s");
-	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups, NULL);
+	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n",
+	    job->ngroups - job->n_within, job->ngroups - job->n_within == 1 ? "" : "s");
+	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups - job->n_within, NULL);
+	if (job->n_within > 0)
+		fprintf(f, "   %-18s %zu CPU package%s not added: within an APU's SoC power\n",
+		    "counted once", job->n_within, job->n_within == 1 ? "" : "s");
 	if (job->n_partial > 0)
 		fprintf(f, "   %-18s %zu device measurement%s lost time: the totals cover less "
 		    "than the job\n", "partly measured", job->n_partial,
 		    job->n_partial == 1 ? "" : "s");
-	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle, job->ngroups,
-	    NULL);
+	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle,
+	    job->ngroups - job->n_within, NULL);
 	report_total(f, "workload", job->workload_j, job->n_workload, job->n_workload,
 	    "estimate: each rank's own processes, summed over the ranks");
+	report_phases(f, job);
 	return flush_status(f);
 }
 
 /*
- * The merged CSV: a header, one "job" row, one "rank" row per rank and one
- * "device" row per distinct device measurement, every row with every
+ * The merged CSV: a header, one "job" row, one "rank" row per rank, one
+ * "device" row per distinct device measurement and one "phase" row per
+ * phase name, every row with every
  * column (schema.h, MERGE_COLUMNS).  Unknown is an empty field.  The
  * columns:
  *
@@ -264,6 +296,11 @@ merge_write_report(FILE *f, const struct merge_job *job)
  *   hosts                job: how many hosts
  *   devices              job: distinct device measurements; rank: devices in its file
  *   measured_by          device: the ranks that measured it, separated by spaces
+ *   phase                phase: its name; the phase's energy_j is over distinct device
+ *                        measurements (each from the rank kept for the device),
+ *                        workload_energy_j over the ranks, wall_s the longest rank's,
+ *                        ranks how many ranks had it, devices how many measurements
+ *                        had its energy
  */
 
 /* A figure that may be unknown. */
@@ -360,6 +397,23 @@ csv_device(FILE *f, const struct merge_job *job, const struct merge_group *g)
 	free(ranks);
 }
 
+static void
+csv_phase(FILE *f, const char *jobid, const struct merge_job_phase *p)
+{
+	struct fmt_cell	c[MCOL_NCOLS] = { 0 };
+
+	fmt_cell_int(&c[MCOL_SCHEMA], SCHEMA_MERGE_VERSION);
+	fmt_cell_text(&c[MCOL_SCOPE], schema_merge_scope(MSCOPE_PHASE));
+	fmt_cell_text(&c[MCOL_JOB], jobid);
+	fmt_cell_text(&c[MCOL_PHASE], p->name);
+	put_real(&c[MCOL_WALL], p->wall_max_s, true);
+	put_real(&c[MCOL_ENERGY], p->energy_j, p->n_energy > 0);
+	put_real(&c[MCOL_WORKLOAD], p->workload_j, p->n_workload > 0);
+	fmt_cell_int(&c[MCOL_RANKS], (int64_t)p->nranks);
+	fmt_cell_int(&c[MCOL_DEVICES], (int64_t)p->n_energy);
+	write_cells(f, c);
+}
+
 int
 merge_write_csv(FILE *f, const struct merge_job *job)
 {
@@ -374,6 +428,8 @@ merge_write_csv(FILE *f, const struct merge_job *job)
 		csv_rank(f, &job->ranks[i]);
 	for (i = 0; i < job->ngroups; i++)
 		csv_device(f, job, &job->groups[i]);
+	for (i = 0; i < job->nphases; i++)
+		csv_phase(f, job->nranks > 0 ? job->ranks[0].job : "", &job->phases[i]);
 	return flush_status(f);
 }
 
@@ -488,8 +544,28 @@ json_totals(const struct merge_job *job)
 	rc |= put(o, MCOL_ABOVE, jreal(job->above_idle_j, job->n_above_idle > 0));
 	rc |= put(o, MCOL_WORKLOAD, jreal(job->workload_j, job->n_workload > 0));
 	rc |= fmt_json_put(o, "devices_without_energy",
-	    json_integer((json_int_t)(job->ngroups - job->n_energy)));
+	    json_integer((json_int_t)(job->ngroups - job->n_within - job->n_energy)));
+	rc |= fmt_json_put(o, "devices_within_another", json_integer((json_int_t)job->n_within));
 	rc |= fmt_json_put(o, "devices_partly_measured", json_integer((json_int_t)job->n_partial));
+	if (rc != 0) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *
+json_phase(const struct merge_job_phase *p)
+{
+	json_t	*o = json_object();
+	int	 rc;
+
+	rc = put(o, MCOL_PHASE, fmt_json_text(p->name));
+	rc |= put(o, MCOL_WALL, json_real(p->wall_max_s));
+	rc |= put(o, MCOL_ENERGY, jreal(p->energy_j, p->n_energy > 0));
+	rc |= put(o, MCOL_WORKLOAD, jreal(p->workload_j, p->n_workload > 0));
+	rc |= put(o, MCOL_RANKS, json_integer((json_int_t)p->nranks));
+	rc |= put(o, MCOL_DEVICES, json_integer((json_int_t)p->n_energy));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
@@ -501,10 +577,13 @@ static json_t *
 json_job(const struct merge_job *job)
 {
 	json_t	*o = json_object(), *ranks = json_array(), *devs = json_array();
+	json_t	*phases = json_array();
 	size_t	 i;
 	int	 rc;
 
-	rc = ranks == NULL || devs == NULL ? -1 : 0;
+	rc = ranks == NULL || devs == NULL || phases == NULL ? -1 : 0;
+	for (i = 0; rc == 0 && i < job->nphases; i++)
+		rc = json_array_append_new(phases, json_phase(&job->phases[i]));
 	for (i = 0; rc == 0 && i < job->nranks; i++)
 		rc = json_array_append_new(ranks, json_rank(&job->ranks[i]));
 	for (i = 0; rc == 0 && i < job->ngroups; i++)
@@ -513,6 +592,7 @@ json_job(const struct merge_job *job)
 	rc |= put(o, MCOL_JOB, fmt_json_text(job->nranks > 0 ? job->ranks[0].job : ""));
 	rc |= put(o, MCOL_RANKS, ranks);
 	rc |= put(o, MCOL_DEVICES, devs);
+	rc |= fmt_json_put(o, "phases", phases);
 	rc |= fmt_json_put(o, "totals", json_totals(job));
 	if (rc != 0) {
 		json_decref(o);

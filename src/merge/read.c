@@ -27,7 +27,7 @@
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
-	int	lost, measured;
+	int	lost, measured, phase, within;
 };
 
 /* The first four make a file a summary; without the others a figure is unknown. */
@@ -53,6 +53,8 @@ static const struct {
 	{ COL_WORKLOAD, offsetof(struct cols, workload), false },
 	{ COL_LOSTS, offsetof(struct cols, lost), false },
 	{ COL_MEASURED, offsetof(struct cols, measured), false },
+	{ COL_PHASE, offsetof(struct cols, phase), false },
+	{ COL_WITHIN, offsetof(struct cols, within), false },
 };
 
 /* A numbered "run" row. */
@@ -354,6 +356,9 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	 */
 	if (has[1] && (has[5] ? has[0] && v[5] < v[0] - 2e-6 : has[4] && v[4] > 0))
 		d->is_partial = true;
+	/* Its figure is within another device's of the rank (an APU's SoC power). */
+	if (rd->c.within >= 0 && csvin_get(rd->t, row, rd->c.within)[0] != '\0')
+		d->is_within = true;
 	merge_add_figure(&d->time_s, &d->n_time, v[0], has[0]);
 	merge_add_figure(&d->energy_j, &d->n_energy, v[1], has[1]);
 	merge_add_figure(&d->above_idle_j, &d->n_above_idle, v[2], has[2]);
@@ -361,6 +366,43 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	widen_window(d, ri, v[0], has[0]);
 	rd->seen = xreallocarray(rd->seen, rd->nseen + 1, sizeof *rd->seen);
 	rd->seen[rd->nseen++] = (struct seen){ (size_t)(d - rd->r->devs), run, row_line(rd, row) };
+	return 0;
+}
+
+/* A "phase" row: the phase on one device in one run, added to the rank's means. */
+static int
+read_phase(struct reader *rd, size_t row)
+{
+	const char		*name = rd->c.phase >= 0 ? csvin_get(rd->t, row, rd->c.phase) : "";
+	const char		*id = csvin_get(rd->t, row, rd->c.id);
+	struct merge_rank	*r = rd->r;
+	struct merge_phase	*p = NULL;
+	double			 v[3] = { 0 };
+	bool			 has[3];
+	size_t			 i;
+
+	if (name[0] == '\0') {
+		errbuf_set(rd->err, "line %zu: phase row without a phase name", row_line(rd, row));
+		return -1;
+	}
+	if (row_num(rd, row, rd->c.energy, -MERGE_MAX_J, MERGE_MAX_J, &v[0], &has[0]) != 0 ||
+	    row_num(rd, row, rd->c.workload, -MERGE_MAX_J, MERGE_MAX_J, &v[1], &has[1]) != 0 ||
+	    row_num(rd, row, rd->c.wall, 0, MERGE_MAX_S, &v[2], &has[2]) != 0)
+		return -1;
+	for (i = 0; i < r->nphases && p == NULL; i++) {
+		if (strcmp(r->phases[i].name, name) == 0 && strcmp(r->phases[i].id, id) == 0)
+			p = &r->phases[i];
+	}
+	if (p == NULL) {
+		r->phases = xreallocarray(r->phases, r->nphases + 1, sizeof *r->phases);
+		p = &r->phases[r->nphases++];
+		memset(p, 0, sizeof *p);
+		p->name = xstrdup(name);
+		p->id = xstrdup(id);
+	}
+	merge_add_figure(&p->energy_j, &p->n_energy, v[0], has[0]);
+	merge_add_figure(&p->workload_j, &p->n_workload, v[1], has[1]);
+	merge_add_figure(&p->wall_s, &p->n_wall, v[2], has[2]);
 	return 0;
 }
 
@@ -406,14 +448,15 @@ is_blank(const struct csvin *t, size_t row)
 /*
  * One streamed row (csvin_stream_*: the header alone first, then each row
  * as rows[1]): the "run" rows on the first pass (every row's identity and
- * schema are checked on the way), the "device" rows on the second.  The
- * other scopes (pstate, process) are not merged.
+ * schema are checked on the way), the "device" and "phase" rows on the
+ * second.  The other scopes (pstate, process, ...) are not merged.
  */
 static int
 read_row(struct reader *rd, const struct csvin *t, bool is_run)
 {
 	const char	*scope = schema_scope(is_run ? SCOPE_RUN : SCOPE_DEVICE);
 	uint64_t	 run;
+	bool		 is_phase;
 
 	rd->t = t;
 	if (t->nrows == 1)
@@ -422,12 +465,15 @@ read_row(struct reader *rd, const struct csvin *t, bool is_run)
 		return 0;
 	if (is_run && (schema_check_summary(t, rd->err) != 0 || check_identity(rd, 1) != 0))
 		return -1;
-	if (strcmp(csvin_get(t, 1, rd->c.scope), scope) != 0)
+	is_phase = !is_run && strcmp(csvin_get(t, 1, rd->c.scope), schema_scope(SCOPE_PHASE)) == 0;
+	if (strcmp(csvin_get(t, 1, rd->c.scope), scope) != 0 && !is_phase)
 		return 0;
 	if (row_run(rd, 1, &run) != 0)
 		return -1;
 	if (run == 0)
 		return 0;
+	if (is_phase)
+		return find_run(rd, run) != NULL ? read_phase(rd, 1) : 0;
 	return is_run ? read_run(rd, 1, run) : read_device(rd, 1, run);
 }
 
@@ -449,6 +495,7 @@ finish_rank(struct reader *rd)
 {
 	struct merge_rank	*r = rd->r;
 	struct merge_dev	*d;
+	struct merge_phase	*p;
 	const struct run_info	*ri;
 	size_t			 i, n = 0;
 
@@ -473,6 +520,12 @@ finish_rank(struct reader *rd)
 		d->energy_j = d->n_energy > 0 ? d->energy_j / (double)d->n_energy : 0;
 		d->above_idle_j = d->n_above_idle > 0 ? d->above_idle_j / (double)d->n_above_idle : 0;
 		d->workload_j = d->n_workload > 0 ? d->workload_j / (double)d->n_workload : 0;
+	}
+	for (i = 0; i < r->nphases; i++) {
+		p = &r->phases[i];
+		p->energy_j = p->n_energy > 0 ? p->energy_j / (double)p->n_energy : 0;
+		p->workload_j = p->n_workload > 0 ? p->workload_j / (double)p->n_workload : 0;
+		p->wall_s = p->n_wall > 0 ? p->wall_s / (double)p->n_wall : 0;
 	}
 }
 
@@ -547,6 +600,11 @@ merge_rank_free(struct merge_rank *r)
 		free(r->devs[i].backend);
 	}
 	free(r->devs);
+	for (i = 0; i < r->nphases; i++) {
+		free(r->phases[i].name);
+		free(r->phases[i].id);
+	}
+	free(r->phases);
 	free(r->file);
 	free(r->host);
 	free(r->rank);

@@ -30,6 +30,8 @@ struct row {
 	const struct state_report	*s;	/* pstate rows */
 	const struct proc_report	*p;	/* process rows */
 	const struct gate_result	*g;	/* gate rows */
+	const struct phase_report	*ph;	/* phase rows */
+	const struct phase_occ		*occ;	/* phase occurrence rows */
 };
 
 /* The cells of one row, and room for the text of a P-state's name. */
@@ -44,7 +46,7 @@ run_identity(struct cells *cl, const struct row *r)
 {
 	const struct report	*rep = r->rep;
 	struct fmt_cell		*c = cl->c;
-	bool			 is_run = r->series == NULL && r->g == NULL;
+	bool			 is_run = r->series == NULL && r->g == NULL && r->ph == NULL;
 
 	fmt_cell_int(&c[COL_SCHEMA], SCHEMA_SUMMARY_VERSION);
 	fmt_cell_text(&c[COL_SCOPE], schema_scope(r->scope));
@@ -199,6 +201,60 @@ device_cells(struct cells *cl, const struct row *r)
 	}
 }
 
+/* A phase's rows: the phase on one device (r->d may be NULL: no devices). */
+static void
+phase_cells(struct cells *cl, const struct row *r)
+{
+	const struct phase_dev_report	*pd = r->d != NULL ? &r->ph->devs[r->di] : NULL;
+	const struct phase_dev		*od;
+	struct fmt_cell			*c = cl->c;
+	int64_t				 wall_ns = r->ph->wall_ns;
+
+	fmt_cell_text(&c[COL_PHASE], r->ph->name);
+	if (r->d != NULL)
+		device_identity(cl, r);
+	if (r->occ != NULL) {
+		od = &r->occ->devs[r->di];
+		wall_ns = r->occ->end_ns - r->occ->begin_ns;
+		fmt_cell_real(&c[COL_PHASEBEGIN], (double)(r->occ->begin_ns - r->rep->t0_ns) / 1e9, 6);
+		fmt_cell_real(&c[COL_WALL], (double)wall_ns / 1e9, 6);
+		if (r->d != NULL && od->method != ENERGY_NONE) {
+			fmt_cell_real(&c[COL_ENERGY], od->energy_mj / 1e3, 6);
+			fmt_cell_text(&c[COL_METHOD], schema_word_method(od->method));
+		}
+		return;
+	}
+	fmt_cell_int(&c[COL_PHASECOUNT], (int64_t)r->ph->count);
+	if (r->slot >= 0) {
+		fmt_cell_text(&c[COL_PSTATE], schema_slot_name(r->d->dev, r->slot, cl->name,
+		    sizeof cl->name));
+		fmt_cell_real(&c[COL_TIME], (double)pd->state_ns[r->slot] / 1e9, 6);
+		fmt_cell_real(&c[COL_SHARE], (double)pd->state_ns[r->slot] / (double)pd->states_ns, 6);
+		if (pd->method != ENERGY_NONE) {
+			fmt_cell_real(&c[COL_ENERGY], pd->state_mj[r->slot] / 1e3, 6);
+			fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));
+		}
+		return;
+	}
+	fmt_cell_real(&c[COL_WALL], (double)wall_ns / 1e9, 6);
+	fmt_cell_real(&c[COL_USER], (double)r->ph->user_ns / 1e9, 6);
+	fmt_cell_real(&c[COL_SYS], (double)r->ph->sys_ns / 1e9, 6);
+	if (pd == NULL)
+		return;
+	if (pd->method != ENERGY_NONE) {
+		fmt_cell_real(&c[COL_ENERGY], pd->energy_mj / 1e3, 6);
+		fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));
+	}
+	if (pd->has_avg_power)
+		fmt_cell_real(&c[COL_AVGPOWER], pd->avg_power_mw / 1e3, 3);
+	if (pd->has_peak)
+		fmt_cell_real(&c[COL_PEAKPOWER], (double)pd->peak_power_mw / 1e3, 3);
+	if (pd->has_above_idle)
+		fmt_cell_real(&c[COL_ABOVEIDLE], pd->above_idle_mj / 1e3, 6);
+	if (pd->has_workload)
+		fmt_cell_real(&c[COL_WORKLOAD], pd->workload_mj / 1e3, 6);
+}
+
 int
 csvout_text(FILE *f, const char *s)
 {
@@ -217,6 +273,8 @@ write_row(FILE *f, const struct row *r, const char *sep)
 	run_identity(&cl, r);
 	if (r->g != NULL)
 		gate_cells(&cl, r->g);
+	else if (r->ph != NULL)
+		phase_cells(&cl, r);
 	else if (r->series != NULL)
 		series_cells(&cl, r);
 	else if (r->d != NULL)
@@ -259,6 +317,51 @@ write_run_rows(FILE *f, const struct report *rep, const char *sep)
 	}
 }
 
+/* Each phase on each device, its P-states, then its occurrences. */
+static void
+write_phase_rows(FILE *f, const struct report *rep, const char *sep)
+{
+	struct row	r;
+	size_t		i, d, k;
+	int		s;
+
+	for (i = 0; i < rep->nphases; i++) {
+		r = (struct row){ .rep = rep, .scope = SCOPE_PHASE, .slot = -1,
+		    .ph = &rep->phases[i] };
+		if (rep->ndev == 0)
+			write_row(f, &r, sep);
+		for (d = 0; d < rep->ndev; d++) {
+			r.scope = SCOPE_PHASE;
+			r.d = &rep->devs[d];
+			r.di = d;
+			r.slot = -1;
+			write_row(f, &r, sep);
+			for (s = 0; s < ACCOUNT_NSTATES; s++) {
+				if (r.ph->devs[d].state_ns[s] == 0)
+					continue;
+				r.scope = SCOPE_PHASE_PSTATE;
+				r.slot = s;
+				write_row(f, &r, sep);
+			}
+		}
+		r.slot = -1;
+		r.scope = SCOPE_PHASE_OCC;
+		for (k = 0; k < rep->nphase_occ; k++) {
+			if (strcmp(rep->phase_occ[k].name, r.ph->name) != 0)
+				continue;
+			r.occ = &rep->phase_occ[k];
+			r.d = NULL;
+			if (rep->ndev == 0)
+				write_row(f, &r, sep);
+			for (d = 0; d < rep->ndev; d++) {
+				r.d = &rep->devs[d];
+				r.di = d;
+				write_row(f, &r, sep);
+			}
+		}
+	}
+}
+
 /* The "mean" or "stddev" rows of a series: run, then each device and its P-states. */
 static void
 write_series_rows(FILE *f, const struct report *rep, const struct series *s,
@@ -297,8 +400,10 @@ csvout_summary(FILE *f, const struct report *reps, size_t n, const struct series
 	for (col = 0; col < COL_NCOLS; col++)
 		fprintf(f, "%s%s", col > 0 ? sep : "", schema_column(col));
 	fputc('\n', f);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		write_run_rows(f, &reps[i], sep);
+		write_phase_rows(f, &reps[i], sep);
+	}
 	if (n > 1 && series != NULL) {
 		write_series_rows(f, &reps[0], series, ROW_MEAN, sep);
 		write_series_rows(f, &reps[0], series, ROW_STDDEV, sep);

@@ -128,6 +128,8 @@ static const struct figure device_figures[] = {
 	{ COL_LOSTS, D(lost_ns), .scale = 1e9, .prec = 6 },
 	{ COL_MEASURED, D(measured_ns), .scale = 1e9, .prec = 6, D_HAS(has_measured) },
 	{ COL_NONE, "partial", D(is_partial) },
+	/* Left out of the all-devices totals: within that device's figure. */
+	{ COL_WITHIN, D(within), D_HAS(is_within) },
 	{ COL_NONE, "counter_resets", D(counter_resets) },
 	/* Driver violation counters, over this run. */
 	{ COL_THR_POWER, D(throttle_power_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },

@@ -304,7 +304,7 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 		o->is_failed = true;
 	}
 	if (o->plot_tool != NULL && o->has_timeline && werr == 0)
-		plot_draw(o);
+		plot_draw(o, reps[0].command_quoted);
 	plot_forget(o);
 	report_series_free(&s);
 }

@@ -259,6 +259,111 @@ put_run_lists(json_t *o, const struct report *rep)
 	return rc;
 }
 
+/* One device over one phase name's occurrences, or over one occurrence. */
+static json_t *
+phase_device_object(const struct dev_report *dr, const struct phase_dev_report *pd)
+{
+	json_t	*o = json_object(), *states = json_array(), *st;
+	char	 name[16];
+	int	 rc, k;
+
+	rc = fmt_json_put(o, "device", uinteger(dr->dev->number));
+	rc |= put_col(o, COL_ENERGY, pd->method != ENERGY_NONE ? real(pd->energy_mj / 1000) :
+	    json_null());
+	rc |= put_col(o, COL_METHOD, word(schema_word_method(pd->method)));
+	rc |= fmt_json_put(o, "energy_per_occurrence_j", pd->method != ENERGY_NONE ?
+	    json_pack("{s:o,s:o}", "mean", real(pd->per_occ.mean / 1000), "stddev",
+	    real(pd->per_occ.sd / 1000)) : json_null());
+	rc |= put_col(o, COL_AVGPOWER, pd->has_avg_power ? real(pd->avg_power_mw / 1000) :
+	    json_null());
+	rc |= put_col(o, COL_PEAKPOWER, pd->has_peak ? real((double)pd->peak_power_mw / 1000) :
+	    json_null());
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		if (pd->state_ns[k] == 0)
+			continue;
+		st = json_object();
+		rc |= put_col(st, COL_PSTATE, json_string(schema_slot_name(dr->dev, k, name,
+		    sizeof name)));
+		rc |= put_col(st, COL_TIME, real((double)pd->state_ns[k] / 1e9));
+		rc |= put_col(st, COL_ENERGY, pd->method != ENERGY_NONE ?
+		    real(pd->state_mj[k] / 1000) : json_null());
+		rc |= append(states, st);
+	}
+	rc |= fmt_json_put(o, "pstates", states);
+	rc |= put_col(o, COL_WORKLOAD, pd->has_workload ? real(pd->workload_mj / 1000) :
+	    json_null());
+	return done(o, rc);
+}
+
+/* One occurrence: when, how long, and each device's energy. */
+static json_t *
+phase_occ_object(const struct report *rep, const struct phase_occ *oc)
+{
+	json_t	*o = json_object(), *devs = json_array(), *d;
+	size_t	 i;
+	int	 rc;
+
+	rc = fmt_json_put(o, "begin_s", real((double)(oc->begin_ns - rep->t0_ns) / 1e9));
+	rc |= fmt_json_put(o, "end_s", real((double)(oc->end_ns - rep->t0_ns) / 1e9));
+	rc |= put_col(o, COL_WALL, real((double)(oc->end_ns - oc->begin_ns) / 1e9));
+	rc |= fmt_json_put(o, "depth", uinteger(oc->depth));
+	rc |= fmt_json_put(o, "ended_by_run_end", json_boolean(oc->is_open_at_end));
+	for (i = 0; i < rep->ndev; i++) {
+		d = json_object();
+		rc |= fmt_json_put(d, "device", uinteger(rep->devs[i].dev->number));
+		rc |= put_col(d, COL_ENERGY, oc->devs[i].method != ENERGY_NONE ?
+		    real(oc->devs[i].energy_mj / 1000) : json_null());
+		rc |= append(devs, d);
+	}
+	rc |= fmt_json_put(o, "devices", devs);
+	return done(o, rc);
+}
+
+/* Each phase name with its figures and its occurrences, in order of beginning. */
+static json_t *
+phases_array(const struct report *rep)
+{
+	const struct phase_report	*p;
+	json_t				*a = json_array(), *o, *devs, *occ;
+	size_t				 i, k;
+	int				 rc = 0;
+
+	for (i = 0; i < rep->nphases; i++) {
+		p = &rep->phases[i];
+		o = json_object();
+		devs = json_array();
+		occ = json_array();
+		rc |= fmt_json_put(o, "phase", fmt_json_text(p->name));
+		rc |= fmt_json_put(o, "count", uinteger(p->count));
+		rc |= fmt_json_put(o, "depth", uinteger(p->depth));
+		rc |= put_col(o, COL_WALL, real((double)p->wall_ns / 1e9));
+		rc |= fmt_json_put(o, "wall_per_occurrence_s", json_pack("{s:o,s:o}", "mean",
+		    real(p->wall_per_occ.mean), "stddev", real(p->wall_per_occ.sd)));
+		rc |= put_col(o, COL_USER, real((double)p->user_ns / 1e9));
+		rc |= put_col(o, COL_SYS, real((double)p->sys_ns / 1e9));
+		for (k = 0; k < rep->ndev; k++)
+			rc |= append(devs, phase_device_object(&rep->devs[k], &p->devs[k]));
+		rc |= fmt_json_put(o, "devices", devs);
+		for (k = 0; k < rep->nphase_occ; k++) {
+			if (strcmp(rep->phase_occ[k].name, p->name) == 0)
+				rc |= append(occ, phase_occ_object(rep, &rep->phase_occ[k]));
+		}
+		rc |= fmt_json_put(o, "occurrences", occ);
+		rc |= append(a, done(o, 0));
+	}
+	return done(a, rc);
+}
+
+/* The phase marks read: how many, how many were bad, and the first cause. */
+static json_t *
+marks_object(const struct report *rep)
+{
+	return json_pack("{s:o,s:o,s:o,s:o}", "lines", uinteger(rep->phase_marks + rep->phase_bad),
+	    "bad", uinteger(rep->phase_bad), "first_bad",
+	    rep->phase_bad > 0 ? fmt_json_text(rep->phase_first_bad) : json_null(),
+	    "dropped", uinteger(rep->phase_dropped));
+}
+
 static json_t *
 run_object(const struct report *rep)
 {
@@ -278,6 +383,8 @@ run_object(const struct report *rep)
 	rc |= put_figures(o, rep, &figures_weights);
 	rc |= put_figures(o, rep, &figures_sampler);
 	rc |= put_run_lists(o, rep);
+	rc |= fmt_json_put(o, "phases", phases_array(rep));
+	rc |= fmt_json_put(o, "phase_marks", marks_object(rep));
 	return done(o, rc);
 }
 

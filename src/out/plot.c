@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <unistd.h>
 
 #include "joulestat/util.h"
@@ -74,7 +75,13 @@ plot_check_path(const char *path, struct errbuf *err)
 	int		 rc = 0;
 
 	if ((len > 0 && path[len - 1] == '/') || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
-		errbuf_set(err, "--plot %s: is a directory; give the PNG a file name", VIS(path));
+		errbuf_set(err, "--plot %s: is a directory; give the plot a file name", VIS(path));
+		return -1;
+	}
+	if (len < 4 || (strcasecmp(path + len - 4, ".png") != 0 &&
+	    strcasecmp(path + len - 4, ".svg") != 0)) {
+		errbuf_set(err, "--plot %s: the plot is PNG or SVG by its name: give it .png or "
+		    ".svg", VIS(path));
 		return -1;
 	}
 	copy = xstrdup(path);
@@ -132,17 +139,23 @@ plot_prepare(struct outputs *o)
 }
 
 void
-plot_draw(struct outputs *o)
+plot_draw(struct outputs *o, const char *title)
 {
 	posix_spawnattr_t	 attr;
 	sigset_t		 dfl;
-	char			 dash_o[] = "-o", dashes[] = "--";
-	char			*argv[] = { o->plot_tool, dash_o, (char *)o->paths->plot_path, dashes,
-				    NULL, NULL };
+	char			 dash_o[] = "-o", dash_title[] = "--title", dashes[] = "--";
+	char			*argv[8] = { o->plot_tool, dash_o, (char *)o->paths->plot_path };
 	pid_t			 pid;
-	int			 st = 0, rc;
+	int			 st = 0, rc, n = 3;
 
-	argv[4] = o->plot_timeline != NULL ? o->plot_timeline : (char *)o->paths->timeline_path;
+	if (title != NULL) {
+		argv[n++] = dash_title;
+		argv[n++] = (char *)title;
+	}
+	argv[n++] = dashes;
+	argv[n++] = o->plot_timeline != NULL ? o->plot_timeline :
+	    (char *)o->paths->timeline_path;
+	argv[n] = NULL;
 	/* The signals as joulestat found them: SIGPIPE is ignored only here. */
 	sigemptyset(&dfl);
 	if (o->is_pipe_dfl)

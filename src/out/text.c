@@ -22,6 +22,12 @@ static const char *const method_names[] = {
 	[ENERGY_TICKS] = "integrated from readings",
 };
 
+const char *
+text_method_name(enum energy_method m)
+{
+	return (size_t)m < ARRAY_SIZE(method_names) ? method_names[m] : method_names[ENERGY_NONE];
+}
+
 void
 report_outcome_text(const struct report *rep, char *buf, size_t size)
 {
@@ -301,6 +307,9 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 	if (d->counter_resets > 0)
 		fprintf(f, "   %-18s %" PRIu64 " (those intervals integrated from power)\n",
 		    "counter resets", d->counter_resets);
+	if (d->is_within)
+		fprintf(f, "   %-18s not added: the SoC power of device %u holds this package's "
+		    "energy\n", "all-devices totals", d->within);
 	if (d->has_foreign && d->foreign_sm_max > 0 && dev->is_pid_hidden)
 		write_hidden_load(f, rep, d);
 	else if (d->is_shared)
@@ -451,6 +460,7 @@ report_write_text(FILE *f, const struct report *reps, size_t n, const struct ser
 	write_run(f, rep);
 	for (i = 0; i < rep->ndev; i++)
 		write_device(f, rep, &rep->devs[i]);
+	report_write_phases_text(f, rep);
 	write_notes(f, rep);
 	write_sampler(f, rep, "sampler");
 	return finish_write(f);

@@ -3,7 +3,7 @@
  * per device per reading.  Each row is formatted whole into a reused buffer
  * and the buffer goes out with write(2) once a second and at the end, so
  * the file only ever holds whole rows.  Unknown values are empty fields;
- * the one text field that could need quoting goes through libcsv.
+ * the text fields (device id and name) are quoted through libcsv.
  */
 #include "joulestat/timeline.h"
 
@@ -18,11 +18,6 @@
 #include <unistd.h>
 
 #include "joulestat/schema.h"
-
-static const char HEADER[] =
-    "schema_version,run,t_s,device,device_id,status,power_w,energy_j,energy_method,pstate,"
-    "gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c,tree_sm_pct,tree_mem_pct,"
-    "other_sm_pct,other_mem_pct\n";
 
 static const char *const status_words[] = { "ok", "lost", "late" };
 
@@ -90,6 +85,8 @@ flush_buf(struct timeline *tl)
 int
 timeline_open(struct timeline *tl, const char *path, struct errbuf *err)
 {
+	enum timeline_col	col;
+
 	memset(tl, 0, sizeof *tl);
 	tl->path = path;
 	if (strcmp(path, "-") == 0)
@@ -101,7 +98,9 @@ timeline_open(struct timeline *tl, const char *path, struct errbuf *err)
 		    output_strerror(errno));
 		return -1;
 	}
-	put(tl, "%s", HEADER);
+	for (col = 0; col < TCOL_NCOLS; col++)
+		put(tl, "%s%s", col > 0 ? "," : "", schema_timeline_column(col));
+	put(tl, "\n");
 	flush_buf(tl);
 	return 0;
 }
@@ -138,7 +137,7 @@ put_device_fields(struct timeline *tl, const struct sample *s, const struct dev_
 void
 timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
     const struct device *dev, const struct sample *s, const struct dev_acct *acct,
-    enum timeline_status status)
+    enum timeline_status status, const char *phase)
 {
 	if (tl->fd < 0)
 		return;
@@ -151,10 +150,16 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 	else
 		put_device_fields(tl, s, acct);
 	if (acct->has_attrib)
-		put(tl, ",%.1f,%.1f,%.1f,%.1f\n", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
+		put(tl, ",%.1f,%.1f,%.1f,%.1f", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
 		    acct->last_other_sm_pct, acct->last_other_mem_pct);
 	else
-		put(tl, ",,,,\n");
+		put(tl, ",,,,");
+	put(tl, ",");
+	put_text(tl, dev->name);
+	put(tl, ",");
+	if (phase != NULL)
+		put_text(tl, phase);
+	put(tl, "\n");
 	if (s->t_ns - tl->last_flush_ns >= TIMELINE_FLUSH_NS) {
 		flush_buf(tl);
 		tl->last_flush_ns = s->t_ns;

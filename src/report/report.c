@@ -18,6 +18,7 @@
 
 #include "joulestat/exitcode.h"
 #include "joulestat/run.h"
+#include "joulestat/setup.h"
 #include "joulestat/util.h"
 
 /* True when s can be shown unquoted to a shell user. */
@@ -129,6 +130,7 @@ build_times(struct report *rep, const struct run *run)
 
 	rep->wall_ns = run->t_end_ns - run->t0_ns;
 	rep->start_unix_ns = run->t0_unix_ns;
+	rep->t0_ns = run->t0_ns;
 	rep->is_exclusive = run->params.is_exclusive;
 	rep->where = run->params.job;
 	if (run->is_attach) {
@@ -341,14 +343,36 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 static void
 build_devices(struct report *rep, const struct run *run)
 {
-	size_t	i, k, n = 0;
+	size_t	i, k;
 
-	for (i = 0; i < run->nbackends; i++)
-		n += run->backends[i].ndev;
-	rep->devs = xcalloc(n, sizeof *rep->devs);
+	rep->devs = xcalloc(setup_ndev(run), sizeof *rep->devs);
 	for (i = 0; i < run->nbackends; i++) {
 		for (k = 0; k < run->backends[i].ndev; k++, rep->ndev++)
 			build_device(&rep->devs[rep->ndev], &run->backends[i], k, rep->ndev, run);
+	}
+}
+
+/*
+ * Which devices the all-devices totals add (README, "How the numbers are
+ * made"): every one,
+ * except a CPU package counter when an APU's SoC figure, which holds the
+ * CPU cores' energy too, measured energy in the same run.  The SoC figure
+ * is the one kept: it covers the GPU as well, which the package counter
+ * may not.
+ */
+static void
+build_totals(struct report *rep)
+{
+	size_t	i, k;
+
+	for (i = 0; i < rep->ndev; i++) {
+		for (k = 0; k < rep->ndev && rep->devs[i].dev->is_cpu_package; k++) {
+			if (!rep->devs[k].dev->is_soc || rep->devs[k].method == ENERGY_NONE)
+				continue;
+			rep->devs[i].is_within = true;
+			rep->devs[i].within = rep->devs[k].dev->number;
+			break;
+		}
 	}
 }
 
@@ -392,6 +416,8 @@ report_build(struct report *rep, const struct run *run)
 	for (i = 0; i < run->nnotes && i < ARRAY_SIZE(rep->notes); i++)
 		rep->notes[rep->nnotes++] = run->notes[i];
 	build_devices(rep, run);
+	build_totals(rep);
+	report_phases(rep, run);
 }
 
 long
@@ -414,6 +440,12 @@ report_free(struct report *rep)
 	for (i = 0; i < rep->ndev; i++)
 		free(rep->devs[i].procs);
 	free(rep->devs);
+	for (i = 0; i < rep->nphase_occ; i++)
+		free(rep->phase_occ[i].devs);
+	free(rep->phase_occ);
+	for (i = 0; i < rep->nphases; i++)
+		free(rep->phases[i].devs);
+	free(rep->phases);
 	free(rep->leftover);
 	free(rep->command);
 	free(rep->command_quoted);

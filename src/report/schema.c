@@ -21,6 +21,10 @@ static const char *const merge_columns[MCOL_NCOLS] = {
 	MERGE_COLUMNS(SCHEMA_NAME)
 };
 
+static const char *const timeline_columns[TCOL_NCOLS] = {
+	TIMELINE_COLUMNS(SCHEMA_NAME)
+};
+
 /* Look a word up in a table indexed by an enum; "" past its end. */
 static const char *
 word_of(const char *const *words, size_t nwords, size_t i)
@@ -41,6 +45,12 @@ schema_merge_column(enum merge_col col)
 }
 
 const char *
+schema_timeline_column(enum timeline_col col)
+{
+	return word_of(timeline_columns, ARRAY_SIZE(timeline_columns), col);
+}
+
+const char *
 schema_scope(enum summary_scope scope)
 {
 	static const char *const words[] = {
@@ -49,6 +59,9 @@ schema_scope(enum summary_scope scope)
 		[SCOPE_PSTATE] = "pstate",
 		[SCOPE_PROCESS] = "process",
 		[SCOPE_GATE] = "gate",
+		[SCOPE_PHASE] = "phase",
+		[SCOPE_PHASE_PSTATE] = "phase_pstate",
+		[SCOPE_PHASE_OCC] = "phase_occurrence",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);
@@ -61,6 +74,7 @@ schema_merge_scope(enum merge_scope scope)
 		[MSCOPE_JOB] = "job",
 		[MSCOPE_RANK] = "rank",
 		[MSCOPE_DEVICE] = "device",
+		[MSCOPE_PHASE] = "phase",
 	};
 
 	return word_of(words, ARRAY_SIZE(words), scope);

@@ -24,6 +24,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "joulestat/marks.h"
 #include "joulestat/proctree.h"
 #include "joulestat/reading.h"
 
@@ -319,9 +320,13 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 	 * cgroup.events changed (POLLPRI, until it is read again): when the
 	 * cgroup is empty, a run waiting for its descendants is over.
 	 */
-	if (i < nfds && (fds[i].revents & POLLPRI) && cgroup_populated(run->tree.cg) == 0 &&
+	if (run->tree.cg != NULL && (fds[2 + run->npidfds].revents & POLLPRI) &&
+	    cgroup_populated(run->tree.cg) == 0 &&
 	    (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING))
 		check_drained(lp, now_ns());
+	/* Phase marks last: a reading they take sees what the others changed. */
+	if (lp->phase != PHASE_DONE && run->marks.fd >= 0 && (fds[nfds - 1].revents & POLLIN))
+		marks_read(run);
 }
 
 /*
@@ -342,17 +347,21 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
 	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
 	struct pollfd	*fds;
-	size_t		 nfds = 2 + run->npidfds + (run->tree.cg != NULL), i;
+	size_t		 nfds = 2 + run->npidfds + (run->tree.cg != NULL) + (run->marks.fd >= 0), i;
 
 	if (arm_timer(&lp, err) != 0)
 		return -1;
 	fds = xcalloc(nfds, sizeof *fds);
-	if (run->tree.cg != NULL)
-		fds[nfds - 1] = (struct pollfd){ .fd = run->tree.cg->events_fd, .events = POLLPRI };
 	fds[0] = (struct pollfd){ .fd = lp.timerfd, .events = POLLIN };
 	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (i = 0; i < run->npidfds; i++)
 		fds[2 + i] = (struct pollfd){ .fd = run->pidfds[i], .events = POLLIN };
+	/* After the pidfds: the cgroup's events, then the phase marks, last. */
+	if (run->tree.cg != NULL)
+		fds[2 + run->npidfds] = (struct pollfd){ .fd = run->tree.cg->events_fd,
+		    .events = POLLPRI };
+	if (run->marks.fd >= 0)
+		fds[nfds - 1] = (struct pollfd){ .fd = run->marks.fd, .events = POLLIN };
 	/* The child may have ended before the loop started: look once. */
 	if (!run->is_attach)
 		on_sigchld(&lp);

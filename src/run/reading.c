@@ -12,13 +12,15 @@
 
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
+#include "joulestat/phase.h"
 #include "joulestat/proctree.h"
 #include "joulestat/signals.h"
 #include "joulestat/source.h"
 #include "joulestat/util.h"
 
 static void
-sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns)
+sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns,
+    bool is_pid_due)
 {
 	struct dev_acct	*a;
 	size_t		 i;
@@ -30,6 +32,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	for (i = 0; i < b->ndev; i++) {
 		b->cur[i].t_ns = t_ns;
 		b->cur[i].pstate = PSTATE_UNKNOWN;
+		b->cur[i].is_pid_due = is_pid_due;
 	}
 	if (b->ops->sample(b->devs, b->ndev, &run->tree, b->cur, &run->pids, &b->why_gone) != 0) {
 		b->is_gone = true;
@@ -40,11 +43,14 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
+		if (run->phases.nopen > 0)
+			phases_reading(&run->phases, dev_base + i, &b->cur[i],
+			    b->devs[i].energy_range_mj);
 	}
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
-	/* Warm-up runs (index 0) are not reported, in the timeline either. */
-	if (run->on_reading != NULL && run->index > 0)
+	/* Warm-up runs (index 0) too: the callback decides what they are worth. */
+	if (run->on_reading != NULL)
 		run->on_reading(run->on_reading_arg, run, b, dev_base);
 }
 
@@ -55,34 +61,41 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
  * the report.
  */
 static void
-sample_devices(struct run *run, int64_t t_ns)
+sample_devices(struct run *run, int64_t t_ns, bool is_pid_due)
 {
 	size_t	i, base = 0;
 	int64_t	took;
 
 	for (i = 0; i < run->nbackends; i++) {
-		sample_backend(run, &run->backends[i], base, t_ns);
+		sample_backend(run, &run->backends[i], base, t_ns, is_pid_due);
 		base += run->backends[i].ndev;
 	}
-	if ((took = now_ns() - t_ns) > run->stall_max_ns)
+	run->last_read_ns = t_ns;
+	run->last_read_end_ns = now_ns();
+	run->last_read_took_ns = took = run->last_read_end_ns - t_ns;
+	if (took > run->stall_max_ns)
 		run->stall_max_ns = took;
 }
 
-void
-reading_take(struct run *run, int64_t t_ns)
+static void
+take(struct run *run, int64_t t_ns, bool is_pid_due)
 {
 	proctree_refresh(&run->tree, t_ns);
 	run->tree_walk_ns = t_ns;
-	sample_devices(run, t_ns);
+	sample_devices(run, t_ns, is_pid_due);
 }
 
 /*
- * A tick reads every device, but walks the process tree at most every
- * READING_TREE_GAP_NS: membership a tenth of a second old is fresh enough
- * for per-process data that drivers refresh more slowly still, and it
- * keeps a large tree at a high tick rate from costing more than the
- * devices.
+ * The first and last readings (and the one when the workload ends) also
+ * read per-process data whatever its schedule: the last data before
+ * teardown is what the energy after it is shared by.
  */
+void
+reading_take(struct run *run, int64_t t_ns)
+{
+	take(run, t_ns, true);
+}
+
 /* A device that reads per-process data needs the tree's members at their freshest. */
 static bool
 needs_pids(const struct run *run)
@@ -114,13 +127,20 @@ tree_gap_ns(const struct run *run)
 	return READING_TREE_GAP_NS * (int64_t)(run->tree.nlive / 100 + 1);
 }
 
+/*
+ * A tick reads every device, but walks the process tree at most every
+ * READING_TREE_GAP_NS: membership a tenth of a second old is fresh enough
+ * for per-process data that drivers refresh more slowly still, and it
+ * keeps a large tree at a high tick rate from costing more than the
+ * devices.
+ */
 void
 reading_tick(struct run *run, int64_t t_ns)
 {
 	if (t_ns - run->tree_walk_ns >= tree_gap_ns(run))
-		reading_take(run, t_ns);
+		take(run, t_ns, false);
 	else
-		sample_devices(run, t_ns);
+		sample_devices(run, t_ns, false);
 }
 
 void

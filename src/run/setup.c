@@ -412,3 +412,13 @@ setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sig
 		warnmsg("%s", err.msg);
 	return rc;
 }
+
+size_t
+setup_ndev(const struct run *run)
+{
+	size_t	i, n = 0;
+
+	for (i = 0; i < run->nbackends; i++)
+		n += run->backends[i].ndev;
+	return n;
+}

@@ -356,11 +356,11 @@ devsel_mask_pos(const struct devsel_mask *m, unsigned index, const struct devsel
 		    devsel_match_id(m->v[k].text, dev))
 			return (long)k;
 		/*
-		 * A MIG instance belongs to a board that lists its instances;
-		 * a board that lists none (the NVML backend does not ask yet)
-		 * may be its parent, so it is kept rather than hidden.
+		 * A MIG device belongs to a board that lists its MIG devices;
+		 * a MIG-enabled board whose list could not be read may be its
+		 * board, so it is kept rather than hidden.
 		 */
-		if (m->v[k].kind == DEVSEL_ID && dev->naliases == 0 &&
+		if (m->v[k].kind == DEVSEL_ID && dev->is_mig_unlisted &&
 		    strncasecmp(m->v[k].text, "MIG-", 4) == 0)
 			return (long)k;
 	}

@@ -23,6 +23,7 @@
 
 #include "drm_parse.h"
 #include "drm_priv.h"
+#include "pciname.h"
 
 /*
  * i915/xe extend their 32-bit energy and residency registers in software
@@ -80,6 +81,7 @@ static const char drm_f_busy[] = "gpu_busy_percent";
 static const char drm_f_membusy[] = "mem_busy_percent";
 static const char drm_f_temp1[] = "temp1_input";
 static const char drm_f_temp2[] = "temp2_input";
+static const char drm_f_nb_label[] = "in1_label";
 
 /* Candidate files per sensor, per driver, in order of preference. */
 struct drm_file {
@@ -206,10 +208,29 @@ drm_probe_hwmon(int devdir, const char *driver, char *name, size_t size)
 	return best;
 }
 
+/*
+ * Whether the amdgpu device is an APU.  amdgpu's hwmon shows the
+ * northbridge voltage (in1, labelled "vddnb") only when the kernel flags
+ * the device AMD_IS_APU (Documentation/gpu/amdgpu/thermal.rst: "in1_input:
+ * the voltage on the northbridge for APUs"); on an APU, power1 (PPT) is the
+ * whole SoC's, CPU cores included.
+ */
+static bool
+drm_probe_apu(int hwmon)
+{
+	char	buf[32];
+
+	return hwmon >= 0 && read_file(hwmon, drm_f_nb_label, buf, sizeof buf) > 0 &&
+	    strcmp(buf, "vddnb\n") == 0;
+}
+
 /* What the measures mean, for the report. */
 static void
 drm_probe_notes(struct drm_dev *d, struct device *dev)
 {
+	if (dev->is_soc && d->fds[DRM_S_POWER] >= 0)
+		backend_note(dev, "an APU: power (hwmon power1, PPT) is the whole SoC's, the CPU "
+		    "cores included, not the GPU's alone");
 	if (d->fds[DRM_S_POWER] >= 0 && strcmp(d->paths[DRM_S_POWER], drm_f_power_average) == 0)
 		backend_note(dev, "power is hwmon power1_average, a firmware average over an "
 		    "unspecified window with about 1 W resolution: short phases are smeared");
@@ -261,10 +282,14 @@ drm_probe_measures(struct drm_dev *d, struct device *dev)
 		dev->max_gap_ns = DRM_KEEP_READING_NS;
 }
 
-/* Name, id and bus id of the PCI device of card. */
+/*
+ * Name, id and bus id of the PCI device of card.  The name is amdgpu's
+ * product_name when the board has one, else the PCI ID database's
+ * (pciname.h) after the vendor, else the ids.
+ */
 static void
 drm_probe_identity(struct device *dev, int devdir, enum drm_driver driver,
-    const struct drm_uevent *ue)
+    const struct drm_uevent *ue, struct pciname *pn)
 {
 	char		buf[128];
 	uint64_t	vendor = ue->vendor, device = ue->device;
@@ -280,9 +305,16 @@ drm_probe_identity(struct device *dev, int devdir, enum drm_driver driver,
 	if (n > 1 && driver == DRM_AMDGPU) {
 		buf[strcspn(buf, "\n")] = '\0';
 		snprintf(dev->name, sizeof dev->name, "%.*s", (int)sizeof dev->name - 1, buf);
-	} else
-		snprintf(dev->name, sizeof dev->name, "%s GPU %04x:%04x",
-		    driver == DRM_AMDGPU ? "AMD" : "Intel", (unsigned)vendor, (unsigned)device);
+	} else if (pciname_device(pn, (unsigned)vendor, (unsigned)device, buf, sizeof buf))
+		snprintf(dev->name, sizeof dev->name, "%s %.*s", driver == DRM_AMDGPU ? "AMD" :
+		    "Intel", (int)sizeof dev->name - 8, buf);
+	else
+		snprintf(dev->name, sizeof dev->name, "%s %s %04x:%04x",
+		    driver == DRM_AMDGPU ? "AMD" : "Intel", dev->is_soc ? "APU" : "GPU",
+		    (unsigned)vendor, (unsigned)device);
+	if (dev->is_soc)
+		snprintf(dev->name + strlen(dev->name), sizeof dev->name - strlen(dev->name),
+		    " (SoC)");
 	snprintf(dev->version, sizeof dev->version, "driver %s", drm_driver_names[driver]);
 }
 
@@ -320,8 +352,8 @@ drm_probe_select(struct devsel *sel, const char *card, enum drm_driver driver,
 
 /* Probe card N into dev and d; false when it is not ours or not selected. */
 static bool
-drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d,
-    struct device *dev, struct errbuf *err)
+drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct pciname *pn,
+    struct drm_dev *d, struct device *dev, struct errbuf *err)
 {
 	struct drm_uevent	ue;
 	enum drm_driver		driver;
@@ -350,7 +382,8 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct drm_dev *d
 			d->fds[k] = -1;
 		base[DRM_AT_HWMON] = drm_probe_hwmon(base[DRM_AT_DEVICE], drm_driver_names[driver],
 		    hwmon, sizeof hwmon);
-		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue);
+		dev->is_soc = driver == DRM_AMDGPU && drm_probe_apu(base[DRM_AT_HWMON]);
+		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue, pn);
 		drm_probe_sensor(d, dev, base, hwmon, true);
 		drm_probe_sensor(d, dev, base, hwmon, false);
 		drm_probe_measures(d, dev);
@@ -400,23 +433,28 @@ drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, 
 
 /* Probe every card under class/drm into *devs. */
 static void
-drm_enumerate(struct drm_ctx *ctx, int classfd, struct devsel *sel, struct device **devs,
-    size_t *ndev, struct errbuf *err)
+drm_enumerate(struct drm_ctx *ctx, int classfd, const struct source_config *sc,
+    struct device **devs, size_t *ndev, struct errbuf *err)
 {
-	unsigned	cards[DRM_CARDS_MAX];
-	size_t		ncards, i;
+	unsigned	 cards[DRM_CARDS_MAX];
+	struct pciname	*pn;
+	size_t		 ncards, i;
 
 	ncards = backend_list_dir(classfd, cards, ARRAY_SIZE(cards), sizeof *cards,
 	    drm_card_entry, backend_cmp_uint);
 	*devs = xcalloc(ncards > 0 ? ncards : 1, sizeof **devs);
 	ctx->devs = xcalloc(ncards > 0 ? ncards : 1, sizeof *ctx->devs);
+	/* Names need libpci only while the cards are probed. */
+	pn = ncards > 0 ? pciname_open(sc->pci_lib) : NULL;
 	for (i = 0; i < ncards; i++) {
-		if (!drm_probe_card(classfd, cards[i], sel, &ctx->devs[*ndev], &(*devs)[*ndev], err))
+		if (!drm_probe_card(classfd, cards[i], sc->sel, pn, &ctx->devs[*ndev],
+		    &(*devs)[*ndev], err))
 			continue;
 		ctx->devs[*ndev].ctx = ctx;
 		(*ndev)++;
 		ctx->ndev = *ndev;
 	}
+	pciname_close(pn);
 }
 
 int
@@ -437,7 +475,7 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return 0;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->proc_dirfd = -1;
-	drm_enumerate(ctx, classfd, sc->sel, devs, ndev, err);
+	drm_enumerate(ctx, classfd, sc, devs, ndev, err);
 	close(classfd);
 	if (*ndev == 0) {
 		drm_free(ctx);

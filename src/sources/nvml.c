@@ -278,6 +278,7 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	struct nvml_dev	*d = dev->priv;
 	nvmlReturn_t	 r;
 	size_t		 k;
+	bool		 is_pid_due = s->is_pid_due;
 
 	memset(s, 0, sizeof *s);
 	s->pstate = PSTATE_UNKNOWN;
@@ -299,8 +300,10 @@ nvml_sample_one(struct device *dev, size_t i, const struct proctree *tree,
 	s->t_ns = now_ns();
 	if ((dev->measures & M_POWER_POINTS) && nvml_read_points(d, s) == NVML_SUCCESS)
 		s->valid |= M_POWER_POINTS;
-	if ((d->has_pid_util || d->has_procs) && nvml_poll_due(d, s->t_ns))
+	if ((d->has_pid_util || d->has_procs) && (is_pid_due || nvml_poll_due(d, s->t_ns))) {
 		nvml_poll(d, i, tree, s, pids);
+		nvml_ns_note(d, dev);
+	}
 	return NVML_SUCCESS;
 }
 
@@ -385,16 +388,11 @@ static void
 nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 {
 	const struct nvml_fn		*fn = &d->ctx->fn;
-	unsigned int			 mig = 0, pending = 0;
 	nvmlGpuVirtualizationMode_t	 virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	nvmlEnableState_t		 acct = NVML_FEATURE_DISABLED;
 
-	if (fn->mig_mode != NULL && fn->mig_mode(d->handle, &mig, &pending) == NVML_SUCCESS &&
-	    mig == NVML_DEVICE_MIG_ENABLE) {
-		d->is_mig = true;
-		backend_note(dev, "MIG mode is on: per-process utilization is not available, "
-		    "and power and energy are for the whole board");
-	}
+	/* d->is_mig and the MIG devices are known since the selection (nvml_mig_probe). */
+	nvml_mig_notes(d, dev);
 	if (fn->virt_mode != NULL && fn->virt_mode(d->handle, &virt) != NVML_SUCCESS)
 		virt = NVML_GPU_VIRTUALIZATION_MODE_NONE;
 	if (virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
@@ -407,6 +405,7 @@ nvml_probe_modes(struct nvml_dev *d, struct device *dev)
 	}
 	if (d->ctx->is_pid_hidden) {
 		dev->is_pid_hidden = true;
+		d->ns_note = dev->nnotes;
 		backend_note(dev, "in a pid namespace NVML's host pids cannot be matched: load "
 		    "shown, not attributed; run the container with docker run --pid=host "
 		    "(Kubernetes: hostPID: true)");
@@ -521,9 +520,10 @@ nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 	return NVML_SUCCESS;
 }
 
-/* Number device index and say whether it is selected. */
+/* Number device index and say whether it is selected, by its own ids or its MIG devices'. */
 static bool
-nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
+nvml_select(struct devsel *sel, unsigned int index, const struct nvml_dev *d,
+    struct device *dev)
 {
 	struct devsel_dev	sd;
 	char			local[16];
@@ -534,6 +534,9 @@ nvml_select(struct devsel *sel, unsigned int index, struct device *dev)
 	sd.local = local;
 	sd.id = dev->id;
 	sd.bus_id = dev->bus_id;
+	sd.aliases = d->mig_uuids;
+	sd.naliases = d->nmigs;
+	sd.is_mig_unlisted = d->is_mig && d->mig_error != NVML_SUCCESS;
 	sd.family = DEVSEL_F_CUDA;
 	return devsel_match(sel, &sd, &dev->number);
 }
@@ -562,7 +565,8 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 			nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
 			continue;
 		}
-		if (!nvml_select(sel, i, dev))
+		nvml_mig_probe(d);
+		if (!nvml_select(sel, i, d, dev))
 			continue;
 		nvml_probe_device(d, dev, pci_id);
 		(*ndev)++;
@@ -586,6 +590,8 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 		return -1;
 	}
 	ctx->is_pid_hidden = nvml_pids_hidden();
+	snprintf(ctx->dev_prefix, sizeof ctx->dev_prefix, "%s/nvidia",
+	    sc->dev_root != NULL ? sc->dev_root : "/dev");
 	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */

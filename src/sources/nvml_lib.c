@@ -81,6 +81,12 @@ static const struct nvml_sym nvml_syms[NVML_NSLOTS] = {
 	NVML_SYM(NVML_S_SET_MEM_LOCK, set_mem_lock, false, "nvmlDeviceSetMemoryLockedClocks"),
 	NVML_SYM(NVML_S_RESET_MEM_LOCK, reset_mem_lock, false,
 	    "nvmlDeviceResetMemoryLockedClocks"),
+	NVML_SYM(NVML_S_MIG_MAX, mig_max, false, "nvmlDeviceGetMaxMigDeviceCount"),
+	NVML_SYM(NVML_S_MIG_HANDLE, mig_handle, false, "nvmlDeviceGetMigDeviceHandleByIndex"),
+	NVML_SYM(NVML_S_MIG_PARENT, mig_parent, false,
+	    "nvmlDeviceGetDeviceHandleFromMigDeviceHandle"),
+	NVML_SYM(NVML_S_GI_ID, gi_id, false, "nvmlDeviceGetGpuInstanceId"),
+	NVML_SYM(NVML_S_CI_ID, ci_id, false, "nvmlDeviceGetComputeInstanceId"),
 };
 
 /* Entry size written by each name of the running-process slots, in nvml_syms order. */

@@ -5,8 +5,9 @@
  *
  *	nvml.c		per-tick readers, sample, probe, finish, close, nvml_ops
  *	nvml_lib.c	dlopen, the symbol table with its _vN names, error strings
- *	nvml_procs.c	per-process polling, and accounting mode at the end
+ *	nvml_procs.c	per-process polling, accounting mode at polls and at the end
  *	nvml_clocks.c	--lock-clocks: lock and unlock
+ *	nvml_mig.c	the MIG devices of a MIG-enabled board
  *
  * The types are our own transcription of NVIDIA's in nvml_abi.h, and every
  * answer is decoded by the pure functions of nvml_decode.c.
@@ -88,6 +89,11 @@ struct nvml_fn {
 	nvmlReturn_t	(*reset_gpu_lock)(nvmlDevice_t);
 	nvmlReturn_t	(*set_mem_lock)(nvmlDevice_t, unsigned int, unsigned int);
 	nvmlReturn_t	(*reset_mem_lock)(nvmlDevice_t);
+	nvmlReturn_t	(*mig_max)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t	(*mig_handle)(nvmlDevice_t, unsigned int, nvmlDevice_t *);
+	nvmlReturn_t	(*mig_parent)(nvmlDevice_t, nvmlDevice_t *);
+	nvmlReturn_t	(*gi_id)(nvmlDevice_t, unsigned int *);
+	nvmlReturn_t	(*ci_id)(nvmlDevice_t, unsigned int *);
 };
 
 /* The slots of struct nvml_fn, in the order of the symbol table of nvml_lib.c. */
@@ -128,10 +134,26 @@ enum nvml_slot {
 	NVML_S_RESET_GPU_LOCK,
 	NVML_S_SET_MEM_LOCK,
 	NVML_S_RESET_MEM_LOCK,
+	NVML_S_MIG_MAX,
+	NVML_S_MIG_HANDLE,
+	NVML_S_MIG_PARENT,
+	NVML_S_GI_ID,
+	NVML_S_CI_ID,
 	NVML_NSLOTS
 };
 
 struct nvml_ctx;
+
+/* MIG devices kept per board: an A100 or H100 has at most seven. */
+#define NVML_MIG_MAX		8
+
+/* One MIG device of a MIG-enabled board (nvml_mig.c). */
+struct nvml_mig {
+	char			 uuid[96];		/* MIG-... */
+	char			 name[96];		/* "NVIDIA A100-SXM4-40GB MIG 1g.5gb" */
+	unsigned int		 gi, ci;		/* GPU and compute instance ids */
+	bool			 has_ids;
+};
 
 /* One GPU: devs[i].priv. */
 struct nvml_dev {
@@ -139,6 +161,10 @@ struct nvml_dev {
 	nvmlDevice_t		 handle;
 	bool			 has_power_field;	/* NVML_FI_DEV_POWER_INSTANT works */
 	bool			 is_mig;
+	struct nvml_mig		 migs[NVML_MIG_MAX];	/* its MIG devices, when is_mig */
+	size_t			 nmigs;
+	const char		*mig_uuids[NVML_MIG_MAX]; /* their UUIDs, for devsel */
+	nvmlReturn_t		 mig_error;		/* why they could not be listed */
 	bool			 is_vgpu_host;
 	bool			 is_acct;		/* accounting mode enabled */
 	bool			 has_pid_util;		/* per-process utilization works */
@@ -170,6 +196,11 @@ struct nvml_dev {
 	uint16_t		 foreign_sm_pct;
 	uint16_t		 foreign_mem_pct;
 	struct backend_intset	 seen;			/* pids reported so far */
+	/* In a pid namespace: the match by container (nvml_ns_match). */
+	bool			 is_ns_match;		/* this poll's pids taken as the tree's */
+	unsigned		 ns_polls[2];		/* answers naming pids: unmatched, matched */
+	unsigned		 ns_noted[2];		/* ... as the note last said */
+	unsigned		 ns_note;		/* index of the device's pid-namespace note */
 	/* What --lock-clocks locked, and unlock_clocks must reset. */
 	bool			 is_gpu_locked;
 	bool			 is_mem_locked;
@@ -184,10 +215,22 @@ struct nvml_ctx {
 	struct nvml_fn		 fn;
 	int			 found[NVML_NSLOTS];	/* the name found, or -1 */
 	bool			 is_pid_hidden;		/* nvml_pids_hidden() */
+	bool			 has_dev_fd;		/* the tree held an NVIDIA device file open */
+	char			 dev_prefix[256];	/* JOULESTAT_DEV_ROOT "/nvidia" */
 	int64_t			 real_minus_mono_ns;
 	struct nvml_dev		*devs;
 	size_t			 ndev;
 };
+
+/* ---- nvml_mig.c ------------------------------------------------------- */
+
+/*
+ * The MIG devices of d's board, when MIG mode is on: sets d->is_mig and
+ * fills d->migs and d->mig_uuids, or d->mig_error.
+ */
+void		 nvml_mig_probe(struct nvml_dev *d);
+/* The notes that list them and say what is measured. */
+void		 nvml_mig_notes(const struct nvml_dev *d, struct device *dev);
 
 /* ---- nvml_lib.c ------------------------------------------------------- */
 
@@ -226,6 +269,11 @@ bool		 nvml_poll_due(const struct nvml_dev *d, int64_t t_ns);
  */
 int		 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree,
 		    struct sample *s, struct pid_usage_set *pids);
+/*
+ * After a poll, in a pid namespace: say in the device's note whether the
+ * driver's pids were matched to the workload by container (nvml_ns_match).
+ */
+void		 nvml_ns_note(struct nvml_dev *d, struct device *dev);
 /* The tree's processes that only accounting mode has seen, at the end. */
 void		 nvml_finish_accounting(struct nvml_dev *d, size_t dev,
 		    const struct proctree *tree, struct pid_usage_set *pids);

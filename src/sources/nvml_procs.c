@@ -5,15 +5,19 @@
  * nvmlDeviceGetProcessUtilization), weighted by the time each stands for,
  * and the device memory of the running
  * processes; the tree's processes go to the caller, the others are summed
- * into the foreign load, with the vGPU instances on a vGPU host.  At the
- * end, when accounting mode is on, the tree's processes that lived and
- * died between two polls (NVML API Reference, nvmlDeviceGetAccountingStats).
+ * into the foreign load, with the vGPU instances on a vGPU host.  When
+ * accounting mode is on, at each poll and at the end, the tree's processes
+ * that no sample named (NVML API Reference, nvmlDeviceGetAccountingStats).
  * NVML speaks of host pids: where /proc cannot name them (a container with
- * its own pid namespace), only the board's load is kept.
+ * its own pid namespace), only the board's load is kept, unless the
+ * container visibly owns the GPU (nvml_ns_match): then the board's
+ * processes are the workload's, and the device's note says so.
  */
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -77,6 +81,127 @@ nvml_is_none(pid_t pid, const void *arg)
 	(void)pid;
 	(void)arg;
 	return false;
+}
+
+/* In a container that owns the GPU: every pid the driver names is the workload's. */
+static bool
+nvml_is_all(pid_t pid, const void *arg)
+{
+	(void)pid;
+	(void)arg;
+	return true;
+}
+
+/* Whether /proc here shows a process with this pid. */
+static bool
+nvml_pid_visible(const struct proctree *tree, pid_t pid)
+{
+	char	name[24];
+
+	snprintf(name, sizeof name, "%d", (int)pid);
+	return faccessat(tree->proc_dirfd, name, F_OK, 0) == 0;
+}
+
+/* Whether process pid holds a file whose path starts with prefix open. */
+static bool
+nvml_holds_dev(int proc_dirfd, pid_t pid, const char *prefix)
+{
+	struct dirent	*de;
+	DIR		*dir;
+	char		 path[32], target[256];
+	ssize_t		 n;
+	size_t		 len = strlen(prefix);
+	bool		 is_found = false;
+	int		 fd;
+
+	snprintf(path, sizeof path, "%d/fd", (int)pid);
+	if ((fd = openat(proc_dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return false;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return false;
+	}
+	while (!is_found && (de = readdir(dir)) != NULL) {
+		if (de->d_name[0] == '.')
+			continue;
+		n = readlinkat(dirfd(dir), de->d_name, target, sizeof target - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		is_found = strncmp(target, prefix, len) == 0;
+	}
+	closedir(dir);
+	return is_found;
+}
+
+/*
+ * Whether a live process of the tree (joulestat itself, whose NVML holds
+ * such files, aside) has an NVIDIA device file open: one directory of fd
+ * links per process, read only in a pid namespace and only until one is
+ * found.
+ */
+static bool
+nvml_tree_holds_dev(const struct proctree *tree, const char *prefix)
+{
+	const struct proc	*p;
+	pid_t			 self = getpid();
+	size_t			 i;
+
+	for (i = 0; i < tree->nlive; i++) {
+		p = &tree->procs[tree->live[i]];
+		if (p->pid != self && p->state != 'Z' && nvml_holds_dev(tree->proc_dirfd, p->pid,
+		    prefix))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The match by container, in a pid namespace where NVML's host pids cannot
+ * be looked up: when every pid the driver names (n utilization entries,
+ * nrun running processes) is invisible here, it names no more running
+ * processes than the tree has held at once, and the tree holds an NVIDIA
+ * device file open, the common case of one container owning the GPU is
+ * taken: the board's processes are the workload's.  Anything else (a named
+ * pid visible here, more processes than the tree, no device file) is no
+ * match, and the load stays the board's, unattributed.
+ */
+static bool
+nvml_ns_match(struct nvml_dev *d, const struct proctree *tree, size_t n, size_t nrun)
+{
+	struct nvml_ctx	*ctx = d->ctx;
+	size_t		 i;
+
+	if (tree == NULL || tree->proc_dirfd < 0 || n + nrun == 0 ||
+	    nrun > tree->max_concurrent)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (nvml_pid_visible(tree, (pid_t)d->norm[i].pid))
+			return false;
+	}
+	for (i = 0; i < nrun; i++) {
+		if (nvml_pid_visible(tree, d->procs[i].pid))
+			return false;
+	}
+	if (!ctx->has_dev_fd)
+		ctx->has_dev_fd = nvml_tree_holds_dev(tree, ctx->dev_prefix);
+	return ctx->has_dev_fd;
+}
+
+void
+nvml_ns_note(struct nvml_dev *d, struct device *dev)
+{
+	unsigned	no = d->ns_polls[0], yes = d->ns_polls[1];
+
+	if (!d->ctx->is_pid_hidden || d->ns_note >= dev->nnotes || yes == 0 ||
+	    (no == d->ns_noted[0] && yes == d->ns_noted[1]))
+		return;
+	d->ns_noted[0] = no;
+	d->ns_noted[1] = yes;
+	snprintf(dev->notes[d->ns_note], DEVICE_NOTE_LEN, "pid namespace: the device's "
+	    "processes taken as the workload's in %u of %u answers (all their pids hidden here, "
+	    "an NVIDIA device file open in the tree); by pid: docker run --pid=host", yes,
+	    yes + no);
 }
 
 static int
@@ -296,23 +421,33 @@ nvml_held(struct nvml_dev *d, pid_t pid)
 	return u;
 }
 
+/* The running processes, compute then graphics, into d->procs; how many. */
+static size_t
+nvml_poll_running(struct nvml_dev *d)
+{
+	size_t	n = 0;
+
+	if (!d->has_procs)
+		return 0;
+	nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n);
+	nvml_procs_one(d, NVML_S_GRAPHICS_PROCS, &n);
+	return n;
+}
+
 /*
- * Device memory of the tree's processes, from the running-process lists.
+ * Device memory of the tree's processes, from the n running processes.
  * A listed process without a utilization entry was idle (NVML lists only
  * busy processes): 0 %, when the utilization read worked.
  */
 static void
-nvml_poll_memory(struct nvml_dev *d, const struct proctree *tree, bool is_util_ok)
+nvml_poll_memory(struct nvml_dev *d, size_t n, bool (*is_mine)(pid_t, const void *),
+    const struct proctree *tree, bool is_util_ok)
 {
 	struct pid_usage	*u;
-	size_t			 i, n = 0;
+	size_t			 i;
 
-	if (!d->has_procs)
-		return;
-	nvml_procs_one(d, NVML_S_COMPUTE_PROCS, &n);
-	nvml_procs_one(d, NVML_S_GRAPHICS_PROCS, &n);
 	for (i = 0; i < n; i++) {
-		if (!nvml_is_mine(d->procs[i].pid, tree))
+		if (!is_mine(d->procs[i].pid, tree))
 			continue;
 		if ((u = nvml_held(d, d->procs[i].pid)) == NULL)
 			return;
@@ -339,8 +474,9 @@ nvml_poll_emit(struct nvml_dev *d, size_t dev, int64_t span_ns, struct pid_usage
 		/* A sample's entry covers its sample; the others the whole answer. */
 		if (u->span_ns == 0)
 			u->span_ns = span_ns;
-		/* Remembered for end-of-run accounting. */
-		backend_intset_add(&d->seen, u->pid);
+		/* Named with utilization: accounting need not speak for it. */
+		if (u->has_util)
+			backend_intset_add(&d->seen, u->pid);
 	}
 }
 
@@ -370,6 +506,10 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	unsigned	j;
 
 	s->pid_span_ns = (int64_t)sp->span_us * NSEC_PER_USEC;
+	/* The newest sample ends at its timestamp, on the wall clock. */
+	s->pid_to_ns = (int64_t)d->util_seen_us * NSEC_PER_USEC - d->ctx->real_minus_mono_ns;
+	if (s->pid_to_ns > s->t_ns || s->pid_to_ns < s->t_ns - s->pid_span_ns)
+		s->pid_to_ns = 0;
 	s->foreign_sm_pct = d->foreign_sm_pct;
 	s->foreign_mem_pct = d->foreign_mem_pct;
 	s->npid_slots = sp->nslots;
@@ -383,8 +523,8 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	if (d->is_vgpu_host)
 		s->npid_slots = 0;
 	s->valid |= M_FOREIGN;
-	/* Host pids unseen here: the board's load, but no shares to give out. */
-	if (d->ctx->is_pid_hidden) {
+	/* Host pids unseen here and no match: the board's load, but no shares to give out. */
+	if (d->ctx->is_pid_hidden && !d->is_ns_match) {
 		s->pid_span_ns = 0;
 		s->npid_slots = 0;
 		return;
@@ -392,19 +532,49 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	s->valid |= M_PID_UTIL;
 }
 
+static size_t	nvml_poll_accounting(struct nvml_dev *, size_t, const struct proctree *,
+		    struct pid_usage_set *);
+
+/*
+ * Accounting's figures of processes the tree saw but no sample named, as
+ * the only news of this poll: a window of their own since the last poll.
+ * The others' load is the last the samples gave, unknown before any.
+ */
+static void
+nvml_poll_acct_window(struct nvml_dev *d, struct sample *s)
+{
+	s->pid_span_ns = s->t_ns - d->poll_ns;
+	s->npid_slots = 0;
+	s->is_pid_unchanged = false;
+	s->valid |= M_PID_UTIL;
+	if (d->has_util_seen) {
+		s->foreign_sm_pct = d->foreign_sm_pct;
+		s->foreign_mem_pct = d->foreign_mem_pct;
+		s->valid |= M_FOREIGN;
+	}
+}
+
 int
 nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sample *s,
     struct pid_usage_set *pids)
 {
 	struct nvml_split	sp;
+	bool			(*is_mine)(pid_t, const void *) = nvml_is_mine;
 	uint64_t		since = d->util_seen_us, oldest;
-	size_t			n = 0, i;
+	size_t			n = 0, i, nrun;
 	nvmlReturn_t		r = NVML_ERROR_FUNCTION_NOT_FOUND;
 	int			status = -1;
 
 	d->nheld = 0;
 	if (d->has_pid_util)
 		r = nvml_util_read(d, d->util_slot, &n);
+	nrun = nvml_poll_running(d);
+	if (d->ctx->is_pid_hidden) {
+		d->is_ns_match = nvml_ns_match(d, tree, r == NVML_SUCCESS ? n : 0, nrun);
+		is_mine = d->is_ns_match ? nvml_is_all : nvml_is_none;
+		if ((r == NVML_SUCCESS && n > 0) || nrun > 0)
+			d->ns_polls[d->is_ns_match]++;
+	}
 	if (r == NVML_SUCCESS && n > 0) {
 		for (oldest = d->norm[0].ts_us, i = 1; i < n; i++)
 			oldest = d->norm[i].ts_us < oldest ? d->norm[i].ts_us : oldest;
@@ -412,9 +582,8 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 			nvml_learn_gap(d, oldest - since);
 		/* Out of memory, the split keeps what fits. */
 		(void)backend_grow(&d->held, &d->capheld, n, sizeof *d->held);
-		d->nheld = nvml_decode_split(d->norm, n, since, d->util_gap_us,
-		    d->ctx->is_pid_hidden ? nvml_is_none : nvml_is_mine, tree, dev, d->held,
-		    d->capheld, &sp);
+		d->nheld = nvml_decode_split(d->norm, n, since, d->util_gap_us, is_mine, tree, dev,
+		    d->held, d->capheld, &sp);
 		nvml_learn_gap(d, sp.gap_us);
 		d->foreign_sm_pct = sp.foreign_sm_pct;
 		d->foreign_mem_pct = sp.foreign_mem_pct;
@@ -427,8 +596,13 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 		s->is_pid_unchanged = true;
 		status = 0;
 	}
-	nvml_poll_memory(d, tree, status == 1);
+	nvml_poll_memory(d, nrun, is_mine, tree, status == 1);
 	nvml_poll_emit(d, dev, s->pid_span_ns, pids);
+	if (d->is_acct && !d->ctx->is_pid_hidden && nvml_poll_accounting(d, dev, tree, pids) > 0 &&
+	    status != 1 && s->t_ns > d->poll_ns) {
+		nvml_poll_acct_window(d, s);
+		status = 1;
+	}
 	d->poll_ns = s->t_ns;
 	return status;
 }
@@ -491,7 +665,7 @@ nvml_acct_pids(const struct nvml_dev *d, unsigned int *n)
 
 /* Append the tree's process p when only accounting has seen it. */
 static void
-nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
+nvml_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
     struct pid_usage_set *pids)
 {
 	nvmlAccountingStats_t	 st;
@@ -511,6 +685,44 @@ nvml_finish_acct_one(struct nvml_dev *d, size_t dev, const struct proc *p,
 	if (st.time != 0 && st.time < (unsigned long long)(INT64_MAX / NSEC_PER_MSEC))
 		u->span_ns = (int64_t)st.time * NSEC_PER_MSEC;
 	backend_intset_add(&d->seen, p->pid);
+}
+
+/*
+ * At a poll: the tree's processes that ended without any sample naming
+ * them (they lived between two samples of the driver), from accounting's
+ * lifetime figures (NVML API Reference, nvmlDeviceGetAccountingStats).
+ * Each ended process is looked up once; the accounting list is read only
+ * when there is one to look up.  Returns how many entries were appended.
+ */
+static size_t
+nvml_poll_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tree,
+    struct pid_usage_set *pids)
+{
+	const struct proc	*p;
+	unsigned int		*acct, n, pid;
+	size_t			 i, before = pids->n;
+	bool			 is_any = false;
+
+	if (tree == NULL)
+		return 0;
+	for (i = 0; i < tree->nproc && !is_any; i++) {
+		p = &tree->procs[i];
+		is_any = !p->is_alive && p->pid > 0 && !backend_intset_has(&d->seen, p->pid);
+	}
+	if (!is_any || (acct = nvml_acct_pids(d, &n)) == NULL)
+		return 0;
+	for (i = 0; i < tree->nproc; i++) {
+		p = &tree->procs[i];
+		pid = (unsigned int)p->pid;
+		if (p->is_alive || p->pid <= 0 || backend_intset_has(&d->seen, p->pid))
+			continue;
+		/* Looked up once, found or not. */
+		backend_intset_add(&d->seen, p->pid);
+		if (bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) != NULL)
+			nvml_acct_one(d, dev, p, pids);
+	}
+	free(acct);
+	return pids->n - before;
 }
 
 /*
@@ -535,7 +747,7 @@ nvml_finish_accounting(struct nvml_dev *d, size_t dev, const struct proctree *tr
 		if (p->pid <= 0 || backend_intset_has(&d->seen, p->pid) ||
 		    bsearch(&pid, acct, n, sizeof *acct, backend_cmp_uint) == NULL)
 			continue;
-		nvml_finish_acct_one(d, dev, p, pids);
+		nvml_acct_one(d, dev, p, pids);
 	}
 	free(acct);
 }

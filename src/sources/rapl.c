@@ -283,6 +283,7 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 	dev->index = *idx - 1;
 	dev->priv = z;
 	dev->measures = M_ENERGY;
+	dev->is_cpu_package = name.kind == RAPL_PACKAGE;
 	dev->max_gap_ns = rapl_max_gap_ns(range, z->max_power_uw);
 	snprintf(dev->version, sizeof dev->version, "powercap intel-rapl");
 	snprintf(range_text, sizeof range_text, "%" PRIu64 "uJ", range);

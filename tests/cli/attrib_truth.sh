@@ -132,12 +132,27 @@ test_intermittent_mean() {
 	assert_near "$csv_v" 25 4 "the process's mean SM%"
 }
 
-# Short runs: the last per-process data is not lost at the end.
+# Short runs: the last per-process data is read before teardown and not
+# lost, and the energy after it is shared as it shared.  On a driver that
+# samples every 500 ms (polled every 250 ms, so a run can end between two
+# polls, and the workload's load changes at 600 ms) the newest sample must
+# have been read at the end.
 test_short_runs() {
-	for d in 1s 2.2s; do
-		run_truth attrib-two.scn --idle-power=70 -- "$JS_WORK" sleep $d
-		check_share "a $d run" 0.05
+	for scn in attrib-two.scn attrib-slow-driver.scn; do
+		for d in 1s 2.2s; do
+			run_truth $scn --idle-power=70 -- "$JS_WORK" sleep $d
+			check_share "$scn, a $d run" 0.05
+			assert_eq "$(truth_field attrib newest_ms)" "$(truth_field attrib taken_ms)" \
+			    "$scn, $d: the newest sample read at the end"
+		done
 	done
+	# Ticks every 700 ms: the tick at 1.4 s polls (samples to 1000 ms), the
+	# end at 1.55 s comes 150 ms later, before the next poll is due (250 ms),
+	# after the sample at 1500 ms: only a poll at the end reads it.
+	run_truth attrib-slow-driver.scn --idle-power=70 -i 700 -- "$JS_WORK" sleep 1.55s
+	check_share "attrib-slow-driver.scn, -i 700, a 1.55 s run" 0.05
+	assert_eq "$(truth_field attrib newest_ms)" "$(truth_field attrib taken_ms)" \
+	    "-i 700, 1.55 s: the newest sample read at the end"
 }
 
 # -r: a mean that covers fewer runs than the series says over how many.
@@ -173,6 +188,77 @@ test_container() {
 	assert_match err '^ +shared: other processes used this device'
 }
 
+# in_container SCENARIO [JOULESTAT ARGS...] -- WORKLOAD...: joulestat in a
+# pid namespace of its own, on the simulator with host pids (an offset), with
+# ./dev as the device directory; ./dev/nvidia0 is a stand-in device file.
+in_container() {
+	scn=$1
+	shift
+	mkdir -p dev
+	: >dev/nvidia0
+	JOULESTAT_DEV_ROOT=$PWD/dev NVSIM_PID_OFFSET=400000 NVSIM_SCENARIO=$SCN/$scn try -t 60 \
+	    unshare --pid --fork --mount-proc "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
+	assert_rc 0
+}
+
+# The common case of one container owning the GPU: every pid the driver
+# names is invisible here and the workload holds an NVIDIA device file
+# open, so the board's processes are the workload's, said as a match by
+# container.  Without the device file, or with a named pid visible here,
+# there is no match.
+test_container_match() {
+	unshare --pid --fork --mount-proc true 2>/dev/null ||
+	    skip "cannot make a pid namespace here (unshare --pid needs root)"
+	# The device file is held by the workload (sh keeps fd 3 across exec).
+	in_container attrib-alone.scn --csv=s.csv -- sh -c 'exec 3<"$1"; exec "$0" sleep 1.5s' \
+	    "$JS_WORK" "$PWD/dev/nvidia0"
+	assert_match err 'pid namespace: the device.s processes taken as the workload.s in [0-9]+ of [0-9]+ answers'
+	assert_no_match err 'not attributed'
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	note "container, matched: workload $csv_v J of $e J"
+	assert_near "$csv_v" "$e" "$(calc "$e * 0.05 * $slack")" "matched: the workload's energy"
+	# No NVIDIA device file in the tree: no match.
+	in_container attrib-alone.scn --csv=s.csv -- "$JS_WORK" sleep 1s
+	assert_no_match err 'taken as the workload'
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "no device file: no estimate"
+	# A named pid (1) visible here: the GPU is not the container's alone.
+	in_container attrib-pid1.scn --csv=s.csv -- sh -c 'exec 3<"$1"; exec "$0" sleep 1s' \
+	    "$JS_WORK" "$PWD/dev/nvidia0"
+	assert_no_match err 'taken as the workload'
+	assert_match err 'not attributed'
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "a visible pid: no estimate"
+}
+
+# Children that do the GPU work and end between the driver's per-process
+# samples (none falls inside the run) are named by no sample; with
+# accounting mode on, the accounting buffer still holds each, and the
+# workload, alone on the device, gets all of the energy.  Without
+# accounting nothing can be attributed.
+test_accounting_children() {
+	for scn in attrib-acct attrib-acct-off; do
+		NVSIM_SCENARIO=$SCN/$scn.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" \
+		    --csv=s.csv -- sh -c 'for i in 1 2 3 4 5; do "$0" sleep 0.3s; done' "$JS_WORK"
+		assert_rc 0
+		csv_get s.csv energy_j scope=device device=0
+		e=$csv_v
+		csv_get s.csv workload_energy_j scope=device device=0
+		note "$scn: workload ${csv_v:-unknown} J of $e J"
+		if [ "$scn" = attrib-acct ]; then
+			assert_near "$csv_v" "$e" "$(calc "$e * 0.05 * $slack")" \
+			    "children seen only by accounting: the workload's energy"
+			[ "$(grep -c 'seen only by driver accounting' err)" -ge 4 ] ||
+			    fail "fewer than four children from accounting"
+		else
+			assert_no_match err 'seen only by driver accounting'
+			[ -z "$csv_v" ] || assert_near "$csv_v" 0 0.001 "no accounting: nothing attributed"
+		fi
+	done
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
@@ -182,4 +268,6 @@ t_run "1 s and 2.2 s runs keep their last window" test_short_runs
 t_run "a process idle in some samples: its mean counts them" test_intermittent_mean
 t_run "-r: means say over how many runs when not all" test_series_counts
 t_run "in a container: the board's load, and what to run" test_container
+t_run "in a container owning the GPU: a labelled match" test_container_match
+t_run "children named by no sample: their share from accounting" test_accounting_children
 t_done

@@ -12,7 +12,9 @@
 list() {
 	fx_copy "$1" || fail "no fixture $1"
 	shift
-	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" --list-devices "$@"
+	# Names from the ids alone: names.sh tests the PCI ID database.
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_LIBPCI=/nonexistent/libpci.so.3 \
+	    "$JOULESTAT" --list-devices "$@"
 	assert_rc 0
 }
 
@@ -128,7 +130,8 @@ t_capture() {
 		try env JOULESTAT_SYSFS_ROOT="$FX/sys" sh "$TOP/scripts/capture-fixture.sh" cap
 		assert_rc 0
 		assert_match out "^capture-fixture.sh: [0-9]+ files in cap$"
-		try env JOULESTAT_SYSFS_ROOT="$PWD/cap/sys" "$JOULESTAT" --list-devices
+		try env JOULESTAT_SYSFS_ROOT="$PWD/cap/sys" JOULESTAT_LIBPCI=/nonexistent/libpci.so.3 \
+		    "$JOULESTAT" --list-devices
 		diff "$f.want" out >&2 || fail "$f: the captured tree lists other devices"
 	done
 	# Of a process's fds, only the DRM ones.

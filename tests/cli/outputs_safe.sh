@@ -18,7 +18,7 @@ test_same_file_refused() {
 	refused -o r.txt --csv=r.txt
 	assert_match err 'name the same file'
 	refused --csv=t.csv --timeline=./t.csv
-	refused --json=j --plot=j
+	refused --json=j.png --plot=j.png
 	echo earlier >e.csv
 	ln -s e.csv link.csv
 	refused --csv=e.csv --json=link.csv

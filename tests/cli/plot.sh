@@ -1,7 +1,10 @@
 #!/bin/bash
 # scripts/joulestat-plot and joulestat --plot: a timeline of a simulated run
-# drawn with gnuplot into a PNG that is valid, sized by its devices, and
-# drawn from the data; usage errors; a machine without gnuplot.
+# drawn with gnuplot into a PNG or SVG that is valid, sized by its devices,
+# and drawn from the data: titles with the device's name and energy and the
+# command, one colour per P-state name whatever the plot, clocks in a panel
+# of their own, phases as named bands; usage errors; a machine without
+# gnuplot.
 . "$(dirname "$0")/lib.sh"
 
 SCN=$TOP/tests/sim/scenarios
@@ -139,7 +142,7 @@ test_devices_without_clocks() {
 	try "$PLOT" t.csv -o rapl.png
 	assert_rc 0
 	png_ok rapl.png
-	assert_ge "$png_h" 1200 "height of four panels"
+	assert_ge "$png_h" 1000 "height of four panels"
 }
 
 # A gnuplot that fails half way: its message is shown, the status is 1, and
@@ -161,6 +164,161 @@ EOF
 	assert_match err '^line 9: no more memory for the plot$'
 	assert_match err '^joulestat-plot: gnuplot failed: no plot in p.png$'
 	assert_eq "$(cat p.png)" "an earlier plot" "the earlier plot"
+}
+
+# svg_ok FILE: an SVG document, not PNG bytes under an .svg name.
+svg_ok() {
+	[ -s "$1" ] || fail "$1 is missing or empty"
+	assert_eq "$(head -c 5 "$1")" "<?xml" "start of $1"
+	grep -q '^<svg' "$1" || fail "$1: no <svg> element"
+	grep -q '</svg>' "$1" || fail "$1: the <svg> element is not closed"
+}
+
+# texts FILE: the text elements of an SVG, one a line, as a reader sees them.
+texts() {
+	sed -n 's/.*<text>\(.*\)<\/text>.*/\1/p' "$1" | sed 's/&quot;/"/g; s/&amp;/\&/g'
+}
+
+# state_colour SVG NAME: the fill of the key entry of state NAME.
+state_colour() {
+	awk -v name="$2" '
+	/<g id="gnuplot_plot_/ { in_entry = 0 }
+	index($0, "<text>" name "</text>") { in_entry = 1 }
+	in_entry && /polygon fill/ { sub(/.*fill = .rgb\(/, ""); sub(/\).*/, ""); gsub(/ /, ""); print; exit }
+	' "$1"
+}
+
+# last_energy CSV DEVICE: the device's last energy_j in run 1 of a timeline.
+last_energy() {
+	awk -F, -v d="$2" 'NR > 1 && $2 == 1 && $4 == d && $8 != "" { e = $8 } END { printf "%.1f", e }' "$1"
+}
+
+# Titles from the timeline: each device's name, id, last energy and how it
+# was obtained; the command given with --title and the total of the devices.
+test_titles() {
+	need_gnuplot
+	timeline two-gpus.scn 1s
+	try "$PLOT" t.csv -o two.svg --title "js-work sleep 1s"
+	assert_rc 0
+	svg_ok two.svg
+	texts two.svg >texts.txt
+	e0=$(last_energy t.csv 0)
+	e1=$(last_energy t.csv 1)
+	total=$(awk -F, 'NR > 1 && $2 == 1 && $8 != "" { e[$4] = $8 } END { printf "%.1f", e[0] + e[1] }' t.csv)
+	note "device 0 $e0 J, device 1 $e1 J"
+	grep -Fqx "device 0: NVIDIA A100-SXM4-40GB (GPU-0b7e3c2a-6d41-4f8e-9a55-1e2d3c4b5a60), $e0 J (counter)" texts.txt ||
+	    fail "no title of device 0 with $e0 J: $(grep device texts.txt)"
+	grep -Fqx "device 1: Tesla P100-PCIE-16GB (GPU-d3f1a9b8-2c7e-4a16-8f03-7b6e5d4c3b21), $e1 J (integrated from driver samples)" texts.txt ||
+	    fail "no title of device 1 with $e1 J: $(grep device texts.txt)"
+	grep -Fqx "js-work sleep 1s: $total J in total on 2 devices" texts.txt ||
+	    fail "no plot title with the total $total J: $(head -n 3 texts.txt)"
+	# Power and clocks in panels of their own: one axis each per device.
+	assert_eq "$(grep -cx 'power (W)' texts.txt)" 4 "power axis labels and keys"
+	assert_eq "$(grep -cx 'clock (MHz)' texts.txt)" 2 "clock axes"
+}
+
+# A device's energy unknown at the end: the title says "at least", not the
+# last figure as if it were the whole run; a device without energy says so.
+test_titles_partial() {
+	need_gnuplot
+	states_timeline 0 | awk -F, 'BEGIN { OFS = "," } NR > 4 { $8 = ""; $9 = "" } { print }' >part.csv
+	try "$PLOT" part.csv -o part.svg
+	assert_rc 0
+	texts part.svg >texts.txt
+	grep -Fqx 'device 0: G (GPU-1), at least 20.0 J (counter; unknown at the end)' texts.txt ||
+	    fail "no 'at least' in: $(grep device texts.txt)"
+	states_timeline 0 | awk -F, 'BEGIN { OFS = "," } NR > 1 { $8 = ""; $9 = "" } { print }' >none.csv
+	try "$PLOT" none.csv -o none.svg
+	assert_rc 0
+	texts none.svg >texts.txt
+	grep -Fqx 'device 0: G (GPU-1), energy unknown' texts.txt || fail "no 'energy unknown' in: $(grep device texts.txt)"
+}
+
+# states_timeline STATE...: one device at 100 W, 0.5 s in each state given
+# (numbers as joulestat writes them, or names), with clocks.
+states_timeline() {
+	awk -v list="$*" 'BEGIN {
+		print "schema_version,run,t_s,device,device_id,status,power_w,energy_j," \
+		    "energy_method,pstate,gfx_mhz,sm_mhz,mem_mhz,util_pct,mem_util_pct,temp_c," \
+		    "tree_sm_pct,tree_mem_pct,other_sm_pct,other_mem_pct,device_name"
+		n = split(list, st, " ")
+		for (i = 0; i <= n * 5; i++) {
+			s = st[int(i / 5) + 1 > n ? n : int(i / 5) + 1]
+			printf "1,1,%.1f,0,\"GPU-1\",ok,100.000,%.3f,counter,%s,1000,1000,800,,,,,,,,\"G\"\n",
+			    i / 10, i * 10, s
+		}
+	}'
+}
+
+# P0 has one colour in every plot, whichever state came first; states
+# written as names (P8) or numbers (0) are the same states.
+test_fixed_state_colours() {
+	need_gnuplot
+	states_timeline 0 8 >a.csv
+	states_timeline P8 P2 P0 >b.csv
+	try "$PLOT" a.csv -o a.svg
+	assert_rc 0
+	try "$PLOT" b.csv -o b.svg
+	assert_rc 0
+	a0=$(state_colour a.svg P0)
+	b0=$(state_colour b.svg P0)
+	a8=$(state_colour a.svg P8)
+	b8=$(state_colour b.svg P8)
+	note "P0 rgb($a0), P8 rgb($a8), P2 rgb($(state_colour b.svg P2))"
+	[ -n "$a0" ] && [ -n "$a8" ] || fail "no key entries for P0 and P8 in a.svg"
+	assert_eq "$b0" "$a0" "colour of P0 when it comes last"
+	assert_eq "$b8" "$a8" "colour of P8 when it comes first"
+	[ "$a0" != "$a8" ] || fail "P0 and P8 have the same colour"
+	[ "$(state_colour b.svg P2)" != "$a0" ] || fail "P2 has P0's colour"
+}
+
+# phase_timeline: the e2e-pstates run with a phase column, as the workload
+# marks phases: a name, empty outside any phase.
+test_phases() {
+	need_gnuplot
+	timeline e2e-pstates.scn 2s
+	awk -F, 'NR == 1 { print $0 ",phase"; next }
+	{ t = $3; p = t < 0.5 ? "load" : t < 1.2 ? "compute \"A\", step 1" : t < 1.5 ? "" : "write"
+	  if (p != "") { gsub(/"/, "\"\"", p); p = "\"" p "\"" }
+	  print $0 "," p }' t.csv >ph.csv
+	try "$PLOT" ph.csv -o ph.svg
+	assert_rc 0
+	texts ph.svg >texts.txt
+	for name in load 'compute "A", step 1' write; do
+		assert_eq "$(grep -cFx "$name" texts.txt)" 1 "labels of phase '$name'"
+	done
+	try "$PLOT" t.csv -o noph.svg
+	assert_rc 0
+	texts noph.svg >texts.txt
+	assert_eq "$(grep -cx 'load\|write' texts.txt)" 0 "phase labels without phases"
+	# The bands are drawn: the PNG of the same rows differs with its phases.
+	try "$PLOT" ph.csv -o ph.png
+	assert_rc 0
+	png_ok ph.png
+	try "$PLOT" t.csv -o noph.png
+	assert_rc 0
+	cmp -s ph.png noph.png && fail "the phases do not change the drawing"
+	return 0
+}
+
+# The format is the output's name: .png, .svg (any case); others refused.
+test_formats_by_name() {
+	need_gnuplot
+	timeline gate.scn 0.3s
+	try "$PLOT" t.csv -o up.SVG
+	assert_rc 0
+	svg_ok up.SVG
+	for o in x.jpg x.pdf x plot.png.txt; do
+		try "$PLOT" t.csv -o "$o"
+		assert_rc 2
+		assert_match err "^joulestat-plot: $o: the plot is PNG or SVG by its name: give it .png or .svg$"
+		[ ! -e "$o" ] || fail "$o was written"
+	done
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --plot=run.jpg \
+	    -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err '^joulestat: --plot run.jpg: the plot is PNG or SVG by its name: give it .png or .svg$'
+	[ ! -e ran ] || fail "the workload ran"
 }
 
 test_usage_errors() {
@@ -222,6 +380,12 @@ test_joulestat_plot_option() {
 	assert_rc 0
 	png_ok p-0.png
 	[ -s kept.csv ] || fail "the --timeline file was not kept"
+	# SVG by the name, titled with the command.
+	NVSIM_SCENARIO=$SCN/gate.scn try "$JOULESTAT" --nvml-lib="$SIMLIB" -q --plot=run.svg \
+	    -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	svg_ok run.svg
+	texts run.svg | grep -q "js-work sleep 0.3s" || fail "no command in the title of run.svg"
 	try "$JOULESTAT" -q --plot=x.png --timeline=- -- true
 	assert_rc 125
 	assert_match err '^joulestat: --plot draws the timeline from a file'
@@ -262,6 +426,11 @@ t_run "unknown power and clocks are gaps" test_unknown_fields
 t_run "unknown power is a gap in the curve, not a line across" test_unknown_is_a_gap
 t_run "devices without power, P-state or clocks (RAPL) plot" test_devices_without_clocks
 t_run "gnuplot failing: exit 1, its message, no half-drawn PNG" test_gnuplot_fails
+t_run "titles: device names, energies, the command and the total" test_titles
+t_run "titles: energy unknown at the end or throughout" test_titles_partial
+t_run "one colour per P-state name in every plot" test_fixed_state_colours
+t_run "phases shaded and named when the timeline has them" test_phases
+t_run "PNG or SVG by the output's name, others refused" test_formats_by_name
 t_run "usage errors exit 2 with a message" test_usage_errors
 t_run "without gnuplot: exit 3 and why" test_without_gnuplot
 t_run "joulestat --plot draws at the end" test_joulestat_plot_option

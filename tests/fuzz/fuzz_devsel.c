@@ -15,10 +15,10 @@ static const char *const fuzz_mig[] = { "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c1
 
 static const struct devsel_dev fuzz_devs[] = {
 	{ "nvml", "0", "GPU-5a1c7d3e-9b2f-4e61-8d0a-3c7f1e2b4a90", "00000000:17:00.0",
-	    fuzz_mig, 1, DEVSEL_F_CUDA },
-	{ "drm", "card1", "0000:03:00.0", "0000:03:00.0", NULL, 0, DEVSEL_F_ROCM },
-	{ "rapl", "package-0", "package-0", NULL, NULL, 0, DEVSEL_F_NONE },
-	{ "drm", "card2", "", "", NULL, 0, DEVSEL_F_ZE },
+	    fuzz_mig, 1, false, DEVSEL_F_CUDA },
+	{ "drm", "card1", "0000:03:00.0", "0000:03:00.0", NULL, 0, false, DEVSEL_F_ROCM },
+	{ "rapl", "package-0", "package-0", NULL, NULL, 0, false, DEVSEL_F_NONE },
+	{ "drm", "card2", "", "", NULL, 0, false, DEVSEL_F_ZE },
 };
 
 int

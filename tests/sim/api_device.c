@@ -25,6 +25,8 @@ nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
+	if (state_is_mig(device))
+		return sim_mig_string(__func__, device, name, length, false);
 	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
 		return rc;
 	return state_leave(state_copy_string(name, length, d->name));
@@ -37,6 +39,8 @@ nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
+	if (state_is_mig(device))
+		return sim_mig_string(__func__, device, uuid, length, true);
 	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
 		return rc;
 	return state_leave(state_copy_string(uuid, length, d->uuid));

@@ -71,6 +71,11 @@ util_entries(struct simdev *d, int64_t now, unsigned long long last_us,
 			rc = -1;
 			break;
 		}
+		/* The newest sample handed out, for the attribution truth. */
+		if (!d->has_util_newest || t > d->util_newest_ms) {
+			d->util_newest_ms = t;
+			d->has_util_newest = true;
+		}
 		for (size_t i = 0; rc == 0 && i < pl.n; i++) {
 			s.pid = pl.v[i].pid;
 			s.ts_us = state_wall_us(t);
@@ -274,14 +279,6 @@ nvmlDeviceGetGraphicsRunningProcesses(nvmlDevice_t device, unsigned int *count,
 	return running(__func__, device, count, infos, true, put_v1);
 }
 
-/* MIG forces accounting off; a vGPU host has none to read. */
-static bool
-has_accounting(const struct simdev *d)
-{
-	return d->has_accounting && d->mig != MIG_ON &&
-	    d->virt != NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU;
-}
-
 nvmlReturn_t
 nvmlDeviceGetAccountingMode(nvmlDevice_t device, nvmlEnableState_t *mode)
 {
@@ -309,7 +306,7 @@ nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *count, unsigned i
 		return rc;
 	if (count == NULL || (pids == NULL && *count != 0))
 		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
-	if (!has_accounting(d))
+	if (!procs_has_accounting(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if (procs_account(d, state_ms(now)) == -1)
 		return state_leave(NVML_ERROR_MEMORY);
@@ -345,7 +342,7 @@ nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid, nvmlAccounti
 		return rc;
 	if (st == NULL)
 		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
-	if (!has_accounting(d))
+	if (!procs_has_accounting(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if (procs_account(d, state_ms(now)) == -1)
 		return state_leave(NVML_ERROR_MEMORY);

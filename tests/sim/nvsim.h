@@ -31,6 +31,7 @@
 #define NVSIM_NEVER		INT64_MAX /* an open end of a time window */
 #define NVSIM_UTIL_DEPTH	10	/* per-process samples the driver keeps */
 #define NVSIM_ERRLEN		512
+#define NVSIM_WATCH_MS		5	/* accounting's view of the tree is this fresh */
 
 enum power_kind {
 	POWER_INSTANT,			/* GetPowerUsage and INSTANT: true power */
@@ -87,6 +88,7 @@ struct proc_spec {
 	int64_t		 from_ms;
 	int64_t		 to_ms;
 	bool		 is_graphics;
+	char		 comm[16];		/* PROC_TREE: only descendants so named; "" all */
 };
 
 struct window {
@@ -99,6 +101,18 @@ struct call_fault {
 	char		 call[NVSIM_CALL_LEN];
 	unsigned	 delay_ms;		/* 0 for notsupported */
 	struct window	 when;
+};
+
+/*
+ * A MIG device (a compute instance of a GPU instance) of a MIG-enabled
+ * board, reached through nvmlDeviceGetMigDeviceHandleByIndex: the handle is
+ * the address of this entry, so it is no board's handle.
+ */
+struct simmig {
+	unsigned	 index;			/* its slot among the board's MIG devices */
+	unsigned	 gi, ci;		/* GPU and compute instance ids */
+	char		 uuid[NVSIM_NAME_LEN];	/* MIG-... */
+	char		 name[NVSIM_NAME_LEN];
 };
 
 struct vgpu {
@@ -177,6 +191,9 @@ struct simdev {
 	size_t		 nfaults;
 	struct vgpu	*vgpus;
 	size_t		 nvgpus;
+	struct simmig	*migs;			/* mig_device lines, by index */
+	size_t		 nmigs;
+	unsigned	 mig_max;		/* nvmlDeviceGetMaxMigDeviceCount */
 
 	/* Run-time state, under the state lock. */
 	int64_t		 first_read_ns;		/* CLOCK_MONOTONIC */
@@ -189,6 +206,8 @@ struct simdev {
 	size_t		 nacct;
 	double		 tree_from_ms;		/* first and last sample that named a tree */
 	double		 tree_to_ms;		/* process; from > to: none yet */
+	double		 util_newest_ms;	/* the newest sample handed out, if any */
+	bool		 has_util_newest;
 };
 
 struct scenario {
@@ -212,6 +231,9 @@ struct sim_state {
 	int64_t		 t0_ns;			/* CLOCK_MONOTONIC of time 0 */
 	int64_t		 rt0_us;		/* CLOCK_REALTIME of time 0, in µs */
 	struct scenario	 sc;
+	pthread_t	 watch;			/* procs_watch_start */
+	bool		 is_watching;
+	bool		 is_watch_stopped;
 };
 
 extern struct sim_state nvsim;
@@ -259,6 +281,18 @@ nvmlReturn_t state_enter(const char *call);
 nvmlReturn_t state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp,
 	    int64_t *now_ns);
 nvmlReturn_t state_leave(nvmlReturn_t rc);
+/*
+ * The same for a MIG device handle (api_mig.c): init and handle checks, and
+ * the parent board's lost windows and faults.  The lock is held on success.
+ */
+nvmlReturn_t state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp,
+	    struct simmig **mp);
+/* Whether h is a MIG device handle of the scenario. */
+bool	state_is_mig(nvmlDevice_t h);
+/* nvmlDeviceGetName (is_uuid false) or nvmlDeviceGetUUID on a MIG device handle. */
+nvmlReturn_t sim_mig_string(const char *call, nvmlDevice_t h, char *buf, unsigned int length,
+	    bool is_uuid);
+
 /* The index of the device h names, whatever its faults; -1 for a bad handle. */
 int	state_index_of(nvmlDevice_t h);
 nvmlReturn_t state_init(void);
@@ -280,6 +314,17 @@ void	truth_write(const struct sim_state *st);
 int	procs_collect(const struct simdev *d, double t_ms, struct proc_list *out);
 void	procs_free(struct proc_list *pl);
 int	procs_account(struct simdev *d, double t_ms);
+/*
+ * The driver's accounting, between calls: while initialized, a thread
+ * brings the accounting buffer of every device with accounting on up to
+ * date every NVSIM_WATCH_MS, so processes that live and die between two
+ * calls are recorded as a real driver records every context.  Start with
+ * the state lock held; stop returns the thread to join (after unlocking)
+ * or false when none runs.
+ */
+bool	procs_has_accounting(const struct simdev *d);
+void	procs_watch_start(void);
+bool	procs_watch_stop(pthread_t *th);
 double	procs_tick_ms(const struct simdev *d, double t_ms);
 void	procs_util_at(const struct proc_spec *ps, double t_ms, double *sm, double *mem);
 void	procs_util_sample(const struct simdev *d, const struct proc_spec *ps, double t_ms,

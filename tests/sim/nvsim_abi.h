@@ -432,6 +432,13 @@ nvmlReturn_t nvmlDeviceGetPowerManagementLimit(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetViolationStatus(nvmlDevice_t, nvmlPerfPolicyType_t,
     nvmlViolationTime_t *);
 nvmlReturn_t nvmlDeviceGetMigMode(nvmlDevice_t, unsigned int *, unsigned int *);
+/* MIG device handles (nvml.h, "MIG device management"). */
+nvmlReturn_t nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t, unsigned int *);
+nvmlReturn_t nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t, unsigned int, nvmlDevice_t *);
+nvmlReturn_t nvmlDeviceGetDeviceHandleFromMigDeviceHandle(nvmlDevice_t, nvmlDevice_t *);
+nvmlReturn_t nvmlDeviceIsMigDeviceHandle(nvmlDevice_t, unsigned int *);
+nvmlReturn_t nvmlDeviceGetGpuInstanceId(nvmlDevice_t, unsigned int *);
+nvmlReturn_t nvmlDeviceGetComputeInstanceId(nvmlDevice_t, unsigned int *);
 nvmlReturn_t nvmlDeviceGetVirtualizationMode(nvmlDevice_t, nvmlGpuVirtualizationMode_t *);
 
 nvmlReturn_t nvmlDeviceGetPowerUsage(nvmlDevice_t, unsigned int *);

@@ -5,12 +5,13 @@
  * pids ("proc" lines) and numbered fakes ("proccount" lines, pids from
  * NVSIM_FOREIGN_BASE, above any pid Linux can hand out).  It also keeps
  * the per-device accounting buffer, which remembers processes after they
- * are gone.  The per-process sample clock (procs_tick_ms) lives here too.
+ * are gone, and the thread that keeps it up to date between calls.  The per-process sample clock (procs_tick_ms) lives here too.
  */
 #include "nvsim.h"
 
 #include <dirent.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,6 +168,25 @@ list_add(struct proc_list *pl, unsigned pid, const struct proc_spec *ps, double 
 	return 0;
 }
 
+/* Whether /proc/PID/comm is name (a vanished process is not). */
+static bool
+comm_is(pid_t pid, const char *name)
+{
+	char	 path[64], buf[32];
+	FILE	*f;
+	bool	 is = false;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", (long)pid);
+	if ((f = fopen(path, "r")) == NULL)
+		return false;
+	if (fgets(buf, sizeof(buf), f) != NULL) {
+		buf[strcspn(buf, "\n")] = '\0';
+		is = strcmp(buf, name) == 0;
+	}
+	fclose(f);
+	return is;
+}
+
 static int
 add_tree(struct proc_list *pl, const struct proc_spec *ps, double t_ms)
 {
@@ -177,7 +197,8 @@ add_tree(struct proc_list *pl, const struct proc_spec *ps, double t_ms)
 
 	rc = tree_walk(&s);
 	for (size_t i = 0; rc == 0 && i < s.n; i++)
-		rc = list_add(pl, (unsigned)s.v[i] + offset, ps, t_ms);
+		if (ps->comm[0] == '\0' || comm_is(s.v[i], ps->comm))
+			rc = list_add(pl, (unsigned)s.v[i] + offset, ps, t_ms);
 	free(s.v);
 	return rc;
 }
@@ -297,7 +318,8 @@ procs_account(struct simdev *d, double t_ms)
 		procs_free(&pl);
 		return -1;
 	}
-	qsort(pl.v, pl.n, sizeof(*pl.v), by_pid);
+	if (pl.n > 1)
+		qsort(pl.v, pl.n, sizeof(*pl.v), by_pid);
 	if ((nv = calloc(d->nacct + pl.n + 1, sizeof(*nv))) == NULL) {
 		procs_free(&pl);
 		return -1;
@@ -308,4 +330,67 @@ procs_account(struct simdev *d, double t_ms)
 	d->nacct = n;
 	procs_free(&pl);
 	return 0;
+}
+
+/* MIG forces accounting off; a vGPU host has none to read. */
+bool
+procs_has_accounting(const struct simdev *d)
+{
+	return d->has_accounting && d->mig != MIG_ON &&
+	    d->virt != NVML_GPU_VIRTUALIZATION_MODE_HOST_VGPU;
+}
+
+static void *
+watch_main(void *arg)
+{
+	struct timespec	 ts = { 0, NVSIM_WATCH_MS * 1000000L };
+	double		 t;
+
+	(void)arg;
+	for (;;) {
+		pthread_mutex_lock(&nvsim.lock);
+		if (nvsim.is_watch_stopped || !nvsim.is_loaded) {
+			pthread_mutex_unlock(&nvsim.lock);
+			return NULL;
+		}
+		t = state_ms(state_now_ns());
+		for (size_t i = 0; i < nvsim.sc.ndev; i++)
+			if (procs_has_accounting(&nvsim.sc.devs[i]))
+				(void)procs_account(&nvsim.sc.devs[i], t);
+		pthread_mutex_unlock(&nvsim.lock);
+		nanosleep(&ts, NULL);
+	}
+}
+
+/*
+ * The thread blocks every signal: the loading program may take its
+ * signals through a signalfd, which works only if no thread can receive
+ * them.
+ */
+void
+procs_watch_start(void)
+{
+	sigset_t	 all, old;
+	bool		 is_needed = false;
+
+	for (size_t i = 0; i < nvsim.sc.ndev; i++)
+		is_needed |= procs_has_accounting(&nvsim.sc.devs[i]);
+	if (!is_needed || nvsim.is_watching)
+		return;
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	nvsim.is_watch_stopped = false;
+	nvsim.is_watching = pthread_create(&nvsim.watch, NULL, watch_main, NULL) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+}
+
+bool
+procs_watch_stop(pthread_t *th)
+{
+	if (!nvsim.is_watching)
+		return false;
+	nvsim.is_watch_stopped = true;
+	nvsim.is_watching = false;
+	*th = nvsim.watch;
+	return true;
 }

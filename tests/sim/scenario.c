@@ -65,6 +65,9 @@ static const char *const calls[] = {
 	"nvmlDeviceGetAccountingStats", "nvmlDeviceGetActiveVgpus", "nvmlDeviceGetVgpuUtilization",
 	"nvmlDeviceSetGpuLockedClocks", "nvmlDeviceResetGpuLockedClocks",
 	"nvmlDeviceSetMemoryLockedClocks", "nvmlDeviceResetMemoryLockedClocks",
+	"nvmlDeviceGetMaxMigDeviceCount", "nvmlDeviceGetMigDeviceHandleByIndex",
+	"nvmlDeviceGetDeviceHandleFromMigDeviceHandle", "nvmlDeviceIsMigDeviceHandle",
+	"nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetComputeInstanceId",
 };
 
 static int
@@ -343,6 +346,34 @@ kw_idle(struct parser *p, int argc, char **argv)
 		return -1;
 	p->dev->idle_w = (double)w;
 	return 0;
+}
+
+/*
+ * mig_device INDEX MIG-UUID GI CI NAME...: a MIG device of the board at
+ * INDEX (below mig_max), as nvmlDeviceGetMigDeviceHandleByIndex finds it.
+ */
+static int
+kw_mig_device(struct parser *p, int argc, char **argv)
+{
+	struct simmig	*m;
+	unsigned	 index, gi, ci;
+
+	if (parse_uint(p, "mig_device index", argv[1], p->dev->mig_max - 1, &index) == -1 ||
+	    parse_uint(p, "mig_device gi", argv[3], UINT32_MAX, &gi) == -1 ||
+	    parse_uint(p, "mig_device ci", argv[4], UINT32_MAX, &ci) == -1)
+		return -1;
+	if (strncmp(argv[2], "MIG-", 4) != 0 || strlen(argv[2]) >= NVSIM_NAME_LEN)
+		return perr(p, "mig_device: '%s' is not a MIG-... UUID", argv[2]);
+	for (size_t k = 0; k < p->dev->nmigs; k++)
+		if (p->dev->migs[k].index == index)
+			return perr(p, "mig_device: index %u twice", index);
+	if ((m = append(&p->dev->migs, &p->dev->nmigs, sizeof(*m))) == NULL)
+		return perr(p, "out of memory");
+	m->index = index;
+	m->gi = gi;
+	m->ci = ci;
+	snprintf(m->uuid, sizeof m->uuid, "%s", argv[2]);
+	return set_string(p, "mig_device name", m->name, sizeof(m->name), argc - 4, argv + 4);
 }
 
 static int
@@ -652,6 +683,12 @@ proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
 		ps->gpumem_bytes = mib * MIB;
 		return 0;
 	}
+	if (strcmp(arg, "comm") == 0) {
+		if (strlen(v) >= sizeof(ps->comm))
+			return perr(p, "comm= is at most %zu characters", sizeof(ps->comm) - 1);
+		strcpy(ps->comm, v);
+		return 0;
+	}
 	if (strcmp(arg, "type") == 0) {
 		if ((t = parse_word(p, "type", v, types)) == -1)
 			return -1;
@@ -879,6 +916,7 @@ kw_device(struct parser *p, int argc, char **argv)
 	d->mem_total = 16384 * MIB;
 	d->pci_id = 0x20B010DE;
 	d->pci_subsys = 0x134F10DE;
+	d->mig_max = 7;				/* an A100's or H100's seven slices */
 	p->dev = d;
 	p->dev_line = p->line;
 	p->prev_end = -1;
@@ -901,6 +939,7 @@ static const struct keyword keywords[] = {
 	{ "procutil_ms",	kw_procutil_ms,		true,	2, 2 },
 	{ "idle",		kw_idle,		true,	2, 2 },
 	{ "mig",		kw_mig,			true,	2, 2 },
+	{ "mig_device",		kw_mig_device,		true,	6, MAXARGS },
 	{ "virt",		kw_virt,		true,	2, 2 },
 	{ "accounting",		kw_accounting,		true,	2, 2 },
 	{ "power_limit",	kw_power_limit,		true,	2, 4 },
@@ -1018,6 +1057,7 @@ dev_free(struct simdev *d)
 	free(d->resets);
 	free(d->faults);
 	free(d->vgpus);
+	free(d->migs);
 	free(d->acct);
 }
 

@@ -167,6 +167,55 @@ state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t
 	return NVML_SUCCESS;
 }
 
+/* The MIG device h is, and its board; NULL when h is none. */
+static struct simmig *
+mig_of(nvmlDevice_t h, struct simdev **dp)
+{
+	for (size_t i = 0; i < nvsim.sc.ndev; i++) {
+		for (size_t k = 0; k < nvsim.sc.devs[i].nmigs; k++) {
+			if ((void *)h == (void *)&nvsim.sc.devs[i].migs[k]) {
+				*dp = &nvsim.sc.devs[i];
+				return &nvsim.sc.devs[i].migs[k];
+			}
+		}
+	}
+	return NULL;
+}
+
+nvmlReturn_t
+state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp, struct simmig **mp)
+{
+	struct simdev	*d = NULL;
+	struct simmig	*m;
+	int64_t		 now;
+
+	pthread_mutex_lock(&nvsim.lock);
+	if (nvsim.refcount == 0)
+		return state_leave(NVML_ERROR_UNINITIALIZED);
+	if ((m = mig_of(h, &d)) == NULL)
+		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
+	now = state_now_ns();
+	if (state_is_lost(d, state_ms(now)))
+		return state_leave(NVML_ERROR_GPU_IS_LOST);
+	if (fault_for(d, call, false, 0) != NULL)
+		return state_leave(NVML_ERROR_NOT_SUPPORTED);
+	*dp = d;
+	*mp = m;
+	return NVML_SUCCESS;
+}
+
+bool
+state_is_mig(nvmlDevice_t h)
+{
+	struct simdev	*d;
+	bool		 is_mig;
+
+	pthread_mutex_lock(&nvsim.lock);
+	is_mig = nvsim.refcount > 0 && mig_of(h, &d) != NULL;
+	pthread_mutex_unlock(&nvsim.lock);
+	return is_mig;
+}
+
 nvmlReturn_t
 state_leave(nvmlReturn_t rc)
 {
@@ -227,8 +276,10 @@ state_init(void)
 		 * without O_CLOEXEC: so does the simulator, with /dev/null, so
 		 * that the tests see whether it reaches the workload.
 		 */
-		if (nvsim.refcount++ == 0)
+		if (nvsim.refcount++ == 0) {
 			nvsim.ctl_fd = open("/dev/null", O_RDONLY);
+			procs_watch_start();
+		}
 		nvsim.is_truth_due = true;
 	}
 	return state_leave(rc);
@@ -237,17 +288,24 @@ state_init(void)
 nvmlReturn_t
 state_shutdown(void)
 {
+	pthread_t	 th;
+	bool		 is_join = false;
+
 	pthread_mutex_lock(&nvsim.lock);
 	if (nvsim.refcount == 0)
 		return state_leave(NVML_ERROR_UNINITIALIZED);
 	if (--nvsim.refcount == 0) {
+		is_join = procs_watch_stop(&th);
 		truth_write(&nvsim);
 		nvsim.is_truth_due = false;
 		if (nvsim.ctl_fd != -1)
 			close(nvsim.ctl_fd);
 		nvsim.ctl_fd = -1;
 	}
-	return state_leave(NVML_SUCCESS);
+	pthread_mutex_unlock(&nvsim.lock);
+	if (is_join)
+		pthread_join(th, NULL);
+	return NVML_SUCCESS;
 }
 
 void
@@ -275,7 +333,11 @@ state_copy_string(char *dst, unsigned int len, const char *src)
 __attribute__((destructor)) static void
 state_fini(void)
 {
+	pthread_t	 th;
+	bool		 is_join;
+
 	pthread_mutex_lock(&nvsim.lock);
+	is_join = procs_watch_stop(&th);
 	if (nvsim.is_truth_due)
 		truth_write(&nvsim);
 	nvsim.is_truth_due = false;
@@ -284,4 +346,6 @@ state_fini(void)
 		scenario_free(&nvsim.sc);
 	nvsim.is_loaded = false;
 	pthread_mutex_unlock(&nvsim.lock);
+	if (is_join)
+		pthread_join(th, NULL);
 }

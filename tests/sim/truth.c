@@ -52,15 +52,17 @@ spec_on(const struct proc_spec *ps, double t_ms)
  * scenario's idle power is shared by 0.7 SM% + 0.3 mem% and the idle
  * energy by SM% (by score when nobody uses the SMs), between one tree
  * process (the first open tree line, in the samples that named one) and
- * every other process, with the utilization each sample reports.  This is the most a sampler of the
- * driver's data can know; it can be off from the truth only by how it
+ * every other process, with the utilization each sample reports.  The
+ * time after the newest sample handed out, which no sample described
+ * yet, is shared as that sample shared it.  This is the most a sampler of
+ * the driver's data can know; it can be off from the truth only by how it
  * samples and aligns that data.
  */
 static double
 attrib_truth_mj(const struct simdev *d, double a_ms, double b_ms)
 {
 	const struct proc_spec	*ps;
-	double			 e = 0, t, lo, hi, ed, idle_mj, score, oscore, f, g;
+	double			 e = 0, t, ts, lo, hi, ed, idle_mj, score, oscore, f, g;
 	unsigned		 sm, mem, tsm, tmem, osm, omem, n;
 	bool			 has_tree;
 
@@ -72,14 +74,15 @@ attrib_truth_mj(const struct simdev *d, double a_ms, double b_ms)
 			continue;
 		tsm = tmem = osm = omem = 0;
 		has_tree = false;
+		ts = d->has_util_newest && t > d->util_newest_ms ? d->util_newest_ms : t;
 		for (size_t i = 0; i < d->nprocs; i++) {
 			ps = &d->procs[i];
-			if (!spec_on(ps, t) || (ps->kind == PROC_TREE && has_tree))
+			if (!spec_on(ps, ts) || (ps->kind == PROC_TREE && has_tree))
 				continue;
 			/* The tree only in the samples that named one. */
-			if (ps->kind == PROC_TREE && (t < d->tree_from_ms || t > d->tree_to_ms))
+			if (ps->kind == PROC_TREE && (ts < d->tree_from_ms || ts > d->tree_to_ms))
 				continue;
-			procs_util_sample(d, ps, t, &sm, &mem);
+			procs_util_sample(d, ps, ts, &sm, &mem);
 			n = ps->kind == PROC_MANY ? ps->count : 1;
 			if (ps->kind == PROC_TREE) {
 				has_tree = true;
@@ -106,11 +109,14 @@ attrib_truth_mj(const struct simdev *d, double a_ms, double b_ms)
 static void
 write_attrib(FILE *f, const struct sim_state *st, const struct simdev *d)
 {
+	double	a_ms = (double)(d->first_read_ns - st->t0_ns) / 1e6;
+	double	b_ms = (double)(d->last_read_ns - st->t0_ns) / 1e6;
+
 	if (d->nreads == 0 || d->idle_w < 0)
 		return;
-	fprintf(f, "attrib index=%u idle_w=%.3f workload_mj=%.3f\n", d->index, d->idle_w,
-	    attrib_truth_mj(d, (double)(d->first_read_ns - st->t0_ns) / 1e6,
-	    (double)(d->last_read_ns - st->t0_ns) / 1e6));
+	fprintf(f, "attrib index=%u idle_w=%.3f workload_mj=%.3f newest_ms=%.0f taken_ms=%.0f\n",
+	    d->index, d->idle_w, attrib_truth_mj(d, a_ms, b_ms),
+	    d->has_util_newest ? d->util_newest_ms : -1, procs_tick_ms(d, b_ms));
 }
 
 static void

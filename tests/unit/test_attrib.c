@@ -13,7 +13,10 @@
 
 #include <cmocka.h>
 
+#include "joulestat/account.h"
 #include "joulestat/attrib.h"
+#include "joulestat/proctree.h"
+#include "joulestat/source.h"
 #include "joulestat/util.h"
 
 #include "near.h"
@@ -220,6 +223,87 @@ test_attrib_memory_only(void **state)
 	assert_near(attrib_energy(a[1], b[1], 60000), 25000, 1e-6);
 }
 
+/*
+ * One reading at t seconds of a 100 W device (energy counter), through
+ * the accounting and the attribution as src/run/reading.c does.
+ */
+static void
+feed(struct attrib *at, struct dev_acct *a, struct sample *s, double t,
+    const struct pid_usage_set *pids, int64_t *span)
+{
+	static const struct proctree	tree;
+
+	s->t_ns = (int64_t)(t * 1e9);
+	s->valid |= M_ENERGY;
+	s->energy_mj = (uint64_t)(t * 100000);
+	*span = a->has_prev ? s->t_ns - a->prev.t_ns : 0;
+	account_add(a, s, 0);
+	attrib_pids(at, &tree, pids, 0, 1, s, span);
+	attrib_reading(at, 0, 1, s, span, a);
+}
+
+/* New per-process data from a driver sample that ends at to_s. */
+static void
+sample_data(struct sample *s, double t, double to_s, double period_s, unsigned other_sm)
+{
+	memset(s, 0, sizeof *s);
+	s->valid = M_PID_UTIL | M_FOREIGN;
+	s->pid_span_ns = (int64_t)(period_s * 1e9);
+	s->pid_to_ns = (int64_t)(to_s * 1e9);
+	s->npid_slots = 1;
+	s->pid_slots[0].span_ns = s->pid_span_ns;
+	s->pid_slots[0].foreign_sm_pct = other_sm;
+	s->foreign_sm_pct = other_sm;
+	(void)t;
+}
+
+/*
+ * A driver sample describes the period before it: the energy after the
+ * newest sample waits for the next one, a reading with nothing new holds
+ * the newest period back too, and the end shares what is left as the
+ * last data did.  The workload's pid at 50% SM, alone in the sample that
+ * ends at 0.8 s, beside another process at 50% in the one that ends at
+ * 1.8 s; 100 W throughout, idle 0:
+ *   t=1.0: [0, 0.8] = 80 J to the pid, 20 J wait;
+ *   t=1.5: nothing new, [0.8, 1.5] is within a period of the data: waits;
+ *   t=2.0: [0.8, 1.8] = 100 J half to the pid, 20 J wait;
+ *   close: the 20 J half to the pid.  The pid: 80 + 50 + 10 = 140 J.
+ * Sharing each reading's energy by the data it brought would give 175 J.
+ */
+static void
+test_attrib_samples_describe_the_past(void **state)
+{
+	struct attrib		at = { .weights = { 0.7, 0.3 } };
+	struct dev_acct		a;
+	struct sample		s;
+	struct pid_usage	u = { .pid = 100, .sm_pct = 50, .has_util = true };
+	struct pid_usage_set	pids = { &u, 1, 1 }, none = { NULL, 0, 0 };
+	struct pid_acct		*p;
+	int64_t			span;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	memset(&s, 0, sizeof s);
+	feed(&at, &a, &s, 0, &none, &span);
+	sample_data(&s, 1.0, 0.8, 1.0, 0);
+	u.span_ns = SEC(1);
+	feed(&at, &a, &s, 1.0, &pids, &span);
+	assert_int_equal(at.pidacct.n, 1);
+	p = &at.pidacct.v[0];
+	assert_near(attrib_energy(p->attrib_a_mj, p->attrib_b_ns, 0), 80000, 1e-3);
+	memset(&s, 0, sizeof s);
+	s.is_pid_unchanged = true;
+	feed(&at, &a, &s, 1.5, &none, &span);
+	assert_near(attrib_energy(p->attrib_a_mj, p->attrib_b_ns, 0), 80000, 1e-3);
+	sample_data(&s, 2.0, 1.8, 1.0, 50);
+	feed(&at, &a, &s, 2.0, &pids, &span);
+	assert_near(attrib_energy(p->attrib_a_mj, p->attrib_b_ns, 0), 130000, 1e-3);
+	attrib_close(&at, &a, 0);
+	assert_near(attrib_energy(p->attrib_a_mj, p->attrib_b_ns, 0), 140000, 1e-3);
+	assert_near(attrib_energy(a.other_a_mj, a.other_b_ns, 0), 60000, 1e-3);
+	attrib_free(&at);
+}
+
 int
 main(void)
 {
@@ -231,6 +315,7 @@ main(void)
 		cmocka_unit_test(test_attrib_alone_gets_all),
 		cmocka_unit_test(test_attrib_partly_busy_shared),
 		cmocka_unit_test(test_attrib_memory_only),
+		cmocka_unit_test(test_attrib_samples_describe_the_past),
 		cmocka_unit_test_setup_teardown(test_pid_same_key_same_entry, pid_setup,
 		    pid_teardown),
 		cmocka_unit_test_setup_teardown(test_pid_growth, pid_setup, pid_teardown),

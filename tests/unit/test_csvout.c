@@ -23,7 +23,7 @@
 #include "joulestat/util.h"
 
 #define MAX_ROWS	8
-#define MAX_FIELDS	64
+#define MAX_FIELDS	128
 
 /* The command of the hand-made run: every character CSV must quote. */
 static const char COMMAND[] =
@@ -36,19 +36,19 @@ static const char *const HEADER[] = {
 	"sys_s", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"still_running", "interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms",
 	"sampler_cpu_s", "device", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
+	"within_device", "pstate", "time_s", "time_share", "energy_j", "energy_method", "energy_counter_j",
 	"energy_driver_samples_j", "energy_readings_j", "avg_power_w", "peak_power_w",
 	"avg_sm_mhz", "lost_readings", "lost_s", "measured_s", "throttled_power_s", "throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "workload_energy_j",
 	"other_energy_j", "unattributed_energy_j", "energy_share", "pid", "process", "sm_pct",
 	"mem_pct", "gpu_mem_kib", "gate", "gate_figure", "gate_limit", "gate_measured",
-	"gate_verdict",
+	"gate_verdict", "phase", "phase_count", "phase_begin_s",
 };
 
 /* Columns that hold text; every other column holds a number or nothing. */
 static const char *const TEXT_COLUMNS[] = {
 	"scope", "command", "outcome", "device_id", "device_name", "backend", "power_kind",
-	"pstate", "energy_method", "idle_method", "process",
+	"pstate", "energy_method", "idle_method", "process", "phase",
 };
 
 struct field {

@@ -310,12 +310,17 @@ test_masks(void **state)
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA, UUID0), 0x3d);
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA,
 	    "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11"), 0x3d);
-	/* A board that lists no MIG instance may be the parent: kept. */
+	/*
+	 * A MIG-enabled board whose MIG devices could not be listed may be
+	 * the MIG device's board: kept.  A board not in MIG mode is not.
+	 */
 	memset(&sel, 0, sizeof sel);
 	devsel_set_mask(&sel, DEVSEL_M_CUDA, "MIG-c6d1a5b0-3f2e-5d8a-9b1c-0e4f7a2d6c11");
 	devsel_rewind(&sel);
 	assert_true(devsel_match(&sel, &(struct devsel_dev){ .backend = "nvml", .local = "0",
-	    .id = UUID1, .family = DEVSEL_F_CUDA }, &number));
+	    .id = UUID1, .family = DEVSEL_F_CUDA, .is_mig_unlisted = true }, &number));
+	assert_false(devsel_match(&sel, &(struct devsel_dev){ .backend = "nvml", .local = "1",
+	    .id = UUID0, .family = DEVSEL_F_CUDA }, &number));
 	devsel_free(&sel);
 	/* Set but empty hides them all; the list ends at the first bad entry. */
 	assert_int_equal(probe_with(NULL, DEVSEL_M_CUDA, ""), 0x3c);

@@ -255,7 +255,8 @@ test_parse_rejects(void **state)
 		{ GATE_ENERGY, "1024:5" }, { GATE_ENERGY, "x:5" }, { GATE_ENERGY, "1:2:3" },
 		{ GATE_ENERGY, "-1:5" }, { GATE_AVG_POWER, "0:-3" },
 		{ GATE_ABOVE_IDLE, "GPU-A:5" },
-		{ GATE_TIME, "0" }, { GATE_TIME, "-2" }, { GATE_TIME, "1,2" },
+		{ GATE_TIME, "0" }, { GATE_TIME, "-2" }, { GATE_TIME, "phase::2" },
+		{ GATE_TIME, "phase:a,b:2" }, { GATE_ENERGY, "phase:x" },
 		{ GATE_TIME, "0:5" }, { GATE_TIME, "" }, { GATE_TIME, "2s" },
 		{ GATE_STATE_SHARE, "P0" }, { GATE_STATE_SHARE, ":80" },
 		{ GATE_STATE_SHARE, "P0:101" }, { GATE_STATE_SHARE, "P0:-1" },
@@ -285,8 +286,8 @@ test_parse_rejects(void **state)
 	}
 	memset(&fx->gc, 0, sizeof fx->gc);
 	assert_int_equal(gate_parse(&fx->gc, GATE_ENERGY, "1:2:3", &fx->err), -1);
-	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected joules, or "
-	    "DEVICE:JOULES,...");
+	assert_string_equal(fx->err.msg, "invalid --max-energy '1:2:3': expected "
+	    "[phase:NAME:]joules, or [phase:NAME:]DEVICE:JOULES,...");
 }
 
 static void
@@ -376,7 +377,11 @@ test_parse_rejects_duplicates(void **state)
 		{ GATE_ABOVE_IDLE, NULL, "2,2", "a second limit for all devices" },
 		{ GATE_STATE_SHARE, NULL, "P0:50,P0:60", "a second limit for P0 of all devices" },
 		{ GATE_STATE_SHARE, NULL, "1:P0:50,1:P0:60", "a second limit for P0 of device 1" },
-		{ GATE_TIME, "5", "6", "--max-time given twice" },
+		{ GATE_TIME, "5", "6", "invalid --max-time '6': a second limit for the run" },
+		{ GATE_TIME, NULL, "1,2", "a second limit for the run" },
+		{ GATE_TIME, NULL, "phase:a:1,phase:a:2", "a second limit for the run in phase a" },
+		{ GATE_ENERGY, NULL, "phase:a:5,phase:a:6", "a second limit for all devices in "
+		    "phase a" },
 		{ GATE_REGRESSION, "5", "5", "--max-regression given twice" },
 	};
 	struct fixture	*fx = *state;
@@ -395,6 +400,10 @@ test_parse_rejects_duplicates(void **state)
 	assert_int_equal(gate_parse(&fx->gc, GATE_AVG_POWER, "5,0:5", &fx->err), 0);
 	assert_int_equal(gate_parse(&fx->gc, GATE_STATE_SHARE, "P0:5,P8:5,0:P0:5", &fx->err), 0);
 	assert_int_equal(fx->gc.nspecs, 8);
+	/* Nor are the same gate in different phases, or in a phase and the run. */
+	assert_int_equal(gate_parse(&fx->gc, GATE_TIME, "5,phase:a:5,phase:b:5", &fx->err), 0);
+	assert_int_equal(fx->gc.nspecs, 11);
+	assert_string_equal(fx->gc.specs[9].phase, "a");
 }
 
 static void

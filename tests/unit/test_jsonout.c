@@ -37,7 +37,7 @@ static const char *const RUN_KEYS[] = {
 	"exec_errno", "wall_s", "user_s", "sys_s",
 	"cpu_sampled", "max_rss_kib", "peak_tree_rss_kib", "processes", "max_concurrent",
 	"attached_processes", "still_running", "still_running_pids", "attrib_weights", "sampler",
-	"notes", "devices",
+	"notes", "devices", "phases", "phase_marks",
 };
 static const char *const SAMPLER_KEYS[] = {
 	"interval_ms", "ticks", "missed_ticks", "late_max_ms", "late_p50_ms", "late_p99_ms", "cpu_s",
@@ -46,7 +46,7 @@ static const char *const SAMPLER_KEYS[] = {
 static const char *const DEVICE_KEYS[] = {
 	"index", "id", "name", "bus_id", "backend", "backend_index", "power_kind", "gone",
 	"energy_j", "energy_method", "energies_j", "window_s", "avg_power_w", "peak_power_w",
-	"lost_readings", "lost_s", "measured_s", "partial", "counter_resets", "throttled_power_s",
+	"lost_readings", "lost_s", "measured_s", "partial", "within_device", "counter_resets", "throttled_power_s",
 	"throttled_thermal_s",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "other_processes", "pstates",
 	"attribution", "processes", "notes",

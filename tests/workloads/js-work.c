@@ -23,6 +23,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <pthread.h>
@@ -879,12 +880,101 @@ cmd_thread(const struct ctx *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* Open $JOULESTAT_MARK for writing, as a program would. */
+static int
+open_marks(void)
+{
+	const char	*path = getenv("JOULESTAT_MARK");
+	int		 fd;
+
+	if (path == NULL || (fd = open(path, O_WRONLY | O_CLOEXEC)) == -1) {
+		fprintf(stderr, "js-work: marks: cannot open $JOULESTAT_MARK: %s\n",
+		    path == NULL ? "not set" : strerror(errno));
+		exit(EXIT_USAGE);
+	}
+	return fd;
+}
+
+/* One mark line, in one write. */
+static void
+write_mark(int fd, const char *line)
+{
+	size_t	len = strlen(line);
+
+	if (write(fd, line, len) != (ssize_t)len) {
+		fprintf(stderr, "js-work: marks: write: %s\n", strerror(errno));
+		exit(EXIT_USAGE);
+	}
+}
+
+/* One mark as a script would send it: open, write, close. */
+static void
+send_mark(const char *line)
+{
+	int	fd = open_marks();
+
+	write_mark(fd, line);
+	close(fd);
+}
+
+/*
+ * marks LOG STEP...: each STEP is a duration (sleep), "phase:NAME",
+ * "begin:NAME", "end:NAME" or "end" (one mark line: open, write, close),
+ * "raw:TEXT" (TEXT and a newline, sent as it is) or "flood:N" (N lines
+ * "begin f" / "end f" in turn, one write each on one open descriptor, as
+ * fast as they go).  LOG gets "T_NS LINE" for each mark, with
+ * CLOCK_MONOTONIC just before its write.
+ */
+static int
+cmd_marks(const struct ctx *ctx, int argc, char **argv)
+{
+	FILE	*log = fopen(argv[1], "w");
+	char	 line[512];
+	char	*colon;
+	long	 i, n;
+	int	 k, fd;
+
+	if (log == NULL)
+		die_usage(argv[0], "cannot create", argv[1]);
+	ready(ctx);
+	for (k = 2; k < argc; k++) {
+		colon = strchr(argv[k], ':');
+		if (strncmp(argv[k], "flood:", 6) == 0) {
+			n = strtol(argv[k] + 6, NULL, 10);
+			fprintf(log, "%" PRId64 " flood %ld\n", now_ns(CLOCK_MONOTONIC), n);
+			fd = open_marks();
+			for (i = 0; i < n; i++)
+				write_mark(fd, i % 2 == 0 ? "begin f\n" : "end f\n");
+			close(fd);
+			fprintf(log, "%" PRId64 " flood done\n", now_ns(CLOCK_MONOTONIC));
+			continue;
+		}
+		if (strncmp(argv[k], "raw:", 4) == 0)
+			snprintf(line, sizeof line, "%s\n", argv[k] + 4);
+		else if (strcmp(argv[k], "end") == 0)
+			snprintf(line, sizeof line, "end\n");
+		else if (colon != NULL)
+			snprintf(line, sizeof line, "%.*s %s\n", (int)(colon - argv[k]), argv[k],
+			    colon + 1);
+		else {
+			sleep_ns(dur_arg(argv[0], argv[k]));
+			continue;
+		}
+		fprintf(log, "%" PRId64 " %s", now_ns(CLOCK_MONOTONIC), line);
+		fflush(log);
+		send_mark(line);
+	}
+	fclose(log);
+	return 0;
+}
+
 static const struct cmd cmds[] = {
 	{ "args", "[ARG...]", 0, -1, cmd_args },
 	{ "daemonize", "[-d] [-f PIDFILE] [DUR]", 0, 4, cmd_daemonize },
 	{ "echo", "", 0, 0, cmd_echo },
 	{ "exit", "N", 1, 1, cmd_exit },
 	{ "forkmany", "N", 1, 1, cmd_forkmany },
+	{ "marks", "LOG STEP...", 1, -1, cmd_marks },
 	{ "ignore", "SIG... DUR", 2, -1, cmd_ignore },
 	{ "pidfile", "FILE DUR", 2, 2, cmd_pidfile },
 	{ "reuse-pid", "", 0, 0, cmd_reuse_pid },
