@@ -142,7 +142,8 @@ const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
 /*
  * Sum of the user and system CPU time of every process, in ns, from the
  * first walk on: what a process found by the first walk had used before
- * (an attached one's whole life until then) is not counted.
+ * (an attached one's whole life until then) is not counted.  With a
+ * cgroup, its cpu.stat: everything that ran in it.
  */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
 

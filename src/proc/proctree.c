@@ -644,6 +644,9 @@ proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 	uint64_t	ut = 0, st = 0;
 	size_t		i;
 
+	/* The cgroup's own count: exact, and its members' /proc files are not re-read. */
+	if (tree->cg != NULL && cgroup_cpu_ns(tree->cg, user_ns, sys_ns) == 0)
+		return;
 	for (i = 0; i < tree->nproc; i++) {
 		ut += tree->procs[i].utime_ticks - tree->procs[i].utime0_ticks;
 		st += tree->procs[i].stime_ticks - tree->procs[i].stime0_ticks;
