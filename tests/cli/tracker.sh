@@ -195,6 +195,21 @@ test_fallback_said() {
 	assert_match err '^joulestat: --tracker=cgroup: '
 }
 
+# A phase's CPU time with the cgroup tracker is the cgroup's own count at
+# its marks: a process that spun 300 ms and ended inside it is all there.
+test_phase_cpu_cgroup() {
+	need_cgroup
+	tracked cgroup -q -- sh -c '"$0" mark --begin spin; "$1" spin 300ms; "$0" mark --end spin' \
+	    "$JOULESTAT" "$JS_WORK"
+	assert_rc 0
+	csv_get s.csv user_s scope=phase phase=spin
+	note "phase spin: user_s $csv_v for 0.3 s of spinning"
+	assert_ge "$csv_v" 0.25 "the phase's user_s"
+	p=$csv_v
+	csv_get s.csv user_s scope=run
+	assert_ge "$csv_v" "$p" "the run's user_s vs its phase's"
+}
+
 test_list_devices_says_tracker() {
 	try "$JOULESTAT" --list-devices
 	assert_rc 0
@@ -238,6 +253,7 @@ t_run "the cgroup is gone after SIGTERM" test_cgroup_gone_signal
 t_run "the cgroup is gone after exec failed" test_cgroup_gone_exec_failure
 t_run "the cgroup is gone with a daemon left running" test_cgroup_gone_leave
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
+t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
 t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc
 t_run "--tracker and JOULESTAT_TRACKER take only auto, cgroup, proc" test_tracker_bogus
