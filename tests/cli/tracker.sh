@@ -231,6 +231,19 @@ test_attach_is_proc() {
 	grep -q '"tracker": *"proc"' s.json || fail "the JSON does not say tracker proc"
 }
 
+# A user who may not write to cgroup v2 (uid 65534 here): the fallback is
+# taken and the report says why, in the kernel's words.
+test_fallback_unprivileged() {
+	need_cgroup
+	command -v setpriv >/dev/null || skip "setpriv(1) is not installed"
+	try setpriv --reuid=65534 --regid=65534 --clear-groups "$JOULESTAT" --json=- -- \
+	    "$JS_WORK" tree 1 2 200ms
+	assert_rc 0
+	grep -q '"tracker": *"proc"' out || fail "the JSON does not say tracker proc"
+	assert_match err 'process tree walked in /proc: cannot create a cgroup in .*: (Permission denied|Read-only file system|Operation not permitted)'
+	assert_match err 'processes +3 seen'
+}
+
 test_tracker_bogus() {
 	try "$JOULESTAT" --tracker=bogus -- "$JS_WORK" exit 0
 	assert_rc 125
@@ -256,5 +269,6 @@ t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
 t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
 t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc
+t_run "not allowed to write cgroup v2: /proc is walked and that is said" test_fallback_unprivileged
 t_run "--tracker and JOULESTAT_TRACKER take only auto, cgroup, proc" test_tracker_bogus
 t_done
