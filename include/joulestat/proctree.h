@@ -4,7 +4,10 @@
  * between them (src/run/reading.c).  The walk starts at the root pids and follows
  * /proc/PID/task/TID/children, so its cost grows with the tree and not
  * with the machine; when the kernel lacks those files it falls back to one
- * scan of /proc.  A process is identified by (pid, starttime): a pid that
+ * scan of /proc.  When no pid was given out since the refresh before (the
+ * newest pid in /proc/loadavg is the same) and no member ended, only the
+ * members' stat files are read.  With a cgroup (proctree_use_cgroup) the
+ * members are its cgroup.procs instead.  A process is identified by (pid, starttime): a pid that
  * comes back with another start time is a new process.  Every process ever
  * seen is kept, so totals survive its exit.
  */
@@ -67,6 +70,8 @@ struct proctree {
 	int		 proc_dirfd;		/* the proc root, usually /proc */
 	struct cgroup	*cg;			/* members from its cgroup.procs, or NULL */
 	int		 epfd;			/* with cg: the members' pidfds */
+	int		 loadavg_fd;		/* /proc/loadavg, or -1 */
+	pid_t		 last_pid;		/* its newest pid at the refresh before */
 	int64_t		 walk_ns;		/* the time of the latest refresh */
 	int64_t		 cur_ns;		/* walk scratch: the time of this one */
 	bool		 has_children_files;	/* else: scan the proc root */

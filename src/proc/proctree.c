@@ -277,6 +277,8 @@ is_excluded(const struct proctree *tree, const struct proc_stat *st)
 	return false;
 }
 
+static void	note_stat(struct proctree *, struct proc *, const struct proc_stat *, int64_t);
+
 /*
  * Record one process found by the walk; returns it, or NULL if it vanished
  * or was set aside (then its subtree is not walked either).
@@ -318,6 +320,14 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 		}
 		close_fd(tree, &tree->pending_fd);
 	}
+	note_stat(tree, p, st, t_ns);
+	return p;
+}
+
+/* What one reading of p's stat says; p is live in this refresh. */
+static void
+note_stat(struct proctree *tree, struct proc *p, const struct proc_stat *st, int64_t t_ns)
+{
 	if (st->state != 'Z')
 		tree->has_running = true;
 	memcpy(p->comm, st->comm, sizeof p->comm);
@@ -331,7 +341,6 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 	p->last_seen_ns = t_ns;
 	p->is_alive = true;
 	live_push(tree, p);
-	return p;
 }
 
 /* Walk by children files: the cost is proportional to the tree. */
@@ -507,6 +516,60 @@ walk_cgroup(struct proctree *tree, int64_t t_ns)
 		tree->procs[tree->live[i]].last_seen_ns = t_ns;
 }
 
+/*
+ * The newest pid the kernel gave out in joulestat's pid namespace (the
+ * last field of /proc/loadavg, proc_loadavg(5)), or 0 when unknown.  The
+ * same value at two refreshes means that no process or thread was created
+ * in between: the tree's members can only have ended.
+ */
+static pid_t
+last_pid(struct proctree *tree)
+{
+	char		 text[128], *sp;
+	uint64_t	 v;
+
+	if (read_keep(tree, "loadavg", &tree->loadavg_fd, text, sizeof text) < 0 ||
+	    (sp = strrchr(text, ' ')) == NULL || parse_u64_line(sp + 1, &v) != 0 ||
+	    v > INT32_MAX)
+		return 0;
+	return (pid_t)v;
+}
+
+/*
+ * Nothing was created since the refresh before: the members are the last
+ * ones, so only their stat files are read, not their children files.  No
+ * pid can have been reused meanwhile, so a stat file not kept open is
+ * opened again by its pid.  When one of them has ended, false: a pid was
+ * freed, and a program that sets ns_last_pid can have it given out again
+ * with the newest pid the same, so the tree must be walked.
+ */
+static bool
+restat_live(struct proctree *tree, int64_t t_ns)
+{
+	char			 text[PROCTREE_TEXT_MAX];
+	struct proc_stat	 st;
+	struct proc		*p;
+	size_t			 i;
+	int			 r;
+
+	for (i = 0; i < tree->nprev; i++) {
+		p = &tree->procs[tree->prev[i]];
+		if (p->stat_fd >= 0)
+			r = pread_text(p->stat_fd, text, sizeof text) < 0 ? -1 :
+			    procfs_parse_stat(text, &st);
+		else
+			r = read_stat(tree, p->pid, &st);
+		if (r != 0 || st.starttime_ticks != p->starttime_ticks) {
+			for (i = 0; i < tree->nlive; i++)
+				tree->procs[tree->live[i]].is_alive = false;
+			tree->nlive = 0;
+			return false;
+		}
+		note_stat(tree, p, &st, t_ns);
+	}
+	return true;
+}
+
 /* Processes that were alive before this walk and are not now: let their files go. */
 static void
 close_ended(struct proctree *tree)
@@ -529,6 +592,7 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 {
 	uint64_t	rss = 0;
 	size_t		i, *swap, capswap;
+	pid_t		newest;
 
 	for (i = 0; i < tree->nlive; i++)
 		tree->procs[tree->live[i]].is_alive = false;
@@ -540,12 +604,17 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
+	newest = tree->cg == NULL ? last_pid(tree) : 0;
 	if (tree->cg != NULL)
 		walk_cgroup(tree, t_ns);
-	else if (tree->has_children_files)
-		walk_children(tree, t_ns);
-	else
-		walk_scan(tree, t_ns);
+	else if (newest == 0 || newest != tree->last_pid || tree->refreshes == 0 ||
+	    !restat_live(tree, t_ns)) {
+		if (tree->has_children_files)
+			walk_children(tree, t_ns);
+		else
+			walk_scan(tree, t_ns);
+	}
+	tree->last_pid = newest;
 	close_ended(tree);
 	tree->walk_ns = t_ns;
 	for (i = 0; i < tree->nlive; i++)
@@ -568,6 +637,7 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	long		page;
 
 	memset(tree, 0, sizeof *tree);
+	tree->loadavg_fd = -1;
 	tree->proc_dirfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tree->proc_dirfd == -1) {
 		errbuf_set(err, "%s: %s", proc_root, strerror(errno));
@@ -716,6 +786,8 @@ proctree_free(struct proctree *tree)
 		close(tree->proc_dirfd);
 	if (tree->epfd > 0)
 		close(tree->epfd);
+	if (tree->loadavg_fd > 0)
+		close(tree->loadavg_fd);
 	free(tree->roots);
 	free(tree->procs);
 	free(tree->live);
