@@ -244,6 +244,31 @@ test_fallback_unprivileged() {
 	assert_match err 'processes +3 seen'
 }
 
+# In a pid namespace of its own nothing else gives out pids, so the /proc
+# walk mostly re-reads its members' stat alone: the tree is still whole,
+# a process that ends is seen to, and a pid given again (ns_last_pid) is a
+# new process.
+in_own_pidns() {
+	[ "$(id -u)" -eq 0 ] || skip "needs root for a pid namespace"
+	command -v unshare >/dev/null || skip "unshare(1) is not installed"
+	unshare --pid --fork --mount-proc true 2>/dev/null || skip "no pid namespace here"
+	try unshare --pid --fork --mount-proc "$@"
+}
+
+test_proc_quiet_pidns() {
+	in_own_pidns "$JOULESTAT" --tracker=proc -i 20 --csv=s.csv -- "$JS_WORK" tree 2 3 1s
+	assert_rc 0
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" 13 "processes (1 + 3 + 9)"
+	in_own_pidns "$JOULESTAT" --tracker=proc -i 10 --csv=s.csv -- "$JS_WORK" reuse-pid
+	[ "$rc" -eq 77 ] && skip "$(cat out)"
+	assert_rc 0
+	children=$(sed -n 's/^reused PID [0-9]* children \([0-9]*\)$/\1/p' out)
+	[ -n "$children" ] || fail "unexpected js-work output: $(cat out)"
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" $((children + 1)) "processes (both incarnations of the pid)"
+}
+
 test_tracker_bogus() {
 	try "$JOULESTAT" --tracker=bogus -- "$JS_WORK" exit 0
 	assert_rc 125
@@ -270,5 +295,6 @@ t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgr
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
 t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc
 t_run "not allowed to write cgroup v2: /proc is walked and that is said" test_fallback_unprivileged
+t_run "proc, alone in a pid namespace: a whole tree, a reused pid twice" test_proc_quiet_pidns
 t_run "--tracker and JOULESTAT_TRACKER take only auto, cgroup, proc" test_tracker_bogus
 t_done
