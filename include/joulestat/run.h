@@ -82,6 +82,7 @@ struct run {
 	const char		*cgroup_root;	/* JOULESTAT_CGROUP_ROOT, or NULL: found */
 	struct cgroup		 cgroup;	/* this run's, while tree.cg points to it */
 	bool			 is_cgroup_refused; /* the kernel said no once: /proc from then on */
+	bool			 is_clock_locked; /* --lock-clocks took effect, not undone yet */
 	bool			 has_cg_cpu;	/* the cgroup's cpu.stat at the end: */
 	int64_t			 cg_user_ns;	/* every process that ever ran in it */
 	int64_t			 cg_sys_ns;

@@ -26,8 +26,28 @@
 #include "joulestat/source.h"
 #include "joulestat/util.h"
 
-/* The run whose clocks are locked, for the out-of-memory exit. */
-static struct run	*locked_run;
+/* The run an out-of-memory exit must undo: its locked clocks, its cgroup. */
+static struct run	*fatal_run;
+
+static void
+undo_on_fatal(void)
+{
+	struct run	*run = fatal_run;
+
+	if (run == NULL)
+		return;
+	if (run->is_clock_locked)
+		setup_unlock_clocks(run);
+	setup_drop_cgroup(run);
+}
+
+/* Point the out-of-memory exit at run while it has something to undo. */
+static void
+watch_fatal(struct run *run)
+{
+	fatal_run = run->is_clock_locked || run->tree.cg != NULL ? run : NULL;
+	util_on_fatal(fatal_run != NULL ? undo_on_fatal : NULL);
+}
 
 void
 run_note(struct run *run, const char *backend, const char *what, const char *msg)
@@ -108,6 +128,7 @@ setup_drop_cgroup(struct run *run)
 	if (run->tree.cg == NULL)
 		return;
 	run->tree.cg = NULL;
+	watch_fatal(run);
 	if (cgroup_remove(&run->cgroup, &err) != 0)
 		warnmsg("%s", err.msg);
 }
@@ -235,7 +256,8 @@ try_cgroup(struct run *run, struct errbuf *err)
 		return 0;
 	if (cgroup_create(&run->cgroup, run->cgroup_root, &why) != 0)
 		return cgroup_refused(run, &why, err);
-	run->tree.cg = &run->cgroup;	/* so that a refusal removes it */
+	run->tree.cg = &run->cgroup;	/* so that a refusal, or running out of memory, removes it */
+	watch_fatal(run);
 	if (proctree_use_cgroup(&run->tree, &run->cgroup, &why) != 0)
 		return cgroup_refused(run, &why, err);
 	run->tracker_used = TRACKER_CGROUP;
@@ -344,15 +366,8 @@ setup_unlock_clocks(struct run *run)
 		if (b->ops->unlock_clocks != NULL)
 			b->ops->unlock_clocks(b->devs, b->ndev);
 	}
-	locked_run = NULL;
-	util_on_fatal(NULL);
-}
-
-static void
-unlock_on_fatal(void)
-{
-	if (locked_run != NULL)
-		setup_unlock_clocks(locked_run);
+	run->is_clock_locked = false;
+	watch_fatal(run);
 }
 
 int
@@ -363,8 +378,8 @@ setup_lock_clocks(struct run *run, const struct clock_lock *req, bool is_require
 	size_t			 i, nlockable = 0;
 	int			 rc = 0;
 
-	locked_run = run;
-	util_on_fatal(unlock_on_fatal);
+	run->is_clock_locked = true;
+	watch_fatal(run);
 	for (i = 0; i < run->nbackends; i++) {
 		b = &run->backends[i];
 		if (b->ops->lock_clocks == NULL || b->ndev == 0)

@@ -166,6 +166,26 @@ test_cgroup_gone_exec_failure() {
 	return 0
 }
 
+# joulestat runs out of memory while the workload runs (the preload makes
+# its allocations fail once ./oom exists): 125, and its cgroup is removed.
+test_cgroup_gone_out_of_memory() {
+	need_cgroup
+	if ldd "$JOULESTAT" 2>/dev/null | grep -q 'libasan'; then
+		skip "AddressSanitizer must be the first library; the preload cannot be"
+	fi
+	[ -z "${WRAP:-}" ] || skip "under $WRAP, whose allocator replaces the preload's"
+	spawn env LD_PRELOAD="$FAILMALLOC" FAILMALLOC_FLAG="$PWD/oom" "$JOULESTAT" -- sh -c \
+	    'grep "^0::" /proc/self/cgroup >cg; exec "$0" -p w sleep 600ms' "$JS_WORK"
+	wait_file w
+	d=$(cg_dir_of cg)
+	[ -d "$d" ] || fail "no cgroup $d while the workload runs"
+	: >oom
+	reap
+	assert_rc 125
+	assert_match err '^joulestat: out of memory$'
+	[ ! -e "$d" ] || fail "$d is left after joulestat ran out of memory"
+}
+
 # --descendants=leave: the daemon outlives the run, back in joulestat's cgroup.
 test_cgroup_gone_leave() {
 	need_cgroup
@@ -290,6 +310,7 @@ t_run "the cgroup is gone after a normal end" test_cgroup_gone_normal
 t_run "the cgroup is gone after SIGTERM" test_cgroup_gone_signal
 t_run "the cgroup is gone after exec failed" test_cgroup_gone_exec_failure
 t_run "the cgroup is gone with a daemon left running" test_cgroup_gone_leave
+t_run "the cgroup is gone after joulestat ran out of memory" test_cgroup_gone_out_of_memory
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
 t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
