@@ -9,6 +9,8 @@ WARN	 = -Wall -Wextra -Wformat=2 -Wshadow -Wstrict-prototypes \
 	   -Wmissing-prototypes -Wwrite-strings -Wpointer-arith -Wundef
 CPPFLAGS += -Iinclude -D_GNU_SOURCE
 LDLIBS	 = -lpopt -lcsv -ljansson -ldl -lm
+# Only the libraries used are loaded; a smaller symbol hash for the loader.
+LDOPT	 = -Wl,--as-needed -Wl,-O1
 # Test code must build without a single warning.
 TESTWARN = $(WARN) -Werror
 
@@ -32,7 +34,8 @@ PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.
 	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c src/merge/mergephase.c \
 	   src/merge/mergeout.c src/lib/fmt.c src/lib/units.c src/cli/config_ci.c \
 	   src/out/annotate.c src/out/doc.c src/out/markdown.c src/out/junit.c \
-	   src/out/openmetrics.c
+	   src/out/openmetrics.c \
+	   src/proc/proctree.c src/proc/cgroup.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.
@@ -46,6 +49,7 @@ WORK	 = $(BUILD)/tests/js-work
 CSVTOOL	 = $(BUILD)/tests/csvtool
 JSONTOOL = $(BUILD)/tests/jsontool
 FAILMALLOC = $(BUILD)/tests/failmalloc.so
+SPAWNTIME = $(BUILD)/tests/spawntime
 TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
@@ -61,7 +65,7 @@ $(PLOT): scripts/joulestat-plot
 	chmod 755 $@
 
 $(BIN): $(OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDOPT) $(LDFLAGS) -o $@ $(OBJ) $(LDLIBS)
 
 $(BUILD)/src/%.o: src/%.c
 	@mkdir -p $(@D)
@@ -82,6 +86,10 @@ $(CSVTOOL): tests/tools/csvtool.c
 $(JSONTOOL): tests/tools/jsontool.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -ljansson
+
+$(SPAWNTIME): tests/tools/spawntime.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $<
 
 # A preload that makes the main program's own allocations fail on demand.
 $(FAILMALLOC): tests/tools/failmalloc.c
@@ -110,7 +118,7 @@ check-valgrind: $(BIN) $(PLOT) $(TESTBINS)
 	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
 
-bench: $(BIN) $(WORK) $(SIMLIB)
+bench: $(BIN) $(WORK) $(SIMLIB) $(SPAWNTIME)
 	BUILD=$(BUILD) sh scripts/bench.sh
 
 demo: $(BIN) $(WORK) $(SIMLIB)

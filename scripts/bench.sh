@@ -1,55 +1,25 @@
 #!/bin/sh
-# make bench: prints figures, asserts nothing.  Medians of repeated runs.
-#  1. wrapper overhead: joulestat -q -- true vs /usr/bin/time true vs perf stat true vs true
-#  2. joulestat's own CPU time while wrapping a 100-process sleeping tree at
-#     10/100/1000 Hz, without devices and with the simulated NVML, and what
-#     per-process polling of a GPU adds to a tick
-#  3. tick cost vs tree size (1, 100, 1000) and vs unrelated processes (0, 5000)
-#  4. timer lateness p50/p99/max at 1 kHz
-#  5. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
-# Environment: RUNS (default 30), RSS_SECONDS (0 skips 5).
+# make bench: prints figures, asserts nothing.
+#  1. the table of the process-tree figures, one row each with its goal
+#     beside it, for each tracker this machine allows (--tracker=cgroup
+#     where cgroup v2 is writable, --tracker=proc always):
+#     wrapper cost of joulestat -q -- true against /usr/bin/time true;
+#     joulestat's own CPU with a 100-process sleeping tree at 10 and 100 Hz,
+#     no devices; tick cost at 100 Hz for trees of 1, 100 and 1000
+#     processes; 5000 unrelated processes; timer lateness at 1 kHz
+#  2. the simulated NVML's own cost, apart: the same tree with one
+#     simulated GPU, with and without its per-process data
+#  3. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
+# Wall times are medians of RUNS (default 30) runs by build/tests/spawntime,
+# which also gives the mean CPU time of a run: on a loaded machine the CPU
+# time is the steadier figure.  Environment: RUNS, RSS_SECONDS (0 skips 3).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
 J=$BUILD/joulestat
 W=$BUILD/tests/js-work
+SPAWNTIME=$BUILD/tests/spawntime
 RUNS=${RUNS:-30}
-
-now_ns() { date +%s%N; }
-
-# median_ms RUNS CMD...: median wall time of CMD in milliseconds.
-median_ms() {
-	n=$1
-	shift
-	i=0
-	while [ $i -lt "$n" ]; do
-		s=$(now_ns)
-		"$@" >/dev/null 2>&1
-		e=$(now_ns)
-		echo $(((e - s) / 1000))
-		i=$((i + 1))
-	done | sort -n | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f", m / 1000 }'
-}
-
-echo "== wrapper overhead: median wall time of $RUNS runs (ms)"
-if command -v hyperfine >/dev/null 2>&1; then
-	set -- true "$J -q -- true"
-	[ -x /usr/bin/time ] && set -- "$@" "/usr/bin/time true"
-	perf stat true >/dev/null 2>&1 && set -- "$@" "perf stat true"
-	hyperfine -N -w 5 -r "$RUNS" --export-json "${TMPDIR:-/tmp}/joulestat-bench.json" "$@" \
-	    >/dev/null 2>&1
-	awk -F'"' '/"command":/ { c = $4 } /"median":/ { split($0, a, ":"); v = a[2];
-	    sub(",", "", v); printf "  %-40s %.3f\n", c, v * 1000 }' "${TMPDIR:-/tmp}/joulestat-bench.json"
-	rm -f "${TMPDIR:-/tmp}/joulestat-bench.json"
-else
-	echo "  (install hyperfine for exact figures; timing with date instead)"
-	printf '  %-40s %s\n' "true" "$(median_ms "$RUNS" true)"
-	printf '  %-40s %s\n' "$J -q -- true" "$(median_ms "$RUNS" "$J" -q -- true)"
-	[ -x /usr/bin/time ] &&
-	    printf '  %-40s %s\n' "/usr/bin/time true" "$(median_ms "$RUNS" /usr/bin/time true)"
-fi
-[ -x /usr/bin/time ] || echo "  /usr/bin/time: not installed (apt-get install time)"
-perf stat true >/dev/null 2>&1 || echo "  perf stat: does not work here"
 
 # run_fields FIELD... -- ARGS...: the run row's FIELDs of one joulestat run.
 run_fields() {
@@ -72,37 +42,58 @@ sampler_cpu() {
 SIM="--nvml-lib=$BUILD/sim/libnvidia-ml.so.1"
 export NVSIM_SCENARIO=tests/sim/scenarios/attrib-shared.scn
 
-for lib in "" "$SIM"; do
-	if [ -z "$lib" ]; then
-		echo "== joulestat's own CPU, tree of 100 sleeping processes, 3 s, no devices"
-	else
-		echo "== the same with one simulated GPU (tests/sim, attrib-shared.scn)"
+# row NAME FIGURE GOAL: one line of the table.
+row() {
+	printf '  %-46s %-50s %s\n' "$1" "$2" "$3"
+}
+
+# cpu_row NAME GOAL TRACKER INTERVAL_MS WORKLOAD...: joulestat's own CPU
+# wrapping WORKLOAD (whose "@" is its duration) for 2 s and for 5 s.  The
+# 5 s run gives the share of a core and the CPU a tick all told (set-up and
+# the first reading of every process included); the difference between the
+# two, the CPU of one more tick in a steady tree ("steady").
+cpu_row() {
+	n=$1
+	g=$2
+	tr=$3
+	iv=$4
+	shift 4
+	a=$(echo "$*" | sed 's/@/2s/')
+	b=$(echo "$*" | sed 's/@/5s/')
+	set -- $(sampler_cpu --tracker="$tr" -i "$iv" -- $a) $(sampler_cpu --tracker="$tr" -i "$iv" -- $b)
+	row "$n" "$(awk -v c1="$1" -v t1="$2" -v c2="$4" -v t2="$5" -v w2="$6" 'BEGIN {
+	    printf "%.2f%% of a core, %.1f us a tick (steady %.1f)", 100 * c2 / w2,
+	    t2 ? 1e6 * c2 / t2 : 0, (t2 > t1) ? 1e6 * (c2 - c1) / (t2 - t1) : 0 }')" "$g"
+}
+
+trackers=proc
+"$J" -q --tracker=cgroup -- true 2>/dev/null && trackers="cgroup proc"
+
+echo "== the process tree and the wrapper: figure, then goal"
+[ -x /usr/bin/time ] || echo "  /usr/bin/time: not installed (apt-get install time)"
+if [ -x /usr/bin/time ]; then
+	set -- $("$SPAWNTIME" "$RUNS" true)
+	bare=$1
+	set -- $("$SPAWNTIME" "$RUNS" /usr/bin/time true)
+	tw=$1
+	tc=$4
+fi
+for tr in $trackers; do
+	echo " -- tracker $tr"
+	if [ -x /usr/bin/time ]; then
+		set -- $("$SPAWNTIME" "$RUNS" "$J" -q --tracker="$tr" -- true)
+		row "joulestat -q -- true vs /usr/bin/time true" "$(awk -v a="$1" -v b="$tw" -v \
+		    ca="$4" -v cb="$tc" -v t="$bare" 'BEGIN { printf "%.2f vs %.2f ms = %.2fx (CPU %.2f vs %.2f ms; true %.2f ms)",
+		    a, b, a / b, ca, cb, t }')" "<= 1.1x"
 	fi
-	for ms in 100 10 1; do
-		set -- $(sampler_cpu $lib -i $ms -- "$W" tree 1 99 3s)
-		awk -v hz=$((1000 / ms)) -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
-		    printf "  %4d Hz: %d ticks, own CPU %.3f s over %.2f s = %.2f%% of one core, %.1f us/tick\n",
-		    hz, ticks, cpu, wall, 100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
+	cpu_row "own CPU, 100 sleeping processes, 10 Hz" "<= 0.1%" "$tr" 100 "$W" tree 1 99 @
+	cpu_row "own CPU, 100 sleeping processes, 100 Hz" "<= 0.5%" "$tr" 10 "$W" tree 1 99 @
+	for spec in "sleep @:1" "tree 1 99 @:100" "tree 1 999 @:1000"; do
+		cpu_row "tick cost at 100 Hz, tree of ${spec##*:}" "$([ "$tr" = cgroup ] &&
+		    echo "independent of the tree" || echo "<= 2 us a process a tick")" \
+		    "$tr" 10 "$W" ${spec%%:*}
 	done
 done
-
-echo "== per-process polling of one simulated GPU (100 Hz, 3 s): with it, without it"
-for scn in attrib-shared bench-nopids; do
-	set -- $(NVSIM_SCENARIO=tests/sim/scenarios/$scn.scn sampler_cpu "$SIM" -i 10 -- \
-	    "$W" sleep 3s)
-	awk -v scn=$scn -v cpu="$1" -v ticks="$2" 'BEGIN {
-	    printf "  %-14s %d ticks, %.1f us/tick\n", scn ":", ticks, ticks ? 1e6 * cpu / ticks : 0 }'
-done
-
-echo "== tick cost vs tree size (100 Hz, 3 s, sleeping processes)"
-for spec in "sleep 3s:1" "tree 1 99 3s:100" "tree 1 999 3s:1000"; do
-	set -- $(sampler_cpu -i 10 -- "$W" ${spec%%:*})
-	awk -v n="${spec##*:}" -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
-	    printf "  %5d processes: %d ticks, %.1f us/tick, %.2f%% of one core\n", n, ticks,
-	    ticks ? 1e6 * cpu / ticks : 0, 100 * cpu / wall }'
-done
-
-echo "== tick cost vs unrelated processes (1 kHz, 2 s, workload: one sleeping process)"
 for n in 0 5000; do
 	pids=""
 	i=0
@@ -112,16 +103,28 @@ for n in 0 5000; do
 		i=$((i + 1))
 	done
 	set -- $(sampler_cpu -i 1 -- "$W" sleep 2s)
-	awk -v n=$n -v cpu="$1" -v ticks="$2" 'BEGIN {
-	    printf "  %5d unrelated processes: %d ticks, %.1f us/tick\n", n, ticks, ticks ? 1e6 * cpu / ticks : 0 }'
+	row "$n unrelated processes, 1 kHz" "$(awk -v cpu="$1" -v ticks="$2" 'BEGIN {
+	    printf "%.1f us a tick", ticks ? 1e6 * cpu / ticks : 0 }')" "no effect"
 	[ -n "$pids" ] && kill $pids 2>/dev/null
 	wait 2>/dev/null
 done
+set -- $(NVSIM_SCENARIO=tests/sim/scenarios/bench-notree.scn run_fields late_p50_ms late_p99_ms \
+    late_max_ms ticks missed_ticks -- "$SIM" -i 1 -- "$W" sleep 5s)
+row "timer lateness at 1 kHz, p99 (one simulated GPU)" "$2 ms (p50 $1, max $3, $5 missed)" \
+    "<= 0.5 ms"
 
-echo "== timer lateness at 1 kHz, 5 s, one simulated GPU"
-set -- $(run_fields late_p50_ms late_p99_ms late_max_ms ticks missed_ticks -- "$SIM" -i 1 -- \
-    "$W" sleep 5s)
-echo "  p50 $1 ms, p99 $2 ms, max $3 ms over $4 ticks, $5 missed"
+# The simulator runs inside joulestat: its figures here are its cost and
+# joulestat's together; the rows above have no device at all.
+echo "== with one simulated GPU (its own cost included), 100 sleeping processes, 3 s"
+for scn in attrib-shared bench-nopids bench-notree; do
+	for ms in 100 10; do
+		set -- $(NVSIM_SCENARIO=tests/sim/scenarios/$scn.scn sampler_cpu "$SIM" -i $ms -- \
+		    "$W" tree 1 99 3s)
+		awk -v scn=$scn -v hz=$((1000 / ms)) -v cpu="$1" -v ticks="$2" -v wall="$3" 'BEGIN {
+		    printf "  %-14s %4d Hz: %.2f%% of a core, %.1f us a tick\n", scn ":", hz,
+		    100 * cpu / wall, ticks ? 1e6 * cpu / ticks : 0 }'
+	done
+done
 
 RSS_SECONDS=${RSS_SECONDS:-600}
 # hwm PID: the VmHWM (peak RSS, KiB) of a running process.

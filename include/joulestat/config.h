@@ -47,6 +47,8 @@ struct config {
 	struct output_paths	 out;		/* -o, -x, --csv, --json, --timeline, --plot, -q, */
 						/* --markdown, --junit, --openmetrics, --csv-format */
 	enum descendants	 descendants;
+	enum tracker		 tracker;	/* --tracker, JOULESTAT_TRACKER */
+	const char		*cgroup_root;	/* JOULESTAT_CGROUP_ROOT, or NULL */
 	pid_t			*pids;		/* -p: attach to these (npids > 0) */
 	size_t			 npids;
 	char			**argv;		/* workload, NULL-terminated (argc > 0) */

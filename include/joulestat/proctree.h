@@ -4,7 +4,10 @@
  * between them (src/run/reading.c).  The walk starts at the root pids and follows
  * /proc/PID/task/TID/children, so its cost grows with the tree and not
  * with the machine; when the kernel lacks those files it falls back to one
- * scan of /proc.  A process is identified by (pid, starttime): a pid that
+ * scan of /proc.  When no pid was given out since the refresh before (the
+ * newest pid in /proc/loadavg is the same) and no member ended, only the
+ * members' stat files are read.  With a cgroup (proctree_use_cgroup) the
+ * members are its cgroup.procs instead.  A process is identified by (pid, starttime): a pid that
  * comes back with another start time is a new process.  Every process ever
  * seen is kept, so totals survive its exit.
  */
@@ -16,8 +19,25 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "joulestat/cgroup.h"
 #include "joulestat/procfs.h"
 #include "joulestat/util.h"
+
+/*
+ * How the tree's members are found: the workload's own cgroup v2 where
+ * joulestat may create one, else the walk of /proc (--tracker, man page).
+ */
+enum tracker {
+	TRACKER_AUTO,		/* cgroup where it can, else proc */
+	TRACKER_CGROUP,		/* cgroup or fail */
+	TRACKER_PROC,		/* the /proc walk */
+};
+
+/* "auto", "cgroup" or "proc". */
+const char	*proctree_tracker_name(enum tracker t);
+
+/* The tracker named s, or -1. */
+int	proctree_tracker_parse(const char *s);
 
 struct proc {
 	pid_t		 pid;
@@ -37,6 +57,7 @@ struct proc {
 	bool		 is_root;		/* one of the -p pids */
 	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
 	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
+	int		 pidfd;			/* cgroup tracker: readable once it ends, or -1 */
 };
 
 /* A process by its identity. */
@@ -47,6 +68,12 @@ struct proc_id {
 
 struct proctree {
 	int		 proc_dirfd;		/* the proc root, usually /proc */
+	struct cgroup	*cg;			/* members from its cgroup.procs, or NULL */
+	int		 epfd;			/* with cg: the members' pidfds */
+	int		 loadavg_fd;		/* /proc/loadavg, or -1 */
+	pid_t		 last_pid;		/* its newest pid at the refresh before */
+	int64_t		 walk_ns;		/* the time of the latest refresh */
+	int64_t		 cur_ns;		/* walk scratch: the time of this one */
 	bool		 has_children_files;	/* else: scan the proc root */
 	bool		 is_root_included;	/* attach: roots are measured too */
 	pid_t		*roots;
@@ -100,6 +127,14 @@ int	proctree_init(struct proctree *tree, const char *proc_root,
  */
 size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
 
+/*
+ * From now on, the members are the processes of cg (cgroup.procs), not the
+ * descendants found through /proc: one read a refresh, one epoll_wait on
+ * the members' pidfds for those that ended, and /proc/PID/stat only of a
+ * new process (its identity and name).  0, or -1 with err.
+ */
+int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err);
+
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
 
@@ -112,7 +147,8 @@ const struct proc *proctree_find(const struct proctree *tree, pid_t pid);
 /*
  * Sum of the user and system CPU time of every process, in ns, from the
  * first walk on: what a process found by the first walk had used before
- * (an attached one's whole life until then) is not counted.
+ * (an attached one's whole life until then) is not counted.  With a
+ * cgroup, its cpu.stat: everything that ran in it.
  */
 void	proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns);
 

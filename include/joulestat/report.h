@@ -18,6 +18,7 @@
 #include "joulestat/attrib.h"
 #include "joulestat/jobinfo.h"
 #include "joulestat/phase.h"
+#include "joulestat/proctree.h"
 #include "joulestat/schema.h"
 #include "joulestat/source.h"
 #include "joulestat/stats.h"
@@ -183,7 +184,9 @@ struct report {
 	uint64_t	 max_rss_kib;		/* largest single process (rusage) */
 	bool		 has_max_rss;
 	bool		 has_tree;		/* a process not a zombie was seen: the */
-	uint64_t	 peak_tree_rss_kib;	/* next three are known; largest sum at a tick */
+	uint64_t	 peak_tree_rss_kib;	/* next three are known; largest sum at a tick, */
+	bool		 has_tree_rss;		/* or the cgroup's memory.peak */
+	enum tracker	 tracker;		/* how the tree was followed: cgroup or proc */
 	uint64_t	 processes;
 	uint64_t	 max_concurrent;
 	pid_t		*leftover;		/* owned by the report */
@@ -224,19 +227,12 @@ struct report {
 	/* What a result from another day needs to be compared with this one. */
 	const char	*version;		/* joulestat's */
 	char		 start_time[40];	/* start_unix_ns in RFC 3339, local zone; "" unknown */
-	const char	*tracker;		/* how the process tree was followed */
 	const char	*visible;		/* the runtimes' device masks, "" for none */
 };
 
 /* Compute every figure of run once.  Release with report_free. */
 void	report_build(struct report *rep, const struct run *run);
 void	report_free(struct report *rep);
-
-/*
- * How joulestat follows the workload's processes, one word for the
- * metadata of every machine-readable form.
- */
-const char *report_tracker(void);
 
 /* The phases of run into rep (phases.c); report_free releases them. */
 void	report_phases(struct report *rep, const struct run *run);

@@ -78,6 +78,17 @@ struct run {
 	int			*pidfds;	/* attach mode: one per -p pid, or PIDFD_* */
 	size_t			 npidfds;
 	struct proctree		 tree;
+	enum tracker		 tracker;	/* --tracker: what was asked */
+	enum tracker		 tracker_used;	/* what this run used: cgroup or proc */
+	const char		*cgroup_root;	/* JOULESTAT_CGROUP_ROOT, or NULL: found */
+	struct cgroup		 cgroup;	/* this run's, while tree.cg points to it */
+	bool			 is_cgroup_refused; /* the kernel said no once: /proc from then on */
+	bool			 is_clock_locked; /* --lock-clocks took effect, not undone yet */
+	bool			 has_cg_cpu;	/* the cgroup's cpu.stat at the end: */
+	int64_t			 cg_user_ns;	/* every process that ever ran in it */
+	int64_t			 cg_sys_ns;
+	bool			 has_cg_peak;	/* its memory.peak at the end */
+	uint64_t		 cg_peak_kib;
 	struct backend		*backends;
 	size_t			 nbackends;
 	char			 notes[8][320];	/* "nvml: not available: ..." */

@@ -30,9 +30,17 @@ void	setup_close(struct run *run);
 
 /*
  * After the last reading: close the integrals, let the backends add their
- * end-of-run figures, and note the backends that stopped answering.
+ * end-of-run figures, note the backends that stopped answering, and read
+ * the run's cgroup (its CPU time and peak memory) before removing it.
  */
 void	setup_finish(struct run *run);
+
+/*
+ * Remove the run's cgroup, if it has one, giving what still runs in it
+ * back to joulestat's own; the tree is walked in /proc from then on.
+ * Every way out of a run calls it (setup_finish, setup_reset, setup_close).
+ */
+void	setup_drop_cgroup(struct run *run);
 
 /*
  * Counters that wrap (RAPL) or that the driver only extends when read
@@ -58,10 +66,21 @@ void	setup_unlock_clocks(struct run *run);
  */
 int	setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sigfd);
 
+/*
+ * For --list-devices: the tracker a run would use here and why, into buf
+ * (a cgroup is created and removed to find out).
+ */
+void	setup_describe_tracker(enum tracker tracker, const char *cgroup_root, char *buf,
+	    size_t size);
+
 /* Attach mode (-p): watch each of params.pids end and start the tree from them. */
 int	setup_attach(struct run *run, struct errbuf *err);
 
-/* Launch mode: become a subreaper and fork the corked workload params.argv. */
+/*
+ * Launch mode: become a subreaper and fork the corked workload params.argv,
+ * in a cgroup of its own where run->tracker and the kernel allow (else the
+ * reason is a note, once, and the tree is walked in /proc).
+ */
 int	setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err);
 
 /* Forget everything of the previous run but the devices and the outputs. */

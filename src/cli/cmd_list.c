@@ -105,6 +105,7 @@ int
 cmd_list_devices(const struct config *cfg)
 {
 	struct run	run = { .interval_ms = cfg->interval_ms };
+	char		tracker[512];
 	size_t		i, k, n = 0;
 	int		status = 0;
 
@@ -127,6 +128,8 @@ cmd_list_devices(const struct config *cfg)
 		printf("no devices found\n");
 	for (i = 0; i < run.nnotes; i++)
 		printf("%s\n", run.notes[i]);
+	setup_describe_tracker(cfg->tracker, cfg->cgroup_root, tracker, sizeof tracker);
+	printf("process tree: %s\n", tracker);
 	status = check_need(cfg, &run);
 	setup_close(&run);
 	return status;

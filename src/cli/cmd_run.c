@@ -263,6 +263,8 @@ cmd_run(const struct config *cfg)
 		    cfg->is_exclusive, &cfg->job },
 		.interval_ms = cfg->interval_ms,
 		.descendants = cfg->descendants,
+		.tracker = cfg->tracker,
+		.cgroup_root = cfg->cgroup_root,
 		.attrib = { .weights = { cfg->w_sm, cfg->w_mem } },
 		.marks = { .fd = -1 },
 	};

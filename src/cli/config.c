@@ -46,6 +46,7 @@ own_strings(struct parser *ps)
 		&ps->raw.interval, &ps->raw.json, &ps->raw.timeline, &ps->raw.repeat,
 		&ps->raw.warmup, &ps->raw.cooldown, &ps->raw.output, &ps->raw.field_sep,
 		&ps->raw.csv, &ps->raw.pids, &ps->raw.descendants, &ps->raw.nvml_lib,
+		&ps->raw.tracker,
 		&ps->raw.devices, &ps->raw.gate[GATE_ENERGY], &ps->raw.gate[GATE_ABOVE_IDLE],
 		&ps->raw.gate[GATE_TIME], &ps->raw.gate[GATE_AVG_POWER],
 		&ps->raw.gate[GATE_STATE_SHARE], &ps->raw.gate[GATE_REGRESSION],
@@ -190,6 +191,23 @@ resolve_sources(struct config *cfg, const char *nvml_lib)
 	cfg->sources.proc_root = p != NULL ? p : "/proc";
 	p = env_override("JOULESTAT_DEV_ROOT");
 	cfg->sources.dev_root = p != NULL ? p : "/dev";
+}
+
+/* --tracker, else JOULESTAT_TRACKER, else auto; the cgroup v2 mount from JOULESTAT_CGROUP_ROOT. */
+static int
+parse_tracker(struct config *cfg, const char *opt, struct errbuf *err)
+{
+	const char	*s = opt != NULL ? opt : env_override("JOULESTAT_TRACKER");
+	int		 t = s != NULL ? proctree_tracker_parse(s) : TRACKER_AUTO;
+
+	cfg->cgroup_root = env_override("JOULESTAT_CGROUP_ROOT");
+	if (t < 0) {
+		errbuf_set(err, "invalid %s '%s': expected auto, cgroup or proc",
+		    opt != NULL ? "--tracker" : "JOULESTAT_TRACKER", VIS(s));
+		return -1;
+	}
+	cfg->tracker = (enum tracker)t;
+	return 0;
 }
 
 static int
@@ -502,6 +520,8 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->out.timeline_path = r->timeline;
 	cfg->out.plot_path = r->plot;
 	resolve_sources(cfg, r->nvml_lib);
+	if (parse_tracker(cfg, r->tracker, err) != 0)
+		return -1;
 	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;

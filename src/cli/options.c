@@ -54,6 +54,10 @@ options_table(struct poptOption *t, struct raw_opts *r)
 		"sample every MS milliseconds,\n1 to 60000 (default 100)", "MS" },
 	    { "pid", 'p', POPT_ARG_STRING, &r->pids, OPT_STRING,
 		"attach to running processes until they all exit or SIGINT", "PID[,PID...]" },
+	    { "tracker", '\0', POPT_ARG_STRING, &r->tracker, OPT_STRING,
+		"follow the process tree through a cgroup of its own (cgroup),\n"
+		"by walking /proc (proc), or the first that works here (auto, default)",
+		"auto|cgroup|proc" },
 	    GROUP("Devices"),
 	    { "devices", 'd', POPT_ARG_STRING, &r->devices, OPT_STRING,
 		"measure only these devices;\n"

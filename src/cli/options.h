@@ -35,6 +35,7 @@ struct raw_opts {
 	char	*pids;
 	char	*descendants;
 	char	*nvml_lib;
+	char	*tracker;
 	char	*devices;
 	char	*gate[GATE_REGRESSION + 1];	/* by enum gate_metric */
 	char	*gate_sigma;
@@ -57,7 +58,7 @@ struct raw_opts {
 };
 
 /* Entries of the option table, with its group headings and its end. */
-#define OPTIONS_N 52
+#define OPTIONS_N 53
 
 
 /* Fill T (OPTIONS_N entries) with the options, their values stored in R. */

@@ -32,7 +32,7 @@ static const struct figure run_figures[] = {
 	{ COL_SYS, R(sys_ns), .scale = 1e9, .prec = 6 },
 	{ COL_NONE, "cpu_sampled", R(is_cpu_sampled) },
 	{ COL_MAXRSS, R(max_rss_kib), R_HAS(has_max_rss) },
-	{ COL_TREERSS, R(peak_tree_rss_kib), R_HAS(has_tree) },
+	{ COL_TREERSS, R(peak_tree_rss_kib), R_HAS(has_tree_rss) },
 	{ COL_PROCS, R(processes), R_HAS(has_tree) },
 	{ COL_MAXCONC, R(max_concurrent), R_HAS(has_tree) },
 	{ COL_NONE, "attached_processes", R(nattached) },
@@ -65,12 +65,11 @@ meta_version(const void *base)
 	return w != NULL ? w : "";
 }
 
+/* How the process tree was followed: "cgroup" or "proc" (--tracker). */
 static const char *
-meta_tracker(const void *base)
+tracker_word(const void *base)
 {
-	const char	*w = ((const struct report *)base)->tracker;
-
-	return w != NULL ? w : "";
+	return proctree_tracker_name(((const struct report *)base)->tracker);
 }
 
 static const char *
@@ -85,7 +84,7 @@ meta_visible(const void *base)
 static const struct figure meta_figures[] = {
 	{ COL_STARTTIME, .word = meta_start },
 	{ COL_VERSION, .word = meta_version },
-	{ COL_TRACKER, .word = meta_tracker },
+	{ COL_TRACKER, .word = tracker_word },
 	{ COL_VISIBLE, .word = meta_visible },
 };
 

@@ -89,11 +89,17 @@ write_run(FILE *f, const struct report *rep)
 		fprintf(f, "   %-18s %s (largest process)\n", "peak RSS", rss);
 	} else
 		fprintf(f, "   %-18s unknown (attached)\n", "peak RSS");
-	if (rep->has_tree) {
+	if (rep->has_tree_rss) {
 		fmt_kib(rss, sizeof rss, rep->peak_tree_rss_kib);
-		fprintf(f, "   %-18s %s (whole tree at one reading)\n", "peak tree RSS", rss);
-		fprintf(f, "   %-18s %" PRIu64 " seen, at most %" PRIu64 " at once\n",
-		    "processes", rep->processes, rep->max_concurrent);
+		fprintf(f, "   %-18s %s (%s)\n", "peak tree RSS", rss, rep->tracker == TRACKER_CGROUP ?
+		    "the cgroup's memory.peak" : "whole tree at one reading");
+	} else if (rep->has_tree)
+		fprintf(f, "   %-18s unknown (a cgroup without the memory controller)\n",
+		    "peak tree RSS");
+	if (rep->has_tree) {
+		fprintf(f, "   %-18s %" PRIu64 " seen, at most %" PRIu64 " at once (%s)\n",
+		    "processes", rep->processes, rep->max_concurrent, rep->tracker == TRACKER_CGROUP ?
+		    "tracker cgroup: the workload's own cgroup v2" : "tracker proc: walked in /proc");
 	} else {
 		fprintf(f, "   %-18s unknown (no running process seen)\n", "peak tree RSS");
 		fprintf(f, "   %-18s unknown (no running process seen)\n", "processes");

@@ -12,8 +12,10 @@
  */
 #include "joulestat/proctree.h"
 
+#include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include <dirent.h>
@@ -87,7 +89,7 @@ add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
 	memset(p, 0, sizeof *p);
 	p->pid = st->pid;
 	p->starttime_ticks = st->starttime_ticks;
-	p->stat_fd = p->children_fd = -1;
+	p->stat_fd = p->children_fd = p->pidfd = -1;
 	p->first_seen_ns = t_ns;
 	slots_put(tree, p->pid, tree->nproc);
 	tree->nproc++;
@@ -275,6 +277,8 @@ is_excluded(const struct proctree *tree, const struct proc_stat *st)
 	return false;
 }
 
+static void	note_stat(struct proctree *, struct proc *, const struct proc_stat *, int64_t);
+
 /*
  * Record one process found by the walk; returns it, or NULL if it vanished
  * or was set aside (then its subtree is not walked either).
@@ -316,6 +320,14 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 		}
 		close_fd(tree, &tree->pending_fd);
 	}
+	note_stat(tree, p, st, t_ns);
+	return p;
+}
+
+/* What one reading of p's stat says; p is live in this refresh. */
+static void
+note_stat(struct proctree *tree, struct proc *p, const struct proc_stat *st, int64_t t_ns)
+{
 	if (st->state != 'Z')
 		tree->has_running = true;
 	memcpy(p->comm, st->comm, sizeof p->comm);
@@ -329,7 +341,6 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 	p->last_seen_ns = t_ns;
 	p->is_alive = true;
 	live_push(tree, p);
-	return p;
 }
 
 /* Walk by children files: the cost is proportional to the tree. */
@@ -446,6 +457,119 @@ walk_scan(struct proctree *tree, int64_t t_ns)
 	free(pairs);
 }
 
+/*
+ * A member listed by the cgroup.  A pid that was a member at the refresh
+ * before is the same process unless its pidfd said it ended (then the pid
+ * was reused); only a new one is read from /proc.  Without a pidfd (the
+ * descriptor budget, kernels before 5.3) its stat file tells.
+ */
+static void
+visit_member(pid_t pid, void *arg)
+{
+	struct proctree		*tree = arg;
+	struct proc_stat	 st;
+	struct proc		*p = lookup(tree, pid);
+	struct epoll_event	 ev = { .events = EPOLLIN };
+
+	if (p != NULL && p->is_alive)
+		return;
+	if (p != NULL && p->pidfd >= 0 && p->last_seen_ns == tree->walk_ns) {
+		p->is_alive = true;
+		live_push(tree, p);
+		return;
+	}
+	if ((p = visit(tree, pid, tree->cur_ns, &st)) == NULL || p->pidfd >= 0 ||
+	    tree->nfds >= tree->maxfds)
+		return;
+	if ((p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return;
+	tree->nfds++;
+	ev.data.u64 = (uint64_t)(p - tree->procs);
+	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1)
+		close_fd(tree, &p->pidfd);
+}
+
+/* The members whose pidfd says they ended since the refresh before: they are gone. */
+static void
+reap_ended(struct proctree *tree)
+{
+	struct epoll_event	evs[64];
+	int			n, i;
+
+	do {
+		n = epoll_wait(tree->epfd, evs, (int)ARRAY_SIZE(evs), 0);
+		for (i = 0; i < n; i++)
+			close_fd(tree, &tree->procs[evs[i].data.u64].pidfd);
+	} while (n == (int)ARRAY_SIZE(evs));
+}
+
+static void
+walk_cgroup(struct proctree *tree, int64_t t_ns)
+{
+	size_t	i;
+
+	reap_ended(tree);
+	tree->cur_ns = t_ns;
+	if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
+		tree->races++;
+	for (i = 0; i < tree->nlive; i++)
+		tree->procs[tree->live[i]].last_seen_ns = t_ns;
+}
+
+/*
+ * The newest pid the kernel gave out in joulestat's pid namespace (the
+ * last field of /proc/loadavg, proc_loadavg(5)), or 0 when unknown.  The
+ * same value at two refreshes means that no process or thread was created
+ * in between: the tree's members can only have ended.
+ */
+static pid_t
+last_pid(struct proctree *tree)
+{
+	char		 text[128], *sp;
+	uint64_t	 v;
+
+	if (read_keep(tree, "loadavg", &tree->loadavg_fd, text, sizeof text) < 0 ||
+	    (sp = strrchr(text, ' ')) == NULL || parse_u64_line(sp + 1, &v) != 0 ||
+	    v > INT32_MAX)
+		return 0;
+	return (pid_t)v;
+}
+
+/*
+ * Nothing was created since the refresh before: the members are the last
+ * ones, so only their stat files are read, not their children files.  No
+ * pid can have been reused meanwhile, so a stat file not kept open is
+ * opened again by its pid.  When one of them has ended, false: a pid was
+ * freed, and a program that sets ns_last_pid can have it given out again
+ * with the newest pid the same, so the tree must be walked.
+ */
+static bool
+restat_live(struct proctree *tree, int64_t t_ns)
+{
+	char			 text[PROCTREE_TEXT_MAX];
+	struct proc_stat	 st;
+	struct proc		*p;
+	size_t			 i;
+	int			 r;
+
+	for (i = 0; i < tree->nprev; i++) {
+		p = &tree->procs[tree->prev[i]];
+		if (p->stat_fd >= 0)
+			r = pread_text(p->stat_fd, text, sizeof text) < 0 ? -1 :
+			    procfs_parse_stat(text, &st);
+		else
+			r = read_stat(tree, p->pid, &st);
+		if (r != 0 || st.starttime_ticks != p->starttime_ticks) {
+			for (i = 0; i < tree->nlive; i++)
+				tree->procs[tree->live[i]].is_alive = false;
+			tree->nlive = 0;
+			return false;
+		}
+		note_stat(tree, p, &st, t_ns);
+	}
+	return true;
+}
+
 /* Processes that were alive before this walk and are not now: let their files go. */
 static void
 close_ended(struct proctree *tree)
@@ -458,6 +582,7 @@ close_ended(struct proctree *tree)
 		if (!p->is_alive) {
 			close_fd(tree, &p->stat_fd);
 			close_fd(tree, &p->children_fd);
+			close_fd(tree, &p->pidfd);
 		}
 	}
 }
@@ -467,6 +592,7 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 {
 	uint64_t	rss = 0;
 	size_t		i, *swap, capswap;
+	pid_t		newest;
 
 	for (i = 0; i < tree->nlive; i++)
 		tree->procs[tree->live[i]].is_alive = false;
@@ -478,11 +604,19 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	if (tree->has_children_files)
-		walk_children(tree, t_ns);
-	else
-		walk_scan(tree, t_ns);
+	newest = tree->cg == NULL ? last_pid(tree) : 0;
+	if (tree->cg != NULL)
+		walk_cgroup(tree, t_ns);
+	else if (newest == 0 || newest != tree->last_pid || tree->refreshes == 0 ||
+	    !restat_live(tree, t_ns)) {
+		if (tree->has_children_files)
+			walk_children(tree, t_ns);
+		else
+			walk_scan(tree, t_ns);
+	}
+	tree->last_pid = newest;
 	close_ended(tree);
+	tree->walk_ns = t_ns;
 	for (i = 0; i < tree->nlive; i++)
 		rss += tree->procs[tree->live[i]].rss_kib;
 	if (rss > tree->peak_rss_kib)
@@ -503,6 +637,7 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	long		page;
 
 	memset(tree, 0, sizeof *tree);
+	tree->loadavg_fd = -1;
 	tree->proc_dirfd = open(proc_root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (tree->proc_dirfd == -1) {
 		errbuf_set(err, "%s: %s", proc_root, strerror(errno));
@@ -521,6 +656,41 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	snprintf(path, sizeof path, "%d/task/%d/children", (int)roots[0], (int)roots[0]);
 	tree->has_children_files = fstatat(tree->proc_dirfd, path, &sb, 0) == 0;
 	return 0;
+}
+
+int
+proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err)
+{
+	if (tree->epfd <= 0 && (tree->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
+		errbuf_set(err, "epoll_create1: %s", strerror(errno));
+		return -1;
+	}
+	tree->cg = cg;
+	return 0;
+}
+
+static const char *const tracker_names[] = {
+	[TRACKER_AUTO] = "auto",
+	[TRACKER_CGROUP] = "cgroup",
+	[TRACKER_PROC] = "proc",
+};
+
+const char *
+proctree_tracker_name(enum tracker t)
+{
+	return tracker_names[t];
+}
+
+int
+proctree_tracker_parse(const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < ARRAY_SIZE(tracker_names); i++) {
+		if (strcmp(s, tracker_names[i]) == 0)
+			return (int)i;
+	}
+	return -1;
 }
 
 const struct proc *
@@ -544,6 +714,9 @@ proctree_cpu_ns(const struct proctree *tree, int64_t *user_ns, int64_t *sys_ns)
 	uint64_t	ut = 0, st = 0;
 	size_t		i;
 
+	/* The cgroup's own count: exact, and its members' /proc files are not re-read. */
+	if (tree->cg != NULL && cgroup_cpu_ns(tree->cg, user_ns, sys_ns) == 0)
+		return;
 	for (i = 0; i < tree->nproc; i++) {
 		ut += tree->procs[i].utime_ticks - tree->procs[i].utime0_ticks;
 		st += tree->procs[i].stime_ticks - tree->procs[i].stime0_ticks;
@@ -573,6 +746,7 @@ proctree_exclude_present(struct proctree *tree, int64_t t_ns)
 	for (i = 0; i < tree->nproc; i++) {
 		close_fd(tree, &tree->procs[i].stat_fd);
 		close_fd(tree, &tree->procs[i].children_fd);
+		close_fd(tree, &tree->procs[i].pidfd);
 	}
 	tree->nproc = tree->nlive = tree->nprev = 0;
 	if (tree->nslots > 0)
@@ -604,11 +778,16 @@ proctree_free(struct proctree *tree)
 	for (i = 0; i < tree->nproc; i++) {
 		close_fd(tree, &tree->procs[i].stat_fd);
 		close_fd(tree, &tree->procs[i].children_fd);
+		close_fd(tree, &tree->procs[i].pidfd);
 	}
 	free(tree->prev);
 	free(tree->kids);
 	if (tree->proc_dirfd > 0)
 		close(tree->proc_dirfd);
+	if (tree->epfd > 0)
+		close(tree->epfd);
+	if (tree->loadavg_fd > 0)
+		close(tree->loadavg_fd);
 	free(tree->roots);
 	free(tree->procs);
 	free(tree->live);

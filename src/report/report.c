@@ -141,6 +141,12 @@ build_times(struct report *rep, const struct run *run)
 	if (run->is_attach) {
 		proctree_cpu_ns(&run->tree, &rep->user_ns, &rep->sys_ns);
 		rep->is_cpu_sampled = true;
+	} else if (run->has_cg_cpu) {
+		/* Everything that ran in the workload's cgroup, reaped or not. */
+		rep->user_ns = run->cg_user_ns;
+		rep->sys_ns = run->cg_sys_ns;
+		rep->max_rss_kib = largest_rss(run);
+		rep->has_max_rss = true;
 	} else {
 		/* Every reaped descendant, including those that lived between ticks. */
 		getrusage(RUSAGE_CHILDREN, &ru);
@@ -468,7 +474,13 @@ report_build(struct report *rep, const struct run *run)
 	build_times(rep, run);
 	/* Only zombies, or nothing left by the first reading: nothing was measured. */
 	rep->has_tree = run->tree.has_running;
-	rep->peak_tree_rss_kib = run->tree.peak_rss_kib;
+	rep->tracker = run->tracker_used;
+	/*
+	 * The cgroup tracker reads a process's /proc figures once, when it is
+	 * new: the tree's memory is the kernel's memory.peak, or unknown.
+	 */
+	rep->has_tree_rss = rep->has_tree && (run->tracker_used == TRACKER_PROC || run->has_cg_peak);
+	rep->peak_tree_rss_kib = run->has_cg_peak ? run->cg_peak_kib : run->tree.peak_rss_kib;
 	rep->processes = run->tree.nproc;
 	rep->max_concurrent = run->tree.max_concurrent;
 	rep->races = run->tree.races;
@@ -496,15 +508,7 @@ report_build(struct report *rep, const struct run *run)
 	rep->version = JOULESTAT_VERSION;
 	if (rep->start_unix_ns > 0)
 		fmt_rfc3339(rep->start_time, sizeof rep->start_time, rep->start_unix_ns);
-	rep->tracker = report_tracker();
 	rep->visible = run->params.visible != NULL ? run->params.visible : "";
-}
-
-const char *
-report_tracker(void)
-{
-	/* src/proc/proctree.c: children lists walked from the workload, as a subreaper. */
-	return "proc-children";
 }
 
 long

@@ -103,11 +103,16 @@ collect_leftovers(struct run *run)
 	}
 }
 
+/* Signal what is left; in a cgroup, everything in it, forks included. */
 static void
 kill_tree(struct run *run, int sig)
 {
 	size_t	i;
 
+	if (run->tree.cg != NULL) {
+		cgroup_signal(run->tree.cg, sig);
+		return;
+	}
 	for (i = 0; i < run->nleftover; i++)
 		kill(run->leftover[i], sig);
 }
@@ -146,10 +151,15 @@ check_drained(struct loop *lp, int64_t t)
 	struct run	*run = lp->run;
 
 	collect_leftovers(run);
-	if (lp->phase == PHASE_KILLING && t >= lp->kill_at_ns) {
+	/*
+	 * After the grace period, SIGKILL at every look until nothing is left:
+	 * walking /proc, a process forked after the walk escapes one round.
+	 */
+	if (lp->phase == PHASE_KILLING && t >= lp->kill_at_ns && run->nleftover > 0)
 		kill_tree(run, SIGKILL);
-		lp->kill_at_ns = INT64_MAX;
-	}
+	/* The kernel's word: nothing is left in the cgroup (zombies are not in it). */
+	if (run->tree.cg != NULL && cgroup_populated(run->tree.cg) == 0)
+		run->nleftover = 0;
 	if (run->nleftover == 0) {
 		run->t_end_ns = t;
 		lp->phase = PHASE_DONE;
@@ -312,8 +322,16 @@ poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
 		if (run->pidfds[i - 2] < 0)
 			fds[i].fd = -1;
 	}
+	/*
+	 * cgroup.events changed (POLLPRI, until it is read again): when the
+	 * cgroup is empty, a run waiting for its descendants is over.
+	 */
+	if (run->tree.cg != NULL && (fds[2 + run->npidfds].revents & POLLPRI) &&
+	    cgroup_populated(run->tree.cg) == 0 &&
+	    (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING))
+		check_drained(lp, now_ns());
 	/* Phase marks last: a reading they take sees what the others changed. */
-	if (lp->phase != PHASE_DONE && nfds > 2 + run->npidfds && (fds[nfds - 1].revents & POLLIN))
+	if (lp->phase != PHASE_DONE && run->marks.fd >= 0 && (fds[nfds - 1].revents & POLLIN))
 		marks_read(run);
 }
 
@@ -335,7 +353,7 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
 	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
 	struct pollfd	*fds;
-	size_t		 nfds = 2 + run->npidfds + (run->marks.fd >= 0), i;
+	size_t		 nfds = 2 + run->npidfds + (run->tree.cg != NULL) + (run->marks.fd >= 0), i;
 
 	if (arm_timer(&lp, err) != 0)
 		return -1;
@@ -344,6 +362,10 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
 	for (i = 0; i < run->npidfds; i++)
 		fds[2 + i] = (struct pollfd){ .fd = run->pidfds[i], .events = POLLIN };
+	/* After the pidfds: the cgroup's events, then the phase marks, last. */
+	if (run->tree.cg != NULL)
+		fds[2 + run->npidfds] = (struct pollfd){ .fd = run->tree.cg->events_fd,
+		    .events = POLLPRI };
 	if (run->marks.fd >= 0)
 		fds[nfds - 1] = (struct pollfd){ .fd = run->marks.fd, .events = POLLIN };
 	/* The child may have ended before the loop started: look once. */

@@ -97,6 +97,37 @@ reading_take(struct run *run, int64_t t_ns)
 	take(run, t_ns, true);
 }
 
+/* A device that reads per-process data needs the tree's members at their freshest. */
+static bool
+needs_pids(const struct run *run)
+{
+	const struct backend	*b;
+	size_t			 i, k;
+
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		for (k = 0; k < b->ndev && !b->is_gone; k++) {
+			if (b->devs[k].measures & M_PID_UTIL)
+				return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The cgroup gives the CPU time and the end of the tree without a look at
+ * its members: when no device wants their pids, the members are read every
+ * READING_TREE_GAP_NS per hundred of them, so that a tick costs the same
+ * whatever the size of the tree.
+ */
+static int64_t
+tree_gap_ns(const struct run *run)
+{
+	if (run->tree.cg == NULL || needs_pids(run))
+		return READING_TREE_GAP_NS;
+	return READING_TREE_GAP_NS * (int64_t)(run->tree.nlive / 100 + 1);
+}
+
 /*
  * A tick reads every device, but walks the process tree at most every
  * READING_TREE_GAP_NS: membership a tenth of a second old is fresh enough
@@ -107,7 +138,7 @@ reading_take(struct run *run, int64_t t_ns)
 void
 reading_tick(struct run *run, int64_t t_ns)
 {
-	if (t_ns - run->tree_walk_ns >= READING_TREE_GAP_NS)
+	if (t_ns - run->tree_walk_ns >= tree_gap_ns(run))
 		take(run, t_ns, false);
 	else
 		sample_devices(run, t_ns, false);

@@ -26,8 +26,28 @@
 #include "joulestat/source.h"
 #include "joulestat/util.h"
 
-/* The run whose clocks are locked, for the out-of-memory exit. */
-static struct run	*locked_run;
+/* The run an out-of-memory exit must undo: its locked clocks, its cgroup. */
+static struct run	*fatal_run;
+
+static void
+undo_on_fatal(void)
+{
+	struct run	*run = fatal_run;
+
+	if (run == NULL)
+		return;
+	if (run->is_clock_locked)
+		setup_unlock_clocks(run);
+	setup_drop_cgroup(run);
+}
+
+/* Point the out-of-memory exit at run while it has something to undo. */
+static void
+watch_fatal(struct run *run)
+{
+	fatal_run = run->is_clock_locked || run->tree.cg != NULL ? run : NULL;
+	util_on_fatal(fatal_run != NULL ? undo_on_fatal : NULL);
+}
 
 void
 run_note(struct run *run, const char *backend, const char *what, const char *msg)
@@ -96,7 +116,21 @@ setup_close(struct run *run)
 	free(run->pidfds);
 	free(run->inherited_fds);
 	run->inherited_fds = NULL;
+	setup_drop_cgroup(run);
 	proctree_free(&run->tree);
+}
+
+void
+setup_drop_cgroup(struct run *run)
+{
+	struct errbuf	err = { "" };
+
+	if (run->tree.cg == NULL)
+		return;
+	run->tree.cg = NULL;
+	watch_fatal(run);
+	if (cgroup_remove(&run->cgroup, &err) != 0)
+		warnmsg("%s", err.msg);
 }
 
 void
@@ -105,6 +139,12 @@ setup_finish(struct run *run)
 	size_t	i;
 
 	reading_finish(run);
+	if (run->tree.cg != NULL) {
+		run->has_cg_cpu = cgroup_cpu_ns(&run->cgroup, &run->cg_user_ns,
+		    &run->cg_sys_ns) == 0;
+		run->has_cg_peak = cgroup_peak_kib(&run->cgroup, &run->cg_peak_kib) == 0;
+	}
+	setup_drop_cgroup(run);
 	for (i = 0; i < run->nbackends; i++) {
 		if (run->backends[i].is_gone)
 			run_note(run, run->backends[i].ops->name, "stopped answering: ",
@@ -159,6 +199,7 @@ setup_attach(struct run *run, struct errbuf *err)
 	size_t		 i, npids = run->params.npids;
 
 	run->is_attach = true;
+	run->tracker_used = TRACKER_PROC;	/* processes already running: walked in /proc */
 	run->pidfds = xcalloc(npids, sizeof *run->pidfds);
 	run->npidfds = npids;
 	for (i = 0; i < npids; i++) {
@@ -168,10 +209,66 @@ setup_attach(struct run *run, struct errbuf *err)
 	return proctree_init(&run->tree, "/proc", pids, npids, true, err);
 }
 
+/* cgroup v2 may not be used: say why and walk /proc, unless --tracker=cgroup. */
+static int
+cgroup_refused(struct run *run, const struct errbuf *why, struct errbuf *err)
+{
+	setup_drop_cgroup(run);
+	run->tracker_used = TRACKER_PROC;
+	if (run->tracker == TRACKER_CGROUP) {
+		errbuf_set(err, "--tracker=cgroup: %s", why->msg);
+		return -1;
+	}
+	run->is_cgroup_refused = true;
+	run_note(run, "joulestat", "process tree walked in /proc: ", why->msg);
+	return 0;
+}
+
+void
+setup_describe_tracker(enum tracker tracker, const char *cgroup_root, char *buf, size_t size)
+{
+	struct cgroup	cg;
+	struct errbuf	why = { "" };
+
+	if (tracker == TRACKER_PROC) {
+		snprintf(buf, size, "proc (walked in /proc, as --tracker asks)");
+		return;
+	}
+	if (cgroup_create(&cg, cgroup_root, &why) == 0) {
+		*strrchr(cg.path, '/') = '\0';		/* its parent: joulestat's */
+		snprintf(buf, size, "cgroup (the workload's own cgroup v2, under %.400s)", cg.path);
+		(void)cgroup_remove(&cg, &why);
+		return;
+	}
+	snprintf(buf, size, "%s: %.400s", tracker == TRACKER_CGROUP ?
+	    "none (--tracker=cgroup fails)" : "proc (walked in /proc)", why.msg);
+}
+
+/* The run's own cgroup, before the fork, where it may be created. */
+static int
+try_cgroup(struct run *run, struct errbuf *err)
+{
+	struct errbuf	why = { "" };
+
+	run->tracker_used = TRACKER_PROC;
+	run->has_cg_cpu = run->has_cg_peak = false;
+	if (run->tracker == TRACKER_PROC || run->is_cgroup_refused)
+		return 0;
+	if (cgroup_create(&run->cgroup, run->cgroup_root, &why) != 0)
+		return cgroup_refused(run, &why, err);
+	run->tree.cg = &run->cgroup;	/* so that a refusal, or running out of memory, removes it */
+	watch_fatal(run);
+	if (proctree_use_cgroup(&run->tree, &run->cgroup, &why) != 0)
+		return cgroup_refused(run, &why, err);
+	run->tracker_used = TRACKER_CGROUP;
+	return 0;
+}
+
 int
 setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 {
-	pid_t	self = getpid();
+	struct errbuf	why = { "" };
+	pid_t		self = getpid();
 
 	/* As a subreaper we stay the parent of double-forked daemons. */
 	if (launch_become_subreaper() != 0)
@@ -185,8 +282,24 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	 * reported by them, and neither its process nor its CPU time is this run's.
 	 */
 	memset(&run->excluded_ru, 0, sizeof run->excluded_ru);
-	proctree_exclude_present(&run->tree, now_ns());
-	return launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe, err);
+	if (try_cgroup(run, err) != 0)
+		return -1;
+	/* A fresh cgroup holds nothing of theirs: only the /proc walk must set it aside. */
+	if (run->tree.cg == NULL)
+		proctree_exclude_present(&run->tree, now_ns());
+	if (launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe,
+	    run->tree.cg != NULL ? run->cgroup.dirfd : -1, err) != 0) {
+		setup_drop_cgroup(run);
+		return -1;
+	}
+	/* Not born there: moved while still corked, so whatever it starts is in it. */
+	if (run->tree.cg != NULL && !run->child.is_in_cgroup &&
+	    cgroup_enter(&run->cgroup, run->child.pid, &why) != 0 &&
+	    cgroup_refused(run, &why, err) != 0) {
+		launch_cancel(&run->child);
+		return -1;
+	}
+	return 0;
 }
 
 void
@@ -195,6 +308,7 @@ setup_reset(struct run *run)
 	struct backend	*b;
 	size_t		 i, k;
 
+	setup_drop_cgroup(run);
 	proctree_free(&run->tree);
 	memset(&run->child, 0, sizeof run->child);
 	attrib_reset(&run->attrib);
@@ -252,15 +366,8 @@ setup_unlock_clocks(struct run *run)
 		if (b->ops->unlock_clocks != NULL)
 			b->ops->unlock_clocks(b->devs, b->ndev);
 	}
-	locked_run = NULL;
-	util_on_fatal(NULL);
-}
-
-static void
-unlock_on_fatal(void)
-{
-	if (locked_run != NULL)
-		setup_unlock_clocks(locked_run);
+	run->is_clock_locked = false;
+	watch_fatal(run);
 }
 
 int
@@ -271,8 +378,8 @@ setup_lock_clocks(struct run *run, const struct clock_lock *req, bool is_require
 	size_t			 i, nlockable = 0;
 	int			 rc = 0;
 
-	locked_run = run;
-	util_on_fatal(unlock_on_fatal);
+	run->is_clock_locked = true;
+	watch_fatal(run);
 	for (i = 0; i < run->nbackends; i++) {
 		b = &run->backends[i];
 		if (b->ops->lock_clocks == NULL || b->ndev == 0)

@@ -8,8 +8,10 @@
  * one leaves its slot NULL and the measures that need it out.
  */
 #include <dlfcn.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "joulestat/util.h"
 
@@ -158,6 +160,15 @@ nvml_load(struct nvml_ctx *ctx, const char *path, struct errbuf *err)
 {
 	nvmlReturn_t	r;
 
+	/*
+	 * Without the NVIDIA kernel module (which creates /proc/driver/nvidia)
+	 * NVML cannot start: spare the loader's search of every library
+	 * directory for a library that is not there.  A path given is tried.
+	 */
+	if (path == NULL && access("/proc/driver/nvidia", F_OK) != 0 && errno == ENOENT) {
+		errbuf_set(err, "not available: no NVIDIA driver loaded (no /proc/driver/nvidia)");
+		return -1;
+	}
 	if (path == NULL)
 		path = NVML_LIB_DEFAULT;
 	if ((ctx->dl = dlopen(path, RTLD_NOW | RTLD_LOCAL)) == NULL) {

@@ -187,6 +187,8 @@ build_run(struct fixture *fx)
 	r->max_rss_kib = 10240;
 	r->has_max_rss = true;
 	r->has_tree = true;
+	r->has_tree_rss = true;
+	r->tracker = TRACKER_CGROUP;
 	r->peak_tree_rss_kib = 20480;
 	r->processes = 4;
 	r->max_concurrent = 3;
@@ -409,6 +411,7 @@ test_run_values(void **state)
 	assert_real_at(fx, ".runs[0].sampler.late_p99_ms", 1.25);
 	assert_real_at(fx, ".runs[0].sampler.cpu_s", 0.004);
 	assert_int_at(fx, ".runs[0].sampler.proc_races", 5);
+	assert_str_at(fx, ".runs[0].tracker", "cgroup");
 	assert_str_at(fx, ".runs[0].notes[0]", "nvml: a run note");
 	/* 15 significant digits: no 0.10000000000000001 in the text. */
 	assert_non_null(strstr(fx->out, "\"sm\": 0.7,"));
@@ -501,6 +504,7 @@ make_unknown(struct fixture *fx)
 
 	fx->rep.has_max_rss = false;
 	fx->rep.has_tree = false;
+	fx->rep.has_tree_rss = false;
 	d->has_throttle = false;
 	fx->dev.power_kind = POWER_KIND_UNKNOWN;
 	fx->dev.bus_id[0] = '\0';
