@@ -62,6 +62,18 @@ truth_j() {
 		for (f = 3; f <= NF; f++) if ($f ~ /^energy_mj=/) { sub(/^energy_mj=/, "", $f); print $f / 1000 } }' truth
 }
 
+# counter_vs_truth WHAT: device 0's energy came from its counter and is
+# within energy_tolerance of the simulator's truth.
+counter_vs_truth() {
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" counter energy_method
+	t=$(truth_j)
+	tol=$(energy_tolerance "$t")
+	csv_get s.csv energy_j scope=device device=0
+	note "energy $csv_v J, truth $t J"
+	assert_near "$csv_v" "$t" "$tol" "$1"
+}
+
 # energy_tolerance T: 0.5% of T, plus what the simulator's window has beyond
 # joulestat's at the scenarios' constant 200 W: the truth starts at the
 # probe's first reading, joulestat's window at its own first one, later by
@@ -212,13 +224,7 @@ test_counter_resets() {
 	js_fault fault-resets.scn 2s 0 -i 100
 	jget '.runs[0].devices[0].counter_resets'
 	assert_eq "$j_v" 3 counter_resets
-	csv_get s.csv energy_method scope=device device=0
-	assert_eq "$csv_v" counter energy_method
-	t=$(truth_j)
-	tol=$(energy_tolerance "$t")
-	csv_get s.csv energy_j scope=device device=0
-	note "energy $csv_v J, truth $t J"
-	assert_near "$csv_v" "$t" "$tol" "energy vs truth (0.5% + the window difference)"
+	counter_vs_truth "energy vs truth (0.5% + the window difference)"
 	assert_match err 'counter resets +3'
 }
 
@@ -258,13 +264,7 @@ power_fails() {
 # kept: the energy is the counter's, exact; the GPU was in P0 throughout,
 # so the P0 row holds the whole window and no time is unknown or lost.
 power_fails_check() {
-	csv_get s.csv energy_method scope=device device=0
-	assert_eq "$csv_v" counter energy_method
-	t=$(truth_j)
-	tol=$(energy_tolerance "$t")
-	csv_get s.csv energy_j scope=device device=0
-	note "energy $csv_v J, truth $t J"
-	assert_near "$csv_v" "$t" "$tol" "energy vs truth (0.5% + the window difference)"
+	counter_vs_truth "energy vs truth (0.5% + the window difference)"
 	csv_get s.csv time_s scope=device device=0
 	w=$csv_v
 	csv_get s.csv time_s scope=pstate device=0 pstate=P0
@@ -447,13 +447,7 @@ test_short_run() {
 	js_fault "$PWD/sr.scn" 0ms 0 -i 1000
 	csv_get s.csv ticks scope=run
 	assert_eq "$csv_v" 0 ticks
-	csv_get s.csv energy_method scope=device device=0
-	assert_eq "$csv_v" counter energy_method
-	t=$(truth_j)
-	tol=$(energy_tolerance "$t")
-	csv_get s.csv energy_j scope=device device=0
-	note "energy $csv_v J, truth $t J"
-	assert_near "$csv_v" "$t" "$tol" "energy vs truth"
+	counter_vs_truth "energy vs truth"
 	assert_match err 'short run +[0-9.]+ s measured, [0-9.]+ of the 500\.0 ms'
 	jget '.runs[0].devices[0].short'
 	assert_eq "$j_v" true "short in the JSON"

@@ -350,3 +350,14 @@ window() {
 	awk -v d="$d" 'BEGIN { exit !(d >= -0.000002 && d < 0.1) }' ||
 	    fail "device $1: truth window $tw s - time_s $w s = $d s, not in [0, 0.1)"
 }
+
+# reuse_pid_counted: after joulestat --csv=s.csv -- js-work reuse-pid (its
+# output in ./out), both incarnations of the reused pid were counted.
+reuse_pid_counted() {
+	[ "$rc" -eq 77 ] && skip "$(cat out)"
+	assert_rc 0
+	children=$(sed -n 's/^reused PID [0-9]* children \([0-9]*\)$/\1/p' out)
+	[ -n "$children" ] || fail "unexpected js-work output: $(cat out)"
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" $((children + 1)) "processes (both incarnations of the pid)"
+}
