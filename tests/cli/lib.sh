@@ -335,8 +335,9 @@ scn_pmax() {
 
 
 # window DEV: d = truth window - time_s for device DEV (see "Windows"), in
-# $d; fails unless 0 <= d < 100 ms.  Also sets $tw (truth window, s) and
-# $w (time_s).
+# $d; fails unless 0 <= d < 100 ms (1 s under a checker, make check-valgrind,
+# whose slow start between the probe and the first reading is not the
+# question there).  Also sets $tw (truth window, s) and $w (time_s).
 window() {
 	truth device first_ns index="$1"
 	w_first=$t_v
@@ -346,9 +347,11 @@ window() {
 	w=$csv_v
 	assert_num "$w" "time_s of device $1"
 	d=$(calc "$tw - $w")
+	w_lim=0.1
+	[ -z "${WRAP:-}" ] || w_lim=1
 	# 2 us of slack below 0: time_s is printed with 6 decimals.
-	awk -v d="$d" 'BEGIN { exit !(d >= -0.000002 && d < 0.1) }' ||
-	    fail "device $1: truth window $tw s - time_s $w s = $d s, not in [0, 0.1)"
+	awk -v d="$d" -v l="$w_lim" 'BEGIN { exit !(d >= -0.000002 && d < l) }' ||
+	    fail "device $1: truth window $tw s - time_s $w s = $d s, not in [0, $w_lim)"
 }
 
 # reuse_pid_counted: after joulestat --csv=s.csv -- js-work reuse-pid (its
