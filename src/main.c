@@ -14,6 +14,7 @@
 #include "joulestat/commands.h"
 #include "joulestat/config.h"
 #include "joulestat/exitcode.h"
+#include "joulestat/help.h"
 #include "joulestat/util.h"
 
 /* Commands named by a word: joulestat WORD [ARG...]. */
@@ -40,13 +41,6 @@ static int (*const option_commands[])(const struct config *) = {
 	[ACTION_LIST_DEVICES] = cmd_list_devices,
 };
 
-static int
-usage_error(const char *msg)
-{
-	warnmsg("%s", msg);
-	fprintf(stderr, "%s\n", config_usage());
-	return EXIT_TOOL;
-}
 
 /*
  * Started with stdin, stdout or stderr closed, the files joulestat opens
@@ -86,7 +80,7 @@ main(int argc, char **argv)
 	}
 	if (config_parse(&cfg, argc, (const char **)argv, &err) != 0) {
 		config_free(&cfg);
-		return usage_error(err.msg);
+		return help_usage_error(NULL, config_usage(), err.msg);
 	}
 	/* An explicit - on a closed stdout is an error, not a silent loss. */
 	cfg.out.is_stdout_closed = (closed & (1u << STDOUT_FILENO)) != 0;

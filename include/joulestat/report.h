@@ -237,6 +237,9 @@ void	report_free(struct report *rep);
 /* The phases of run into rep (phases.c); report_free releases them. */
 void	report_phases(struct report *rep, const struct run *run);
 
+/* The phase of rep named name, or NULL. */
+const struct phase_report *report_phase(const struct report *rep, const char *name);
+
 /* Where device number (devsel.h) is in rep->devs, or -1 when it was not measured. */
 long	report_device_at(const struct report *rep, unsigned number);
 

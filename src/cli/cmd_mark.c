@@ -40,9 +40,7 @@ static const struct poptOption mark_options[] = {
 static int
 usage_error(const char *msg)
 {
-	warnmsg("mark: %s", msg);
-	fprintf(stderr, "%s\n", MARK_USAGE);
-	return EXIT_TOOL;
+	return help_usage_error("mark", MARK_USAGE, msg);
 }
 
 static int
@@ -99,8 +97,7 @@ mark_main(int argc, char **argv)
 		kind = rc == OPT_BEGIN ? "begin" : "end";
 	}
 	if (rc < -1) {
-		snprintf(msg, sizeof msg, "%s: %s",
-		    VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)), poptStrerror(rc));
+		help_popt_error(ctx, rc, msg, sizeof msg);
 		poptFreeContext(ctx);
 		return usage_error(msg);
 	}

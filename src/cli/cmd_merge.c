@@ -49,9 +49,7 @@ struct merge_opts {
 static int
 usage_error(const char *msg)
 {
-	warnmsg("merge: %s", msg);
-	fprintf(stderr, "%s\n", MERGE_USAGE);
-	return EXIT_TOOL;
+	return help_usage_error("merge", MERGE_USAGE, msg);
 }
 
 static int
@@ -97,8 +95,7 @@ parse_options(struct merge_opts *o, poptContext ctx)
 		}
 	}
 	if (rc < -1) {
-		snprintf(msg, sizeof msg, "%s: %s",
-		    VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)), poptStrerror(rc));
+		help_popt_error(ctx, rc, msg, sizeof msg);
 		return usage_error(msg);
 	}
 	files = poptGetArgs(ctx);

@@ -49,9 +49,7 @@ struct report_opts {
 static int
 usage_error(const char *msg)
 {
-	warnmsg("report: %s", msg);
-	fprintf(stderr, "%s\n", REPORT_USAGE);
-	return EXIT_TOOL;
+	return help_usage_error("report", REPORT_USAGE, msg);
 }
 
 static int
@@ -134,8 +132,7 @@ report_main(int argc, char **argv)
 		ro.v[rc] = poptGetOptArg(ctx);
 	}
 	if (rc < -1) {
-		snprintf(msg, sizeof msg, "%s: %s", VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)),
-		    poptStrerror(rc));
+		help_popt_error(ctx, rc, msg, sizeof msg);
 		status = usage_error(msg);
 		goto out;
 	}

@@ -23,6 +23,7 @@
 #include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/gate.h"
+#include "joulestat/help.h"
 #include "joulestat/jobinfo.h"
 #include "joulestat/units.h"
 #include "joulestat/util.h"
@@ -569,6 +570,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 {
 	struct poptOption	 table[OPTIONS_N];
 	struct parser		*ps;
+	char			 msg[200];
 	int			 rc;
 
 	memset(cfg, 0, sizeof *cfg);
@@ -593,8 +595,7 @@ config_parse(struct config *cfg, int argc, const char **argv, struct errbuf *err
 		return 0;
 	}
 	if (rc < -1) {
-		errbuf_set(err, "%s: %s", VIS(poptBadOption(ps->ctx, POPT_BADOPTION_NOALIAS)),
-		    poptStrerror(rc));
+		errbuf_set(err, "%s", help_popt_error(ps->ctx, rc, msg, sizeof msg));
 		return -1;
 	}
 	if (apply_raw(cfg, &ps->raw, err) != 0 || expand_paths(cfg, ps, err) != 0)

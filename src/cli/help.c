@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "joulestat/exitcode.h"
+#include "joulestat/util.h"
+
 enum {
 	HELP_WIDTH = 79,	/* the last column a line may use */
 	HELP_DESC_COL = 32,	/* where descriptions start */
@@ -124,4 +127,23 @@ help_print_text(FILE *f, const char *text)
 		}
 		line += n + (line[n] == '\n');
 	}
+}
+
+const char *
+help_popt_error(poptContext ctx, int rc, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s: %s", VIS(poptBadOption(ctx, POPT_BADOPTION_NOALIAS)),
+	    poptStrerror(rc));
+	return buf;
+}
+
+int
+help_usage_error(const char *word, const char *usage, const char *msg)
+{
+	if (word != NULL)
+		warnmsg("%s: %s", word, msg);
+	else
+		warnmsg("%s", msg);
+	fprintf(stderr, "%s\n", usage);
+	return EXIT_TOOL;
 }

@@ -80,19 +80,6 @@ state_share(const struct dev_report *d, const char *state)
 	return 100 * share;
 }
 
-/* The phase of rep named name, or NULL. */
-static const struct phase_report *
-find_phase(const struct report *rep, const char *name)
-{
-	size_t	i;
-
-	for (i = 0; i < rep->nphases; i++) {
-		if (strcmp(rep->phases[i].name, name) == 0)
-			return &rep->phases[i];
-	}
-	return NULL;
-}
-
 /* A phase's figure for a gate on one device; false when it was not measured. */
 static bool
 phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, size_t at,
@@ -130,7 +117,7 @@ static bool
 phase_figure(const struct gate_spec *g, long at, const struct report *rep, double *v,
     char *why, size_t size)
 {
-	const struct phase_report	*p = find_phase(rep, g->phase);
+	const struct phase_report	*p = report_phase(rep, g->phase);
 	double				 x;
 	size_t				 i, n = 0;
 
@@ -370,7 +357,7 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 {
 	enum gate_metric		 m = gc->regress == REGRESS_ENERGY ? GATE_ENERGY :
 					    GATE_ABOVE_IDLE;
-	const struct phase_report	*p = phase != NULL ? find_phase(rep, phase) : NULL;
+	const struct phase_report	*p = phase != NULL ? report_phase(rep, phase) : NULL;
 	struct gate_spec		 g = { .metric = m };
 	double				 x;
 	size_t				 i;

@@ -14,16 +14,25 @@
 #include "joulestat/run.h"
 #include "joulestat/util.h"
 
-static struct phase_report *
-find_name(struct report *rep, const char *name)
+/* Where the phase named name is in rep->phases, or -1. */
+static long
+phase_index(const struct report *rep, const char *name)
 {
 	size_t	i;
 
 	for (i = 0; i < rep->nphases; i++) {
 		if (strcmp(rep->phases[i].name, name) == 0)
-			return &rep->phases[i];
+			return (long)i;
 	}
-	return NULL;
+	return -1;
+}
+
+const struct phase_report *
+report_phase(const struct report *rep, const char *name)
+{
+	long	i = phase_index(rep, name);
+
+	return i >= 0 ? &rep->phases[i] : NULL;
 }
 
 /* Add occurrence o of its name to p. */
@@ -126,6 +135,7 @@ report_phases(struct report *rep, const struct run *run)
 	struct phase_report	*p;
 	struct phase_occ	*o;
 	size_t			 i;
+	long			 k;
 
 	rep->phase_marks = ph->marks;
 	rep->phase_bad = ph->bad;
@@ -144,7 +154,9 @@ report_phases(struct report *rep, const struct run *run)
 	qsort(rep->phase_occ, rep->nphase_occ, sizeof *rep->phase_occ, occ_cmp);
 	for (i = 0; i < rep->nphase_occ; i++) {
 		o = &rep->phase_occ[i];
-		if ((p = find_name(rep, o->name)) == NULL) {
+		if ((k = phase_index(rep, o->name)) >= 0) {
+			p = &rep->phases[k];
+		} else {
 			p = &rep->phases[rep->nphases++];
 			memcpy(p->name, o->name, sizeof p->name);
 			p->depth = o->depth;

@@ -158,6 +158,19 @@ phase_ns(const struct simdev *d, size_t i, int64_t *s, int64_t *e)
 	*e = ph->end_ms == NVSIM_NEVER ? INT64_MAX : ph->end_ms * 1000000;
 }
 
+/* The part of [a_ns, b_ns] in phase i, in [*lo, *hi]; false when there is none. */
+static bool
+phase_overlap(const struct simdev *d, size_t i, int64_t a_ns, int64_t b_ns, int64_t *lo,
+    int64_t *hi)
+{
+	int64_t	s, e;
+
+	phase_ns(d, i, &s, &e);
+	*lo = a_ns > s ? a_ns : s;
+	*hi = b_ns < e ? b_ns : e;
+	return *hi > *lo;
+}
+
 /*
  * Split [a_ns, b_ns] (ns since time 0) by P-state.  The times are integer
  * ns taken from the phase bounds, so they add up to b_ns - a_ns exactly.
@@ -166,14 +179,11 @@ void
 model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
     int64_t time_ns[NVSIM_PSTATE_BINS], double energy_mj[NVSIM_PSTATE_BINS])
 {
-	int64_t		 s, e, lo, hi;
+	int64_t		 lo, hi;
 	unsigned	 bin;
 
 	for (size_t i = 0; i < d->nphases; i++) {
-		phase_ns(d, i, &s, &e);
-		lo = a_ns > s ? a_ns : s;
-		hi = b_ns < e ? b_ns : e;
-		if (hi <= lo)
+		if (!phase_overlap(d, i, a_ns, b_ns, &lo, &hi))
 			continue;
 		bin = model_pstate_bin(d->phases[i].pstate);
 		time_ns[bin] += hi - lo;
@@ -184,13 +194,10 @@ model_pstate_split(const struct simdev *d, int64_t a_ns, int64_t b_ns,
 void
 model_reason_split(const struct simdev *d, int64_t a_ns, int64_t b_ns, int64_t time_ns[64])
 {
-	int64_t		 s, e, lo, hi;
+	int64_t		 lo, hi;
 
 	for (size_t i = 0; i < d->nphases; i++) {
-		phase_ns(d, i, &s, &e);
-		lo = a_ns > s ? a_ns : s;
-		hi = b_ns < e ? b_ns : e;
-		if (hi <= lo)
+		if (!phase_overlap(d, i, a_ns, b_ns, &lo, &hi))
 			continue;
 		for (unsigned b = 0; b < 64; b++) {
 			if (d->phases[i].throttle & (1ull << b))
