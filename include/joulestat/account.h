@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 #include "joulestat/source.h"
+#include "joulestat/statepower.h"
 
 /* P-states 0..15 and one slot for "unknown". */
 #define ACCOUNT_NSTATES		(PSTATE_MAX + 2)
@@ -37,6 +38,15 @@ struct pstate_acct {
 
 /* The counter's unit: every backend's counter is read in whole mJ. */
 #define ACCOUNT_COUNTER_QUANTUM_MJ	1.0
+
+/* How the counter delta of an interval whose two ends differ in state was split. */
+enum pstate_split {
+	PSTATE_SPLIT_NONE,		/* no such interval had a counter delta */
+	PSTATE_SPLIT_CROSSING,		/* at the crossing instantaneous power at both ends shows */
+	PSTATE_SPLIT_STATE_POWER,	/* by each state's power estimated from the counter */
+	PSTATE_SPLIT_END_POWER,		/* by the power readings at both ends, else in half */
+	PSTATE_NSPLITS
+};
 
 struct dev_acct {
 	enum power_kind	power_kind;	/* what the power readings mean; set by the caller */
@@ -125,6 +135,12 @@ struct dev_acct {
 	bool		can_see_hidden;	/* all of them had a counter and instantaneous power */
 	int64_t		hidden_ns;	/* intervals whose counter shows a change the readings missed */
 	double		hidden_mj;	/* ... and their energy */
+	/* Each state's power from the counter, over intervals that stood for it (statepower.h). */
+	struct state_power est[ACCOUNT_NSTATES];
+	bool		is_state_held;	/* prev's state was also the one of the reading before it */
+	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */
+	struct split_later later[STATEPOWER_LATER];	/* split again by account_finish */
+	size_t		nlater;
 	/* Time per clocks-event reason (enum throttle bit i), by the split rule. */
 	int64_t		reason_ns[THROTTLE_NREASONS];
 	int64_t		reason_err_ns[THROTTLE_NREASONS];
@@ -196,6 +212,12 @@ int64_t	account_span_ns(const struct dev_acct *a);
  * (HACKING.md, "Measurement rules", Bounds).
  */
 double	account_energy_err_mj(const struct dev_acct *a, enum energy_method method);
+
+/*
+ * How the counter energy of the intervals in which the state changed was
+ * split: the way most of them were, or PSTATE_SPLIT_NONE.
+ */
+enum pstate_split account_state_split(const struct dev_acct *a);
 
 /* The bound of state slot's time and energy, hidden changes included. */
 int64_t	account_state_time_err_ns(const struct dev_acct *a, int slot);

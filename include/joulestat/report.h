@@ -93,6 +93,7 @@ struct dev_report {
 	uint64_t		 state_changes;	/* ... whose two states differed */
 	bool			 is_blind;	/* changes were frequent, and one that */
 					/* came back between readings could not be seen */
+	enum pstate_split	 pstate_split;	/* how changing intervals' counter energy was split */
 	bool			 has_reasons;	/* clocks-event reasons were read at some ticks */
 	int64_t			 reason_ns[THROTTLE_NREASONS];	/* time per enum throttle bit */
 	int64_t			 reason_err_ns[THROTTLE_NREASONS]; /* ... and its bound */

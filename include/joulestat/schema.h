@@ -307,6 +307,12 @@ const char *schema_word_outcome(enum outcome o);
  */
 const char *schema_word_reason(int i);
 
+/*
+ * How the counter energy of the intervals whose state changed was split
+ * between the two states, one short phrase; "" for PSTATE_SPLIT_NONE.
+ */
+const char *schema_phrase_split(enum pstate_split k);
+
 /* The method of a per-process energy, an attribution estimate. */
 const char *schema_word_estimate(void);
 

@@ -11,7 +11,9 @@
  * of both ends when they agree.  When they differ, the interval's time is
  * split in half between the two states (the error is at most half an
  * interval per transition); its counter energy is split at the crossing
- * time that instantaneous power at both ends implies, else in half.
+ * time that instantaneous power at both ends implies, else at the one that
+ * each state's power estimated from the counter implies (statepower.h),
+ * else by the power at both ends.
  *
  * Every figure has a bound (HACKING.md, "Measurement rules", Bounds).
  */
@@ -363,6 +365,7 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
 	int			 sp = state_slot(p), sc = state_slot(s);
 	double			 w0 = 0.5, ea, err;
+	bool			 held;
 
 	if (!a->is_after_gap && sp != ACCOUNT_STATE_UNKNOWN && sc != ACCOUNT_STATE_UNKNOWN) {
 		a->can_see_hidden = (a->state_intervals == 0 || a->can_see_hidden) && has_e &&
@@ -382,12 +385,21 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 		a->states[sp].energy_ns += sp == sc ? dt : half;
 		a->states[sc].energy_ns += sp == sc ? 0 : dt - half;
 	}
+	held = a->is_state_held;
+	a->is_state_held = sp == sc && sp != ACCOUNT_STATE_UNKNOWN;
 	if (sp == sc) {
 		a->states[sp].time_ns += dt;
 		a->states[sp].energy_mj += has_e ? e : 0;
 		/* A lost stretch is in the bound of every state already. */
 		if (!a->is_after_gap && has_e)
 			same_state_bound(a, p, s, e, is_counter);
+		/*
+		 * Three readings in a row in one state: the state stood for the
+		 * interval (a visit to another state is seen at one reading at
+		 * least, and the state lasted longer than one interval).
+		 */
+		if (held && a->is_state_held && has_e && is_counter && (p->valid & M_ENERGY))
+			statepower_add(&a->est[sp], e, (double)dt / 1e9);
 		/* Clocks are not interpolated across lost readings. */
 		if (!a->is_after_gap)
 			add_clocks(&a->states[sp], p, s, dt);
@@ -399,7 +411,13 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	a->states[sc].time_err_ns += dt - half;
 	if (has_e && is_counter && has_instant(a, p, s)) {
 		ea = split_counter(p, s, e, &err);
+		a->split_n[PSTATE_SPLIT_CROSSING]++;
+	} else if (has_e && is_counter && a->power_kind != POWER_KIND_INSTANT &&
+	    (p->valid & M_ENERGY) && statepower_split(&a->est[sp], &a->est[sc], e,
+	    (double)dt / 1e9, (double)(p->read_ns + s->read_ns) / 1e9, &ea, &err)) {
+		a->split_n[PSTATE_SPLIT_STATE_POWER]++;
 	} else {
+		a->split_n[PSTATE_SPLIT_END_POWER] += has_e && is_counter;
 		if (has_both(p, s, M_POWER) && p->power_mw + (uint64_t)s->power_mw > 0)
 			w0 = (double)p->power_mw / ((double)p->power_mw + s->power_mw);
 		ea = e * w0;
@@ -410,6 +428,10 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 			err = fmax(ea, e - ea);
 		else if (has_both(p, s, M_POWER))
 			err += average_window_mj(a, p->power_mw, s->power_mw);
+		if (has_e && is_counter && a->power_kind != POWER_KIND_INSTANT &&
+		    (p->valid & M_ENERGY) && a->nlater < STATEPOWER_LATER)
+			a->later[a->nlater++] = (struct split_later){ e, (double)dt / 1e9,
+			    (double)(p->read_ns + s->read_ns) / 1e9, ea, err, sp, sc };
 	}
 	a->states[sp].energy_err_mj += err;
 	a->states[sc].energy_err_mj += err;
@@ -559,7 +581,21 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 void
 account_finish(struct dev_acct *a)
 {
-	double	tail;
+	double	tail, d_ea, d_err;
+	size_t	i;
+
+	/* The first changing intervals, split again by the estimates of the whole run. */
+	for (i = 0; i < a->nlater; i++) {
+		if (!statepower_resplit(a->est, &a->later[i], &d_ea, &d_err))
+			continue;
+		a->states[a->later[i].a].energy_mj += d_ea;
+		a->states[a->later[i].b].energy_mj -= d_ea;
+		a->states[a->later[i].a].energy_err_mj += d_err;
+		a->states[a->later[i].b].energy_err_mj += d_err;
+		a->split_n[PSTATE_SPLIT_END_POWER]--;
+		a->split_n[PSTATE_SPLIT_STATE_POWER]++;
+	}
+	a->nlater = 0;
 
 	/*
 	 * After the last driver sample, its power stands until the last good
@@ -668,6 +704,19 @@ int64_t
 account_state_time_err_ns(const struct dev_acct *a, int slot)
 {
 	return a->states[slot].time_err_ns + a->hidden_ns;
+}
+
+enum pstate_split
+account_state_split(const struct dev_acct *a)
+{
+	enum pstate_split	best = PSTATE_SPLIT_NONE;
+	int			k;
+
+	for (k = PSTATE_SPLIT_CROSSING; k < PSTATE_NSPLITS; k++) {
+		if (a->split_n[k] > a->split_n[best])
+			best = k;
+	}
+	return best;
 }
 
 double

@@ -199,6 +199,7 @@ put_lists(json_t *o, const struct dev_report *d)
 	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
 		rc |= append(notes, fmt_json_text(d->dev->notes[i]));
 	rc |= fmt_json_put(o, "pstates", states);
+	rc |= fmt_json_put(o, "pstate_energy_split", word(schema_phrase_split(d->pstate_split)));
 	rc |= put_figures(o, d, &figures_attrib);
 	rc |= fmt_json_put(o, "processes", procs);
 	rc |= fmt_json_put(o, "notes", notes);

@@ -247,6 +247,9 @@ write_states(FILE *f, const struct report *rep, const struct dev_report *d)
 	if (is_part)
 		fprintf(f, "   %-18s * energy of only part of the state's time (readings without "
 		    "energy); its power is over that part\n", "");
+	if (d->pstate_split != PSTATE_SPLIT_NONE)
+		fprintf(f, "   %-18s energy of intervals that changed state: %s\n", "",
+		    schema_phrase_split(d->pstate_split));
 	write_coarse(f, rep, d);
 }
 

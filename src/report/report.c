@@ -390,6 +390,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 		build_states(d, a);
 	d->state_intervals = a->state_intervals;
 	d->state_changes = a->state_changes;
+	d->pstate_split = account_state_split(a);
 	d->is_blind = !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
 	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);

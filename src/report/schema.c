@@ -211,6 +211,19 @@ schema_word_reason(int i)
 }
 
 const char *
+schema_phrase_split(enum pstate_split k)
+{
+	static const char *const words[] = {
+		[PSTATE_SPLIT_CROSSING] = "counter split where instantaneous power shows the change",
+		[PSTATE_SPLIT_STATE_POWER] = "counter split by per-state power estimated from the "
+		    "counter",
+		[PSTATE_SPLIT_END_POWER] = "counter split by the power readings at both ends",
+	};
+
+	return word_of(words, ARRAY_SIZE(words), k);
+}
+
+const char *
 schema_word_estimate(void)
 {
 	return "estimate";
