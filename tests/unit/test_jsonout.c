@@ -53,6 +53,7 @@ static const char *const DEVICE_KEYS[] = {
 	"driver_sampling_s", "short", "throttled_power_s", "throttled_thermal_s",
 	"clock_event_reasons",
 	"idle_power_w", "idle_method", "energy_above_idle_j", "other_processes", "pstates",
+	"pstate_energy_split",
 	"attribution", "processes", "notes",
 };
 static const char *const ENERGIES_KEYS[] = {
