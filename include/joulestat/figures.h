@@ -108,6 +108,8 @@ struct stat_figure {
 	enum summary_col	 col;
 	size_t			 off;		/* of its struct series_stat */
 	int			 prec;		/* decimals in the CSV */
+	enum summary_col	 err_col;	/* its bound's column ... */
+	size_t			 err_off;	/* ... and struct series_bound; 0: none */
 };
 
 struct stat_table {

@@ -36,9 +36,11 @@ struct merge_dev {
 	int64_t		 index;		/* the device column; -1 when unknown */
 	double		 time_s;	/* the device's measured window, per run */
 	double		 energy_j;
+	double		 energy_err_j;	/* its bound, the mean of the runs' */
 	double		 above_idle_j;
 	double		 workload_j;	/* attributed to this rank's own processes */
 	size_t		 n_time, n_energy, n_above_idle, n_workload;
+	size_t		 n_energy_err;	/* runs with energy that gave its bound */
 	double		 start_s;	/* the window over all runs: first start */
 	double		 end_s;		/* ... and last end */
 	bool		 has_window;
@@ -52,9 +54,11 @@ struct merge_phase {
 	char		*name;
 	char		*id;		/* device_id; "" for a run without devices */
 	double		 energy_j;
+	double		 energy_err_j;	/* its bound */
 	double		 workload_j;
 	double		 wall_s;
 	size_t		 n_energy, n_workload, n_wall;
+	size_t		 n_energy_err;
 };
 
 struct merge_rank {
@@ -94,6 +98,8 @@ struct merge_group {
 	bool		 has_workload;
 	double		 energy_j, above_idle_j;	/* over the union */
 	bool		 has_energy, has_above_idle;
+	double		 energy_err_j;	/* energy_j's bound; valid with has_energy_err */
+	bool		 has_energy_err;
 	bool		 is_extended;	/* the union is longer than the kept window */
 	bool		 is_partial;	/* kept's is partial, or a member beyond it lacks a figure */
 };
@@ -110,6 +116,8 @@ struct merge_job_phase {
 	size_t		 nranks;	/* ranks that had the phase */
 	double		 energy_j;	/* over distinct device measurements, as the job's */
 	size_t		 n_energy;	/* device measurements that had the phase's energy */
+	double		 energy_err_j;	/* its bound: the sum of theirs */
+	size_t		 n_energy_err;	/* ... of those that had one */
 	double		 workload_j;	/* over the ranks, as the job's */
 	size_t		 n_workload;
 	double		 wall_max_s;	/* the longest of the ranks' phase times */
@@ -125,6 +133,8 @@ struct merge_job {
 	double		 start_s, end_s; /* first rank's start, last rank's end */
 	bool		 has_time;
 	double		 energy_j;	/* over distinct device measurements */
+	double		 energy_err_j;	/* its bound: theirs added (worst case) */
+	size_t		 n_energy_err;	/* measurements in energy_j with a bound */
 	double		 above_idle_j;	/* the same */
 	double		 workload_j;	/* over ranks: no deduplication */
 	size_t		 n_energy, n_above_idle, n_workload; /* figures summed */
@@ -143,6 +153,13 @@ void	merge_job_phases(struct merge_job *job);
 
 /* Add v to *sum and count it in *n, when has. */
 void	merge_add_figure(double *sum, size_t *n, double v, bool has);
+
+/*
+ * A sum (or mean) of n figures, n_err of which gave their bound, has a
+ * bound: the sum (or mean) of theirs, known only when all of them gave
+ * one.  A summary written before bounds existed has none: unknown, never 0.
+ */
+bool	merge_has_bound(size_t n, size_t n_err);
 
 /* "job 42", or "no job id" for the empty job of a run outside a batch job. */
 const char *merge_job_words(const char *job, char *buf, size_t size);

@@ -162,6 +162,7 @@ enum summary_col {
 	C(MCOL_BACKEND, "backend")					\
 	C(MCOL_TIME, "time_s")						\
 	C(MCOL_ENERGY, "energy_j")					\
+	C(MCOL_ENERGY_ERR, "energy_err_j")				\
 	C(MCOL_ABOVE, "energy_above_idle_j")				\
 	C(MCOL_WORKLOAD, "workload_energy_j")				\
 	C(MCOL_RANKS, "ranks")						\

@@ -14,9 +14,24 @@
 
 #include "joulestat/account.h"
 
+/*
+ * The measurement bound of each statistic of a figure (not its spread):
+ * the truth's mean is within mean +- mean_err, its median within median
+ * +- median_err, and so on.  Known only when every run in the statistic
+ * had its figure's bound (series_bound).
+ */
+struct series_bound {
+	double	mean;		/* the mean of the runs' bounds */
+	double	median;
+	double	min;
+	double	max;
+	bool	has;
+};
+
 /* A device's figures across the runs of a series. */
 struct dev_series {
 	struct series_stat	 energy_j;
+	struct series_bound	 energy_err_j;
 	struct series_stat	 above_idle_j;
 	struct series_stat	 avg_power_w;
 	struct series_stat	 workload_j;
@@ -24,6 +39,7 @@ struct dev_series {
 	bool			 has_above_idle;
 	bool			 has_workload;
 	struct series_stat	 state_s[ACCOUNT_NSTATES];	/* time per P-state slot */
+	struct series_bound	 state_err_s[ACCOUNT_NSTATES];	/* ... and its bound */
 	bool			 has_state[ACCOUNT_NSTATES];
 };
 
@@ -47,6 +63,18 @@ struct series {
 
 /* Summarize v[0..n), one value per run; NaN where a run did not have the figure. */
 void	series_figure(const double *v, size_t n, struct series_stat *out);
+
+/*
+ * The bounds of the statistics of v[0..n), where e[i] is the bound of
+ * v[i] (the truth of run i is within v[i] +- e[i]; NaN: unknown).  The
+ * mean's is the mean of the bounds (bounds are worst-case limits).  A
+ * median, minimum or maximum is an order statistic, which moves no
+ * further than its inputs: the truth's lies between the statistic of
+ * v - e and that of v + e, and its bound is the farther of the two
+ * from the statistic of v.  When the runs' bounds are equal, that is
+ * the bound of the run (or the two middle runs) the figure came from.
+ */
+void	series_bound(const double *v, const double *e, size_t n, struct series_bound *out);
 
 /*
  * Add to s's warnings the runs whose value in v[0..s->n) is an outlier

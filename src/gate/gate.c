@@ -148,14 +148,18 @@ phase_figure(const struct gate_spec *g, long at, const struct report *rep, doubl
 /*
  * One run's figure for spec g on device dev (GATE_ALL_DEVICES = the sum
  * over the devices that measured it).  False, with why, when there is none.
+ * *err is its bound where it has one (a run's energy: the devices' bounds
+ * added), else NaN.
  */
 static bool
 run_figure(const struct gate_spec *g, int dev, const struct report *rep, double *v,
-    struct cover *cov, char *why, size_t size)
+    double *err, struct cover *cov, char *why, size_t size)
 {
 	double	x;
 	size_t	i, n = 0, nwithin = 0;
 	long	at = -1;
+
+	*err = NAN;
 
 	if (g->metric == GATE_TIME && g->phase[0] == '\0') {
 		*v = (double)rep->wall_ns / 1e9;
@@ -175,6 +179,8 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		return (rep->devs[at].dev->measures & M_PSTATE) != 0;
 	}
 	*v = 0;
+	if (g->metric == GATE_ENERGY)
+		*err = 0;
 	for (i = 0; i < rep->ndev; i++) {
 		/* A figure within another's (an APU's SoC power) is counted once, as that one. */
 		if (dev == GATE_ALL_DEVICES && rep->devs[i].is_within) {
@@ -184,6 +190,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
+			*err += rep->devs[i].energy_err_mj / 1e3;	/* NaN unless energy */
 			n++;
 			cover_add(cov, &rep->devs[i]);
 		}
@@ -238,7 +245,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	struct gate_result	*r = new_result(gs, g);
 	struct series_stat	 st;
 	struct cover		 cov = { 0, 0, 0 };
-	double			*v = xcalloc(n, sizeof *v);
+	double			*v = xcalloc(n, sizeof *v), err = 0, e;
 	char			 why[160] = "", where[32];
 	size_t			 i;
 	bool			 is_min = gate_is_min(g->metric);
@@ -256,11 +263,12 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		snprintf(r->what + strlen(r->what), sizeof r->what - strlen(r->what),
 		    ", phase %s", g->phase);
 	for (i = 0; i < n; i++) {
-		if (!run_figure(g, dev, &reps[i], &v[i], &cov, why, sizeof why)) {
+		if (!run_figure(g, dev, &reps[i], &v[i], &e, &cov, why, sizeof why)) {
 			no_data(gs, r, why);
 			free(v);
 			return;
 		}
+		err += e / (double)n;	/* the mean's bound: the mean of the runs' */
 	}
 	account_series(v, n, &st);
 	free(v);
@@ -268,6 +276,10 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	if (n > 1)
 		snprintf(r->detail, sizeof r->detail, "mean %.3f %s %s %g x sd %.3f %s over %zu runs%s",
 		    st.mean, r->unit, is_min ? "-" : "+", gc->sigma, st.sd, r->unit, n,
+		    why[0] != '\0' || !isnan(err) ? "; " : "");
+	if (!isnan(err))
+		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
+		    "%s ± %.3f %s (measurement)%s", n > 1 ? "mean" : "measured", err, r->unit,
 		    why[0] != '\0' ? "; " : "");
 	/* A total that left devices out says so. */
 	snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail), "%s", why);

@@ -26,6 +26,48 @@ series_figure(const double *v, size_t n, struct series_stat *out)
 	free(known);
 }
 
+/* The farther of lo and hi from x. */
+static double
+farther(double x, double lo, double hi)
+{
+	return fmax(x - lo, hi - x);
+}
+
+void
+series_bound(const double *v, const double *e, size_t n, struct series_bound *out)
+{
+	double			*x = xcalloc(4 * n + 1, sizeof *x);
+	double			*b = x + n, *lo = b + n, *hi = lo + n;
+	struct series_stat	 s, sl, sh, se;
+	size_t			 i, k = 0;
+
+	memset(out, 0, sizeof *out);
+	for (i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			continue;
+		if (isnan(e[i])) {
+			k = 0;	/* a run in the statistic without its bound */
+			break;
+		}
+		x[k] = v[i];
+		b[k] = e[i];
+		lo[k] = v[i] - e[i];
+		hi[k++] = v[i] + e[i];
+	}
+	if (k > 0) {
+		account_series(x, k, &s);
+		account_series(b, k, &se);
+		account_series(lo, k, &sl);
+		account_series(hi, k, &sh);
+		out->mean = se.mean;
+		out->median = farther(s.median, sl.median, sh.median);
+		out->min = farther(s.min, sl.min, sh.min);
+		out->max = farther(s.max, sl.max, sh.max);
+		out->has = true;
+	}
+	free(x);
+}
+
 void
 series_warn(struct series *s, const char *fmt, ...)
 {

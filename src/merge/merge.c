@@ -7,6 +7,7 @@
  */
 #include "joulestat/merge.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,6 +20,12 @@ merge_add_figure(double *sum, size_t *n, double v, bool has)
 		*sum += v;
 		(*n)++;
 	}
+}
+
+bool
+merge_has_bound(size_t n, size_t n_err)
+{
+	return n > 0 && n_err == n;
 }
 
 const char *
@@ -159,19 +166,27 @@ cmp_size(const void *a, const void *b)
 
 /*
  * m's energy over [lo, hi) as a share of its window, added to g; a figure
- * m lacks makes g's partial.
+ * m lacks makes g's partial.  The share assumes even power; all that is
+ * known is that the truth over [lo, hi) lies between 0 and all of m's
+ * energy (with its bound), so the share's bound is the farther of the two.
  */
 static void
 add_beyond(struct merge_group *g, const struct meas *m, double lo, double hi)
 {
-	double	len = m->d->end_s - m->d->start_s, f;
+	double	len = m->d->end_s - m->d->start_s, f, share;
 
 	if (hi <= lo || len <= 0)
 		return;
 	f = (hi - lo) / len;
 	g->is_extended = true;
-	if (m->d->n_energy > 0)
-		g->energy_j += m->d->energy_j * f;
+	if (m->d->n_energy > 0) {
+		share = m->d->energy_j * f;
+		g->energy_j += share;
+		g->energy_err_j += fmax(fabs(share), fabs(m->d->energy_j - share) +
+		    m->d->energy_err_j);
+		if (!merge_has_bound(m->d->n_energy, m->d->n_energy_err))
+			g->has_energy_err = false;
+	}
 	if (m->d->n_above_idle > 0)
 		g->above_idle_j += m->d->above_idle_j * f;
 	if (m->d->n_energy == 0 || m->d->n_above_idle == 0 || m->d->is_partial)
@@ -192,6 +207,8 @@ add_union(struct merge_group *g, const struct meas *m, size_t n, size_t best)
 
 	g->energy_j = k->energy_j;
 	g->has_energy = k->n_energy > 0;
+	g->energy_err_j = k->energy_err_j;
+	g->has_energy_err = merge_has_bound(k->n_energy, k->n_energy_err);
 	g->above_idle_j = k->above_idle_j;
 	g->has_above_idle = k->n_above_idle > 0;
 	g->is_partial = k->is_partial;
@@ -352,6 +369,8 @@ add_totals(struct merge_job *job)
 			continue;
 		}
 		merge_add_figure(&job->energy_j, &job->n_energy, g->energy_j, g->has_energy);
+		merge_add_figure(&job->energy_err_j, &job->n_energy_err, g->energy_err_j,
+		    g->has_energy && g->has_energy_err);
 		job->n_partial += g->has_energy && g->is_partial;
 		merge_add_figure(&job->above_idle_j, &job->n_above_idle, g->above_idle_j,
 		    g->has_above_idle);

@@ -22,6 +22,8 @@
 struct rank_sums {
 	double	energy_j, above_idle_j, workload_j;
 	size_t	n_energy, n_above_idle, n_workload;
+	double	energy_err_j;	/* the bounds of energy_j's figures, added */
+	size_t	n_energy_err;
 };
 
 static void
@@ -36,6 +38,8 @@ rank_sums(const struct merge_rank *r, struct rank_sums *s)
 		/* Within another device's figure (an APU's SoC power): counted as that one. */
 		merge_add_figure(&s->energy_j, &s->n_energy, d->energy_j,
 		    d->n_energy > 0 && !d->is_within);
+		merge_add_figure(&s->energy_err_j, &s->n_energy_err, d->energy_err_j,
+		    merge_has_bound(d->n_energy, d->n_energy_err) && !d->is_within);
 		merge_add_figure(&s->above_idle_j, &s->n_above_idle, d->above_idle_j,
 		    d->n_above_idle > 0 && !d->is_within);
 		merge_add_figure(&s->workload_j, &s->n_workload, d->workload_j, d->n_workload > 0);
@@ -81,6 +85,19 @@ fmt_fig(char *buf, size_t size, double v, bool has)
 	return buf;
 }
 
+/* An energy cell with its bound: "90.585 ± 0.006", "90.585 ± unknown" or "unknown". */
+static const char *
+fmt_bounded(char *buf, size_t size, double v, bool has, double err, bool has_err)
+{
+	if (!has)
+		snprintf(buf, size, "unknown");
+	else if (has_err)
+		snprintf(buf, size, "%.3f ± %.3f", v, err);
+	else
+		snprintf(buf, size, "%.3f ± unknown", v);
+	return buf;
+}
+
 static const char *
 shown(const char *s, char *buf, size_t size)
 {
@@ -99,7 +116,7 @@ report_ranks(FILE *f, const struct merge_job *job)
 {
 	const struct merge_rank	*r;
 	struct rank_sums	 s;
-	char			 host[64], rank[24], file[64], e[32], w[32], wall[32];
+	char			 host[64], rank[24], file[64], e[48], w[32], wall[32];
 	int			 hw = 4, rw = 4;
 	size_t			 i;
 
@@ -108,15 +125,17 @@ report_ranks(FILE *f, const struct merge_job *job)
 		rw = widest(rw, strlen(shown(job->ranks[i].rank, rank, sizeof rank)));
 	}
 	fprintf(f, "\n ranks (energy: what each rank measured, shared devices included)\n");
-	fprintf(f, "   %*s  %-*s  %4s  %9s  %11s  %12s  %s\n", rw, "rank", hw, "host", "runs",
+	fprintf(f, "   %*s  %-*s  %4s  %9s  %21s  %12s  %s\n", rw, "rank", hw, "host", "runs",
 	    "wall (s)", "energy (J)", "workload (J)", "file");
 	for (i = 0; i < job->nranks; i++) {
 		r = &job->ranks[i];
 		rank_sums(r, &s);
-		fprintf(f, "   %*s  %-*s  %4zu  %9s  %11s  %12s  %s\n", rw,
+		/* ± takes two bytes and one column. */
+		fprintf(f, "   %*s  %-*s  %4zu  %9s  %*s  %12s  %s\n", rw,
 		    shown(r->rank, rank, sizeof rank), hw, shown(r->host, host, sizeof host),
 		    r->nruns, fmt_fig(wall, sizeof wall, r->wall_s, r->has_wall),
-		    fmt_fig(e, sizeof e, s.energy_j, s.n_energy > 0),
+		    s.n_energy > 0 ? 22 : 21, fmt_bounded(e, sizeof e, s.energy_j, s.n_energy > 0,
+		    s.energy_err_j, merge_has_bound(s.n_energy, s.n_energy_err)),
 		    fmt_fig(w, sizeof w, s.workload_j, s.n_workload > 0),
 		    visible(r->file, file, sizeof file));
 	}
@@ -146,17 +165,18 @@ report_device(FILE *f, const struct merge_job *job, const struct merge_group *g,
     const int w[3])
 {
 	const struct merge_dev	*d = kept_dev(job, g);
-	char			 host[64], name[100], id[64], index[24], e[32], a[32], kept[24];
+	char			 host[64], name[100], id[64], index[24], e[48], a[32], kept[24];
 	char			*ranks = member_list(job, g, ", ");
 
 	if (d->index >= 0)
 		snprintf(index, sizeof index, "%" PRId64, d->index);
 	else
 		snprintf(index, sizeof index, "-");
-	fprintf(f, "   %-*s  %3s  %-*s  %-*s  %11s  %14s  %s", w[0],
+	fprintf(f, "   %-*s  %3s  %-*s  %-*s  %*s  %14s  %s", w[0],
 	    shown(job->ranks[g->kept_rank].host, host, sizeof host), index, w[1],
 	    shown(d->name, name, sizeof name), w[2], shown(d->id, id, sizeof id),
-	    fmt_fig(e, sizeof e, g->energy_j, g->has_energy),
+	    g->has_energy ? 22 : 21, fmt_bounded(e, sizeof e, g->energy_j, g->has_energy,
+	    g->energy_err_j, g->has_energy_err),
 	    fmt_fig(a, sizeof a, g->above_idle_j, g->has_above_idle), ranks);
 	if (g->nmembers > 1 && g->is_extended)
 		fprintf(f, " (shared, counted once: figures of rank %s, and of the others "
@@ -182,24 +202,34 @@ report_devices(FILE *f, const struct merge_job *job)
 	device_widths(job, &w[0], &w[1], &w[2]);
 	fprintf(f, "\n devices (ranks on one host that measured a device at the same time "
 	    "share one measurement)\n");
-	fprintf(f, "   %-*s  %3s  %-*s  %-*s  %11s  %14s  %s\n", w[0], "host", "dev", w[1], "name",
+	fprintf(f, "   %-*s  %3s  %-*s  %-*s  %21s  %14s  %s\n", w[0], "host", "dev", w[1], "name",
 	    w[2], "id", "energy (J)", "above idle (J)", "ranks");
 	for (i = 0; i < job->ngroups; i++)
 		report_device(f, job, &job->groups[i], w);
 }
 
-/* A total line: n of the job's m figures were known; note says what it is. */
+/*
+ * A total line: n of the job's m figures were known; note says what it
+ * is.  err (NULL: the figure has no bound) is the total's bound, known
+ * when all n_err of the n figures gave one.
+ */
 static void
-report_total(FILE *f, const char *label, double v, size_t n, size_t m, const char *note)
+report_total(FILE *f, const char *label, double v, size_t n, size_t m, const double *err,
+    size_t n_err, const char *note)
 {
-	char	buf[32];
+	char	buf[48];
 
 	if (n == 0) {
 		fprintf(f, "   %-18s unknown\n", label);
 		return;
 	}
-	fmt_energy(buf, sizeof buf, v * 1e3);
+	if (err != NULL && merge_has_bound(n, n_err))
+		fmt_energy_bounded(buf, sizeof buf, v * 1e3, *err * 1e3);
+	else
+		fmt_energy(buf, sizeof buf, v * 1e3);
 	fprintf(f, "   %-18s %s = %.4f Wh", label, buf, v / 3600);
+	if (err != NULL && !merge_has_bound(n, n_err))
+		fprintf(f, " (bound unknown: %zu of %zu figures without one)", n - n_err, n);
 	if (n < m)
 		fprintf(f, " (%zu of %zu devices; the others have no figure)", n, m);
 	else if (note != NULL)
@@ -219,8 +249,12 @@ report_phases(FILE *f, const struct merge_job *job)
 	for (i = 0; i < job->nphases; i++) {
 		p = &job->phases[i];
 		fprintf(f, "   %-18s ", p->name);
+		if (merge_has_bound(p->n_energy, p->n_energy_err))
+			fprintf(f, "%.3f J ± %.3f", p->energy_j, p->energy_err_j);
+		else if (p->n_energy > 0)
+			fprintf(f, "%.3f J (bound unknown)", p->energy_j);
 		if (p->n_energy > 0)
-			fprintf(f, "%.3f J over %zu device measurement%s", p->energy_j, p->n_energy,
+			fprintf(f, " over %zu device measurement%s", p->n_energy,
 			    p->n_energy == 1 ? "" : "s");
 		else
 			fprintf(f, "energy unknown");
@@ -249,7 +283,8 @@ merge_write_report(FILE *f, const struct merge_job *job)
 	report_devices(f, job);
 	fprintf(f, "\n job total (%zu device measurement%s, each counted once)\n",
 	    job->ngroups - job->n_within, job->ngroups - job->n_within == 1 ? "" : "s");
-	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups - job->n_within, NULL);
+	report_total(f, "energy", job->energy_j, job->n_energy, job->ngroups - job->n_within,
+	    &job->energy_err_j, job->n_energy_err, NULL);
 	if (job->n_within > 0)
 		fprintf(f, "   %-18s %zu CPU package%s not added: within an APU's SoC power\n",
 		    "counted once", job->n_within, job->n_within == 1 ? "" : "s");
@@ -258,8 +293,8 @@ merge_write_report(FILE *f, const struct merge_job *job)
 		    "than the job\n", "partly measured", job->n_partial,
 		    job->n_partial == 1 ? "" : "s");
 	report_total(f, "energy above idle", job->above_idle_j, job->n_above_idle,
-	    job->ngroups - job->n_within, NULL);
-	report_total(f, "workload", job->workload_j, job->n_workload, job->n_workload,
+	    job->ngroups - job->n_within, NULL, 0, NULL);
+	report_total(f, "workload", job->workload_j, job->n_workload, job->n_workload, NULL, 0,
 	    "estimate: each rank's own processes, summed over the ranks");
 	report_phases(f, job);
 	return flush_status(f);
@@ -289,7 +324,11 @@ merge_write_report(FILE *f, const struct merge_job *job)
  *   time_s               device: the kept rank's measured window (mean per run)
  *   energy_j             job: sum over distinct device measurements; rank: sum over its
  *                        own devices, shared ones included; device: the kept rank's
- *   energy_above_idle_j  the same
+ *   energy_err_j         energy_j's bound: the truth is within energy_j +- this; the
+ *                        sum of the figures' bounds (a rank's: the mean of its runs');
+ *                        empty when a figure in the sum has none (a summary written
+ *                        without energy_err_j)
+ *   energy_above_idle_j  the same as energy_j
  *   workload_energy_j    job: sum over ranks; rank: its own processes on its devices;
  *                        device: sum over the ranks that measured it
  *   ranks                job: how many ranks
@@ -336,6 +375,8 @@ csv_job(FILE *f, const struct merge_job *job, const char *jobid)
 	put_real(&c[MCOL_END], job->end_s, job->has_time);
 	put_real(&c[MCOL_WALL], job->end_s - job->start_s, job->has_time);
 	put_real(&c[MCOL_ENERGY], job->energy_j, job->n_energy > 0);
+	put_real(&c[MCOL_ENERGY_ERR], job->energy_err_j, merge_has_bound(job->n_energy,
+	    job->n_energy_err));
 	put_real(&c[MCOL_ABOVE], job->above_idle_j, job->n_above_idle > 0);
 	put_real(&c[MCOL_WORKLOAD], job->workload_j, job->n_workload > 0);
 	fmt_cell_int(&c[MCOL_RANKS], (int64_t)job->nranks);
@@ -362,6 +403,7 @@ csv_rank(FILE *f, const struct merge_rank *r)
 	put_real(&c[MCOL_END], r->end_s, r->has_time);
 	put_real(&c[MCOL_WALL], r->wall_s, r->has_wall);
 	put_real(&c[MCOL_ENERGY], s.energy_j, s.n_energy > 0);
+	put_real(&c[MCOL_ENERGY_ERR], s.energy_err_j, merge_has_bound(s.n_energy, s.n_energy_err));
 	put_real(&c[MCOL_ABOVE], s.above_idle_j, s.n_above_idle > 0);
 	put_real(&c[MCOL_WORKLOAD], s.workload_j, s.n_workload > 0);
 	fmt_cell_int(&c[MCOL_DEVICES], (int64_t)r->ndev);
@@ -390,6 +432,7 @@ csv_device(FILE *f, const struct merge_job *job, const struct merge_group *g)
 	put_real(&c[MCOL_END], g->end_s, g->has_window);
 	put_real(&c[MCOL_TIME], d->time_s, d->n_time > 0);
 	put_real(&c[MCOL_ENERGY], g->energy_j, g->has_energy);
+	put_real(&c[MCOL_ENERGY_ERR], g->energy_err_j, g->has_energy && g->has_energy_err);
 	put_real(&c[MCOL_ABOVE], g->above_idle_j, g->has_above_idle);
 	put_real(&c[MCOL_WORKLOAD], g->workload_j, g->has_workload);
 	fmt_cell_text(&c[MCOL_MEASURED_BY], ranks);
@@ -408,6 +451,7 @@ csv_phase(FILE *f, const char *jobid, const struct merge_job_phase *p)
 	fmt_cell_text(&c[MCOL_PHASE], p->name);
 	put_real(&c[MCOL_WALL], p->wall_max_s, true);
 	put_real(&c[MCOL_ENERGY], p->energy_j, p->n_energy > 0);
+	put_real(&c[MCOL_ENERGY_ERR], p->energy_err_j, merge_has_bound(p->n_energy, p->n_energy_err));
 	put_real(&c[MCOL_WORKLOAD], p->workload_j, p->n_workload > 0);
 	fmt_cell_int(&c[MCOL_RANKS], (int64_t)p->nranks);
 	fmt_cell_int(&c[MCOL_DEVICES], (int64_t)p->n_energy);
@@ -474,6 +518,8 @@ json_rank(const struct merge_rank *r)
 	rc |= put(o, MCOL_END, jreal(r->end_s, r->has_time));
 	rc |= put(o, MCOL_WALL, jreal(r->wall_s, r->has_wall));
 	rc |= put(o, MCOL_ENERGY, jreal(s.energy_j, s.n_energy > 0));
+	rc |= put(o, MCOL_ENERGY_ERR, jreal(s.energy_err_j, merge_has_bound(s.n_energy,
+	    s.n_energy_err)));
 	rc |= put(o, MCOL_ABOVE, jreal(s.above_idle_j, s.n_above_idle > 0));
 	rc |= put(o, MCOL_WORKLOAD, jreal(s.workload_j, s.n_workload > 0));
 	rc |= put(o, MCOL_DEVICES, json_integer((json_int_t)r->ndev));
@@ -517,6 +563,7 @@ json_device(const struct merge_job *job, const struct merge_group *g)
 	rc |= put(o, MCOL_END, jreal(g->end_s, g->has_window));
 	rc |= put(o, MCOL_TIME, jreal(d->time_s, d->n_time > 0));
 	rc |= put(o, MCOL_ENERGY, jreal(g->energy_j, g->has_energy));
+	rc |= put(o, MCOL_ENERGY_ERR, jreal(g->energy_err_j, g->has_energy && g->has_energy_err));
 	rc |= put(o, MCOL_ABOVE, jreal(g->above_idle_j, g->has_above_idle));
 	rc |= put(o, MCOL_WORKLOAD, jreal(g->workload_j, g->has_workload));
 	rc |= put(o, MCOL_RANK, jrank(r));
@@ -541,6 +588,8 @@ json_totals(const struct merge_job *job)
 	rc |= put(o, MCOL_END, jreal(job->end_s, job->has_time));
 	rc |= put(o, MCOL_WALL, jreal(job->end_s - job->start_s, job->has_time));
 	rc |= put(o, MCOL_ENERGY, jreal(job->energy_j, job->n_energy > 0));
+	rc |= put(o, MCOL_ENERGY_ERR, jreal(job->energy_err_j, merge_has_bound(job->n_energy,
+	    job->n_energy_err)));
 	rc |= put(o, MCOL_ABOVE, jreal(job->above_idle_j, job->n_above_idle > 0));
 	rc |= put(o, MCOL_WORKLOAD, jreal(job->workload_j, job->n_workload > 0));
 	rc |= fmt_json_put(o, "devices_without_energy",
@@ -563,6 +612,8 @@ json_phase(const struct merge_job_phase *p)
 	rc = put(o, MCOL_PHASE, fmt_json_text(p->name));
 	rc |= put(o, MCOL_WALL, json_real(p->wall_max_s));
 	rc |= put(o, MCOL_ENERGY, jreal(p->energy_j, p->n_energy > 0));
+	rc |= put(o, MCOL_ENERGY_ERR, jreal(p->energy_err_j, merge_has_bound(p->n_energy,
+	    p->n_energy_err)));
 	rc |= put(o, MCOL_WORKLOAD, jreal(p->workload_j, p->n_workload > 0));
 	rc |= put(o, MCOL_RANKS, json_integer((json_int_t)p->nranks));
 	rc |= put(o, MCOL_DEVICES, json_integer((json_int_t)p->n_energy));

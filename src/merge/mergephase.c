@@ -5,7 +5,8 @@
  * energy from the rank whose figures the device's group kept (a device
  * that several ranks on one host measured at the same time saw the same
  * joules, whichever rank's phase marks framed them).  Its workload energy
- * is summed over the ranks, as the job's.
+ * is summed over the ranks, as the job's.  The energy's bound is the sum
+ * of the measurements' bounds (worst case), unknown when one has none.
  */
 #include "joulestat/merge.h"
 
@@ -84,9 +85,13 @@ merge_job_phases(struct merge_job *job)
 			if (kept->devs[g->kept_dev].is_within)
 				continue;	/* within another device's figure, as for the job */
 			p = rank_phase(kept, job->phases[k].name, kept->devs[g->kept_dev].id);
-			if (p != NULL)
-				merge_add_figure(&job->phases[k].energy_j, &job->phases[k].n_energy,
-				    p->energy_j, p->n_energy > 0);
+			if (p == NULL)
+				continue;
+			merge_add_figure(&job->phases[k].energy_j, &job->phases[k].n_energy,
+			    p->energy_j, p->n_energy > 0);
+			merge_add_figure(&job->phases[k].energy_err_j,
+			    &job->phases[k].n_energy_err, p->energy_err_j,
+			    merge_has_bound(p->n_energy, p->n_energy_err));
 		}
 	}
 }

@@ -2,7 +2,8 @@
  * Reading one rank's summary CSV for joulestat merge: the file is streamed
  * by csvin (libcsv) twice, run rows then device rows, its columns are found by their schema.h names, and
  * its numbered "run" rows and their "device" rows become one struct
- * merge_rank, each figure the mean over the runs that have it.  Pure
+ * merge_rank, each figure the mean over the runs that have it (and an
+ * energy's bound the mean of theirs, as -r's statistics).  Pure
  * (text in, a record or a one-line cause out), so that the unit tests
  * and the fuzz target can feed it anything.
  */
@@ -27,7 +28,7 @@
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
-	int	lost, measured, phase, within;
+	int	lost, measured, phase, within, energy_err;
 };
 
 /* The first four make a file a summary; without the others a figure is unknown. */
@@ -55,6 +56,7 @@ static const struct {
 	{ COL_MEASURED, offsetof(struct cols, measured), false },
 	{ COL_PHASE, offsetof(struct cols, phase), false },
 	{ COL_WITHIN, offsetof(struct cols, within), false },
+	{ COL_ENERGY_ERR, offsetof(struct cols, energy_err), false },
 };
 
 /* A numbered "run" row. */
@@ -368,6 +370,35 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	return 0;
 }
 
+/*
+ * The bound of a row's energy_j, added to *sum and counted in *n when the
+ * row has both; a summary written before bounds (no energy_err_j column)
+ * has none, and the figure's bound stays unknown.
+ */
+static int
+read_bound(const struct reader *rd, size_t row, double *sum, size_t *n)
+{
+	double	v = 0;
+	bool	has, has_energy;
+
+	has_energy = csvin_get(rd->t, row, rd->c.energy)[0] != '\0';
+	if (rd->c.energy_err < 0 || !has_energy)
+		return 0;
+	if (row_num(rd, row, rd->c.energy_err, 0, MERGE_MAX_J, &v, &has) != 0)
+		return -1;
+	merge_add_figure(sum, n, v, has);
+	return 0;
+}
+
+/* The device row read_device just read: its energy's bound. */
+static int
+read_device_bound(struct reader *rd, size_t row)
+{
+	struct merge_dev	*d = &rd->r->devs[rd->seen[rd->nseen - 1].dev];
+
+	return read_bound(rd, row, &d->energy_err_j, &d->n_energy_err);
+}
+
 /* A "phase" row: the phase on one device in one run, added to the rank's means. */
 static int
 read_phase(struct reader *rd, size_t row)
@@ -402,7 +433,7 @@ read_phase(struct reader *rd, size_t row)
 	merge_add_figure(&p->energy_j, &p->n_energy, v[0], has[0]);
 	merge_add_figure(&p->workload_j, &p->n_workload, v[1], has[1]);
 	merge_add_figure(&p->wall_s, &p->n_wall, v[2], has[2]);
-	return 0;
+	return read_bound(rd, row, &p->energy_err_j, &p->n_energy_err);
 }
 
 static int
@@ -473,7 +504,9 @@ read_row(struct reader *rd, const struct csvin *t, bool is_run)
 		return 0;
 	if (is_phase)
 		return find_run(rd, run) != NULL ? read_phase(rd, 1) : 0;
-	return is_run ? read_run(rd, 1, run) : read_device(rd, 1, run);
+	if (is_run)
+		return read_run(rd, 1, run);
+	return read_device(rd, 1, run) != 0 ? -1 : read_device_bound(rd, 1);
 }
 
 static int
@@ -517,12 +550,14 @@ finish_rank(struct reader *rd)
 		d = &r->devs[i];
 		d->time_s = d->n_time > 0 ? d->time_s / (double)d->n_time : 0;
 		d->energy_j = d->n_energy > 0 ? d->energy_j / (double)d->n_energy : 0;
+		d->energy_err_j = d->n_energy_err > 0 ? d->energy_err_j / (double)d->n_energy_err : 0;
 		d->above_idle_j = d->n_above_idle > 0 ? d->above_idle_j / (double)d->n_above_idle : 0;
 		d->workload_j = d->n_workload > 0 ? d->workload_j / (double)d->n_workload : 0;
 	}
 	for (i = 0; i < r->nphases; i++) {
 		p = &r->phases[i];
 		p->energy_j = p->n_energy > 0 ? p->energy_j / (double)p->n_energy : 0;
+		p->energy_err_j = p->n_energy_err > 0 ? p->energy_err_j / (double)p->n_energy_err : 0;
 		p->workload_j = p->n_workload > 0 ? p->workload_j / (double)p->n_workload : 0;
 		p->wall_s = p->n_wall > 0 ? p->wall_s / (double)p->n_wall : 0;
 	}

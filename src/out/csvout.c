@@ -150,16 +150,43 @@ stat_cell(struct fmt_cell *c, const struct series_stat *st, enum series_row stat
 	fmt_cell_real(c, v, prec);
 }
 
-/* One statistic (mean, median, ...) of each figure of a table. */
+/*
+ * The measurement bound of one statistic into its cell: the mean's,
+ * median's, minimum's and maximum's; the standard deviation (the spread
+ * over the runs) and the count have none, nor has an unknown bound.
+ */
+static void
+bound_cell(struct fmt_cell *c, const struct series_bound *b, enum series_row stat, int prec)
+{
+	double	v = b->mean;
+
+	if (!b->has)
+		return;
+	switch (stat) {
+	case ROW_MEAN: break;
+	case ROW_MEDIAN: v = b->median; break;
+	case ROW_MIN: v = b->min; break;
+	case ROW_MAX: v = b->max; break;
+	case ROW_STDDEV: case ROW_N: case ROW_NROWS: return;
+	}
+	fmt_cell_real(c, v, prec);
+}
+
+/* One statistic (mean, median, ...) of each figure of a table, with its bound. */
 static void
 stat_cells(struct cells *cl, const struct stat_table *t, const void *base, enum series_row stat)
 {
+	const struct stat_figure	*sf;
 	const struct series_stat	*st;
 	size_t				 i;
 
 	for (i = 0; i < t->n; i++) {
-		st = (const struct series_stat *)(const void *)((const char *)base + t->v[i].off);
-		stat_cell(&cl->c[t->v[i].col], st, stat, t->v[i].prec);
+		sf = &t->v[i];
+		st = (const struct series_stat *)(const void *)((const char *)base + sf->off);
+		stat_cell(&cl->c[sf->col], st, stat, sf->prec);
+		if (sf->err_off != 0 && st->n > 0)
+			bound_cell(&cl->c[sf->err_col], (const struct series_bound *)(const void *)
+			    ((const char *)base + sf->err_off), stat, sf->prec);
 	}
 }
 
@@ -184,6 +211,8 @@ series_cells(struct cells *cl, const struct row *r)
 	    sizeof cl->name));
 	st = &ds->state_s[r->slot];
 	stat_cell(&cl->c[COL_TIME], st, r->stat, 6);
+	if (st->n > 0)
+		bound_cell(&cl->c[COL_TIME_ERR], &ds->state_err_s[r->slot], r->stat, 6);
 }
 
 /* Cells of a gate row: the gate, what it judged, its limit, the figure, the verdict. */

@@ -274,16 +274,17 @@ const struct figure_table figures_attrib = TABLE(attrib_figures);
 const struct figure_table figures_state = TABLE(state_figures);
 
 static const struct stat_figure series_run[] = {
-	{ COL_WALL, offsetof(struct series, wall_s), 6 },
-	{ COL_USER, offsetof(struct series, user_s), 6 },
-	{ COL_SYS, offsetof(struct series, sys_s), 6 },
+	{ COL_WALL, offsetof(struct series, wall_s), 6, COL_NONE, 0 },
+	{ COL_USER, offsetof(struct series, user_s), 6, COL_NONE, 0 },
+	{ COL_SYS, offsetof(struct series, sys_s), 6, COL_NONE, 0 },
 };
 
 static const struct stat_figure series_device[] = {
-	{ COL_ENERGY, offsetof(struct dev_series, energy_j), 6 },
-	{ COL_ABOVEIDLE, offsetof(struct dev_series, above_idle_j), 6 },
-	{ COL_AVGPOWER, offsetof(struct dev_series, avg_power_w), 3 },
-	{ COL_WORKLOAD, offsetof(struct dev_series, workload_j), 6 },
+	{ COL_ENERGY, offsetof(struct dev_series, energy_j), 6, COL_ENERGY_ERR,
+	    offsetof(struct dev_series, energy_err_j) },
+	{ COL_ABOVEIDLE, offsetof(struct dev_series, above_idle_j), 6, COL_NONE, 0 },
+	{ COL_AVGPOWER, offsetof(struct dev_series, avg_power_w), 3, COL_NONE, 0 },
+	{ COL_WORKLOAD, offsetof(struct dev_series, workload_j), 6, COL_NONE, 0 },
 };
 
 const struct stat_table figures_series_run = TABLE(series_run);

@@ -423,17 +423,46 @@ stat_object(const struct series_stat *st)
 	return done(o, rc);
 }
 
-/* Each statistic of table t of the struct at base, under its column's name. */
+/*
+ * {"mean", "median", "min", "max"}: the measurement bound of each of
+ * those statistics of a figure with n runs; null when unknown.
+ */
+static json_t *
+bound_object(const struct series_bound *b, size_t n)
+{
+	json_t	*o;
+	int	 rc;
+
+	if (n == 0 || !b->has)
+		return json_null();
+	o = json_object();
+	rc = fmt_json_put(o, "mean", real(b->mean));
+	rc |= fmt_json_put(o, "median", real(b->median));
+	rc |= fmt_json_put(o, "min", real(b->min));
+	rc |= fmt_json_put(o, "max", real(b->max));
+	return done(o, rc);
+}
+
+/*
+ * Each statistic of table t of the struct at base, under its column's
+ * name, and the bounds of those that have one under their bound's.
+ */
 static int
 put_stats(json_t *o, const void *base, const struct stat_table *t)
 {
+	const struct stat_figure	*sf;
 	const struct series_stat	*st;
 	size_t				 i;
 	int				 rc = 0;
 
 	for (i = 0; i < t->n; i++) {
-		st = (const struct series_stat *)(const void *)((const char *)base + t->v[i].off);
-		rc |= fmt_json_put(o, schema_column(t->v[i].col), stat_object(st));
+		sf = &t->v[i];
+		st = (const struct series_stat *)(const void *)((const char *)base + sf->off);
+		rc |= fmt_json_put(o, schema_column(sf->col), stat_object(st));
+		if (sf->err_off != 0)
+			rc |= fmt_json_put(o, schema_column(sf->err_col), bound_object(
+			    (const struct series_bound *)(const void *)((const char *)base +
+			    sf->err_off), st->n));
 	}
 	return rc;
 }
@@ -441,7 +470,7 @@ put_stats(json_t *o, const void *base, const struct stat_table *t)
 static json_t *
 series_device(const struct device *dev, const struct dev_series *ds)
 {
-	json_t	*o = json_object(), *states = json_object();
+	json_t	*o = json_object(), *states = json_object(), *errs = json_object();
 	char	 name[16];
 	int	 rc, k;
 
@@ -452,8 +481,11 @@ series_device(const struct device *dev, const struct dev_series *ds)
 			continue;
 		schema_slot_name(dev, k, name, sizeof name);
 		rc |= fmt_json_put(states, name, stat_object(&ds->state_s[k]));
+		rc |= fmt_json_put(errs, name, bound_object(&ds->state_err_s[k],
+		    ds->state_s[k].n));
 	}
 	rc |= fmt_json_put(o, "pstate_time_s", states);
+	rc |= fmt_json_put(o, "pstate_time_err_s", errs);
 	return done(o, rc);
 }
 

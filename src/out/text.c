@@ -490,14 +490,29 @@ finish_write(FILE *f)
 	return flush_status(f);
 }
 
-/* "1.002 s ± 0.001 (0.1%), min 1.000, max 1.004" */
-/* A mean over the runs; when it covers fewer than all nruns, it says over how many. */
+/*
+ * A figure over the runs: "412.300 J ± 0.400 (measurement), standard
+ * deviation 3.100 J (0.8%), min 410.000 ± 0.400, max 415.000 ± 0.400".
+ * ± is the measurement bound (b; NULL for a figure without one), the
+ * standard deviation the spread from run to run.  When it covers fewer
+ * than all nruns, it says over how many.
+ */
 static void
-write_stat(FILE *f, const char *label, const struct series_stat *st, const char *unit,
-    size_t nruns)
+write_stat(FILE *f, const char *label, const struct series_stat *st,
+    const struct series_bound *b, const char *unit, size_t nruns)
 {
-	fprintf(f, "   %-18s %.3f %s ± %.3f (%.1f%%), min %.3f, max %.3f", label, st->mean, unit,
-	    st->sd, st->mean != 0 ? 100 * st->sd / fabs(st->mean) : 0, st->min, st->max);
+	fprintf(f, "   %-18s %.3f %s", label, st->mean, unit);
+	if (b != NULL && b->has)
+		fprintf(f, " ± %.3f (measurement)", b->mean);
+	else if (b != NULL)
+		fprintf(f, " (bound unknown)");
+	fprintf(f, ", standard deviation %.3f %s (%.1f%%), min %.3f", st->sd, unit,
+	    st->mean != 0 ? 100 * st->sd / fabs(st->mean) : 0, st->min);
+	if (b != NULL && b->has)
+		fprintf(f, " ± %.3f", b->min);
+	fprintf(f, ", max %.3f", st->max);
+	if (b != NULL && b->has)
+		fprintf(f, " ± %.3f", b->max);
 	if (st->n != nruns)
 		fprintf(f, " (%zu of %zu runs)", st->n, nruns);
 	fputc('\n', f);
@@ -541,21 +556,21 @@ write_series_device(FILE *f, const struct report *rep, const struct dev_series *
 	fprintf(f, "\n device %u: %s  %s (%s, its index %u)\n", dr->dev->number, dr->dev->name,
 	    dr->dev->id, dr->backend, dr->dev->index);
 	if (ds->has_energy)
-		write_stat(f, "energy", &ds->energy_j, "J", n);
+		write_stat(f, "energy", &ds->energy_j, &ds->energy_err_j, "J", n);
 	else
 		fprintf(f, "   %-18s unknown\n", "energy");
 	if (ds->has_above_idle)
-		write_stat(f, "energy above idle", &ds->above_idle_j, "J", n);
+		write_stat(f, "energy above idle", &ds->above_idle_j, NULL, "J", n);
 	if (ds->avg_power_w.n > 0)
-		write_stat(f, "average power", &ds->avg_power_w, "W", n);
+		write_stat(f, "average power", &ds->avg_power_w, NULL, "W", n);
 	if (ds->has_workload)
-		write_stat(f, "workload estimate", &ds->workload_j, "J", n);
+		write_stat(f, "workload estimate", &ds->workload_j, NULL, "J", n);
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (!ds->has_state[k])
 			continue;
 		schema_slot_name(dr->dev, k, name, sizeof name);
 		snprintf(label, sizeof label, "time in %s", name);
-		write_stat(f, label, &ds->state_s[k], "s", n);
+		write_stat(f, label, &ds->state_s[k], &ds->state_err_s[k], "s", n);
 	}
 }
 
@@ -570,9 +585,9 @@ write_series(FILE *f, const struct report *reps, size_t n, const struct series *
 	fprintf(f, ")\n\n");
 	write_series_runs(f, reps, n);
 	/* Each mean says over how many runs only when it covers fewer than the statistics. */
-	write_stat(f, "wall time", &s->wall_s, "s", s->ncounted);
-	write_stat(f, "user time", &s->user_s, "s", s->ncounted);
-	write_stat(f, "sys time", &s->sys_s, "s", s->ncounted);
+	write_stat(f, "wall time", &s->wall_s, NULL, "s", s->ncounted);
+	write_stat(f, "user time", &s->user_s, NULL, "s", s->ncounted);
+	write_stat(f, "sys time", &s->sys_s, NULL, "s", s->ncounted);
 	for (i = 0; i < s->ndev; i++)
 		write_series_device(f, &reps[0], &s->devs[i], i, s->ncounted);
 	write_notes(f, &reps[0]);

@@ -4,7 +4,9 @@
  * of that figure's summary, never counted as 0; a P-state a run never
  * entered is 0 s in it, unless the run has no P-state data at all.  A run that failed or was interrupted is in no
  * statistic, and a device's energy that covers less than its run (time
- * was lost) is not in the energy's (joulestat(1), --repeat).
+ * was lost) is not in the energy's (joulestat(1), --repeat).  The
+ * statistics of a figure with a bound (energy, time in a P-state) carry
+ * their own bounds, from the runs' (series_bound, stats.h).
  */
 #include "joulestat/report.h"
 
@@ -42,6 +44,14 @@ get_energy(const struct report *r, size_t d, int s)
 	(void)s;
 	return r->devs[d].method != ENERGY_NONE && !r->devs[d].is_partial ?
 	    r->devs[d].energy_mj / 1e3 : NAN;
+}
+
+/* The bound of get_energy's figure. */
+static double
+get_energy_err(const struct report *r, size_t d, int s)
+{
+	(void)s;
+	return r->devs[d].energy_err_mj / 1e3;
 }
 
 static double
@@ -89,10 +99,26 @@ get_state(const struct report *r, size_t d, int slot)
 	return 0;
 }
 
+/* The bound of get_state's figure; 0 s of a state never entered is exact. */
+static double
+get_state_err(const struct report *r, size_t d, int slot)
+{
+	const struct dev_report	*dr = &r->devs[d];
+	size_t			 i;
+	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+
+	for (i = 0; i < dr->nstates; i++) {
+		if (dr->states[i].pstate == want)
+			return (double)dr->states[i].time_err_ns / 1e9;
+	}
+	return 0;
+}
+
 /* What summarizing one series needs: its runs, and room for one figure of each. */
 struct series_input {
 	const struct report	*reps;
 	double			*v;		/* one figure of each run */
+	double			*e;		/* ... and its bound */
 	unsigned		*runs;		/* the runs' numbers */
 	bool			*is_counted;	/* the run succeeded: in the statistics */
 };
@@ -112,6 +138,18 @@ series_of(const struct series_input *in, size_t n, size_t dev, int slot,
 	series_figure(in->v, n, out);
 }
 
+/* The bounds of the statistics series_of last made: get's bound in each run. */
+static void
+bounds_of(const struct series_input *in, size_t n, size_t dev, int slot,
+    double (*get)(const struct report *, size_t, int), struct series_bound *out)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		in->e[i] = isnan(in->v[i]) ? NAN : get(&in->reps[i], dev, slot);
+	series_bound(in->v, in->e, n, out);
+}
+
 static void
 series_device(struct series *s, const struct series_input *in, size_t d)
 {
@@ -120,6 +158,7 @@ series_device(struct series *s, const struct series_input *in, size_t d)
 	int			 k;
 
 	series_of(in, s->n, d, 0, get_energy, &ds->energy_j);
+	bounds_of(in, s->n, d, 0, get_energy_err, &ds->energy_err_j);
 	ds->has_energy = ds->energy_j.n > 0;
 	snprintf(what, sizeof what, "the energy of device %zu", d);
 	if (ds->has_energy)
@@ -131,6 +170,7 @@ series_device(struct series *s, const struct series_input *in, size_t d)
 	ds->has_workload = ds->workload_j.n > 0;
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		series_of(in, s->n, d, k, get_state, &ds->state_s[k]);
+		bounds_of(in, s->n, d, k, get_state_err, &ds->state_err_s[k]);
 		ds->has_state[k] = ds->state_s[k].max > 0;
 	}
 }
@@ -169,6 +209,7 @@ report_series(struct series *s, const struct report *reps, size_t n)
 	memset(s, 0, sizeof *s);
 	s->n = n;
 	in.v = xcalloc(n, sizeof *in.v);
+	in.e = xcalloc(n, sizeof *in.e);
 	in.runs = xcalloc(n, sizeof *in.runs);
 	in.is_counted = xcalloc(n, sizeof *in.is_counted);
 	for (i = 0; i < n; i++) {
@@ -186,6 +227,7 @@ report_series(struct series *s, const struct report *reps, size_t n)
 	for (d = 0; d < s->ndev; d++)
 		series_device(s, &in, d);
 	free(in.v);
+	free(in.e);
 	free(in.runs);
 	free(in.is_counted);
 }

@@ -272,6 +272,126 @@ test_tight() {
 	done
 }
 
+# ---- the statistics of -r, each run against its own truth ----------------
+
+# The truth of run K is the simulator's session K (NVSIM_TRUTH_GAP_MS: the
+# runs' readings are 2 s of --cooldown apart, a run's under 1 s apart).
+
+# stat_of STAT V...: the mean, median, min or max of the numbers V.
+stat_of() {
+	local st=$1
+	shift
+	printf '%s\n' "$@" | sort -g | awk -v st="$st" '{ v[NR] = $1; t += $1 }
+	    END {
+		if (st == "mean") m = t / NR
+		else if (st == "min") m = v[1]
+		else if (st == "max") m = v[NR]
+		else m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+		printf "%.9f\n", m
+	    }'
+}
+
+# series_bounded WHAT COLUMN ERR-COLUMN "TRUTHS" "SLACKS" FILTER...: each
+# statistic of COLUMN (the rows FILTER) within its ERR-COLUMN of the same
+# statistic of the runs' truths.  The slack of a mean is the mean of the
+# runs', of an order statistic the largest (it moves no more than that).
+series_bounded() {
+	local what=$1 col=$2 ecol=$3 tv=$4 sv=$5 st slack
+	shift 5
+	for st in mean median min max; do
+		csv_get s.csv "$col" run=$st "$@"
+		got=$csv_v
+		csv_get s.csv "$ecol" run=$st "$@"
+		slack=$(stat_of "$([ $st = mean ] && echo mean || echo max)" $sv)
+		# shellcheck disable=SC2086
+		bounded "$st $what" "$got" "$(stat_of $st $tv)" "$csv_v" "$slack"
+	done
+	# The spread is not a bound: the standard deviation row has none.
+	csv_get s.csv "$ecol" run=stddev "$@"
+	assert_eq "$csv_v" "" "$ecol of the stddev row"
+}
+
+test_series() {
+	local k pmax tv sv esv p name
+	alt_scn 70
+	sed -i 's/^energy_counter yes/energy_counter no/' alt.scn
+	for ((k = 0; k < 2; k++)); do	# 12 s of alternation, not 6
+		sed -n '/^phase dur=/p' alt.scn
+	done >more
+	sed -i '/^phase power=300 pstate=0$/d' alt.scn
+	{ cat more; echo "phase power=300 pstate=0"; } >>alt.scn
+	NVSIM_TRUTH_GAP_MS=500 js_sim alt.scn -r 3 --cooldown=2 -i 100 --json=r.json -- \
+	    "$JS_WORK" sleep 1s
+	assert_eq "$(grep -c '^session index=0 ' truth)" 3 "sessions in the truth (one per run)"
+	csv_get s.csv energy_method scope=device device=0 run=1
+	assert_eq "$csv_v" readings "energy_method (no counter: integrated, with a real bound)"
+	pmax=$(scn_pmax alt.scn)
+	tv="" sv="" esv=""
+	for k in 1 2 3; do
+		truth session first_ns index=0 n=$k
+		w_first=$t_v
+		truth session last_ns index=0 n=$k
+		csv_get s.csv time_s scope=device device=0 run=$k
+		d=$(calc "$((t_v - w_first)) / 1e9 - $csv_v")
+		awk -v d="$d" 'BEGIN { exit !(d >= -0.000002 && d < 0.1) }' ||
+		    fail "run $k: session window - time_s = $d s, not in [0, 0.1)"
+		sv="$sv $(calc "$d + 0.002")"
+		esv="$esv $(calc "($d + 0.002) * $pmax")"
+		truth session energy_mj index=0 n=$k
+		tv="$tv $(calc "$t_v / 1000")"
+	done
+	series_bounded "energy" energy_j energy_err_j "$tv" "$esv" scope=device device=0
+	for p in 0 8; do
+		name=P$p
+		tv=""
+		for k in 1 2 3; do
+			t_v=0
+			grep -q "^session_pstate index=0 n=$k pstate=$p " truth &&
+			    truth session_pstate time_ns index=0 n=$k pstate=$p
+			tv="$tv $(calc "$t_v / 1e9")"
+		done
+		series_bounded "$name time" time_s time_err_s "$tv" "$sv" scope=pstate device=0 \
+		    pstate=$name
+	done
+	# The JSON carries the same bounds, and the text tells them from the spread.
+	csv_get s.csv energy_err_j scope=device device=0 run=mean
+	assert_near "$("$JSONTOOL" get r.json .series.devices[0].energy_err_j.mean)" "$csv_v" \
+	    0.000001 "JSON series energy_err_j.mean"
+	csv_get s.csv time_err_s scope=pstate device=0 pstate=P8 run=max
+	assert_near "$("$JSONTOOL" get r.json .series.devices[0].pstate_time_err_s.P8.max)" \
+	    "$csv_v" 0.000001 "JSON series pstate_time_err_s.P8.max"
+	assert_match err '^   energy +[0-9.]+ J ± [0-9.]+ \(measurement\), standard deviation [0-9.]+ J \([0-9.]+%\), min [0-9.]+ ± [0-9.]+, max [0-9.]+ ± [0-9.]+$'
+}
+
+# ---- merge: a total over ranks adds the ranks' bounds ----------------------
+
+test_merge_sum() {
+	local k tsum esum bsum
+	tsum=0 esum=0 bsum=0
+	# The run of test_bursts_sparse, whose integrated energy's bound is real.
+	for k in 0 1; do
+		SLURM_PROCID=$k js_sim "$SCN/bounds-bursts.scn" -i 500 -- "$JS_WORK" sleep 3s
+		slack
+		truth device energy_mj index=0
+		tsum=$(calc "$tsum + $t_v / 1000")
+		esum=$(calc "$esum + $es")
+		csv_get s.csv energy_err_j scope=device device=0
+		bsum=$(calc "$bsum + $csv_v")
+		mv s.csv r$k.csv
+	done
+	try "$JOULESTAT" merge --csv=m.csv --json=m.json r0.csv r1.csv
+	assert_rc 0
+	assert_match out ' 2 ranks on 1 host'
+	csv_get m.csv energy_j scope=job
+	e=$csv_v
+	csv_get m.csv energy_err_j scope=job
+	assert_near "$csv_v" "$bsum" 0.000004 "job energy_err_j = the sum of the ranks' bounds"
+	bounded "job energy" "$e" "$tsum" "$csv_v" "$esum"
+	assert_near "$("$JSONTOOL" get m.json .totals.energy_err_j)" "$csv_v" 0.000001 \
+	    "JSON totals.energy_err_j"
+	assert_match out '^   energy +[0-9.]+ J ± [0-9.]+ = [0-9.]+ Wh$'
+}
+
 # ---- summaries without the new columns still merge and serve as baselines -
 
 test_old_columns() {
@@ -290,9 +410,15 @@ test_old_columns() {
 	    }' s.csv >old.csv
 	grep -q err_ old.csv && fail "old.csv still has a bound column"
 	"$CSVTOOL" check old.csv >/dev/null || fail "old.csv is not a consistent CSV"
-	try "$JOULESTAT" merge old.csv
+	try "$JOULESTAT" merge --csv=m.csv --json=m.json old.csv
 	assert_rc 0
-	assert_match out '^   energy +[0-9.]+ J = [0-9.]+ Wh'
+	assert_match out '^   energy +[0-9.]+ J = [0-9.]+ Wh \(bound unknown: 1 of 1 figures without one\)$'
+	# Unknown, never 0: an empty field, null.
+	for scope in job rank device; do
+		csv_get m.csv energy_err_j scope=$scope
+		assert_eq "$csv_v" "" "merged $scope energy_err_j of an old summary"
+	done
+	assert_eq "$("$JSONTOOL" get m.json .totals.energy_err_j)" null "JSON totals.energy_err_j"
 	try env NVSIM_SCENARIO="$js_scn" "$JOULESTAT" --nvml-lib="$SIMLIB" --baseline=old.csv \
 	    --max-regression=1000 -- "$JS_WORK" sleep 0.5s
 	assert_rc 0
@@ -322,4 +448,8 @@ t_run "clocks-event reasons against the scenario's masks (bounds-reasons.scn)" t
 t_run "bounds under 10% at -i 20 for phases of 200 ms or longer (bounds-phases.scn)" test_tight
 t_run "summaries without the bound columns: merge and --baseline still read them" \
     test_old_columns
+t_run "-r 3: mean, median, min and max bounds contain each statistic of the runs' truths" \
+    test_series
+t_run "merge of 2 ranks: the total's bound is the sum of theirs and contains the truths' sum" \
+    test_merge_sum
 t_done

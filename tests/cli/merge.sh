@@ -133,6 +133,12 @@ test_apart_summed() {
 	sum_all energy_j r0.csv r1.csv
 	csv_get m.csv energy_j scope=job
 	assert_near "$csv_v" "$s" 0.000005 "job energy: the sum"
+	# Its bound: the ranks' bounds added (worst case).
+	sum_all energy_err_j r0.csv r1.csv
+	csv_get m.csv energy_err_j scope=job
+	assert_near "$csv_v" "$s" 0.000005 "job energy_err_j: the sum of the bounds"
+	assert_near "$("$JSONTOOL" get m.json .totals.energy_err_j)" "$s" 0.000005 \
+	    "JSON totals.energy_err_j"
 	csv_get m.csv devices scope=job
 	assert_eq "$csv_v" 4 "device measurements"
 	csv_get r0.csv start_unix_s scope=run
@@ -156,6 +162,11 @@ test_repeat_mean() {
 		mean=$csv_v
 		csv_get m.csv energy_j scope=device device=$d
 		assert_near "$csv_v" "$mean" 0.000002 "device $d mean energy"
+		# The mean's bound follows -r's rule: the mean of the runs' bounds.
+		csv_get r0.csv energy_err_j scope=device run=mean device=$d
+		mean=$csv_v
+		csv_get m.csv energy_err_j scope=device device=$d
+		assert_near "$csv_v" "$mean" 0.000002 "device $d mean energy's bound"
 	done
 	csv_get m.csv runs scope=rank
 	assert_eq "$csv_v" 3 runs
@@ -175,7 +186,7 @@ test_outputs_to_stdout() {
 	assert_rc 0
 	[ ! -s out ] || fail "the report went to stdout despite -o"
 	assert_match rep.txt '^ joulestat merge: job 5, 1 rank on 1 host$'
-	assert_match rep.txt '^   energy +[0-9.]+ J = [0-9.]+ Wh'
+	assert_match rep.txt '^   energy +[0-9.]+ J ± [0-9.]+ = [0-9.]+ Wh$'
 }
 
 # err_case MSG-REGEX ARGS...: merge fails with 125 and one line naming the problem.

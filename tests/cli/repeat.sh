@@ -46,7 +46,12 @@ test_three_runs_mean_stddev() {
 	csv_get s.csv time_s scope=pstate run=mean device=0
 	assert_num "$csv_v" "mean P-state time"
 	assert_match err '\(3 runs\)'
-	assert_match err 'energy +[0-9.]+ J ± [0-9.]+'
+	assert_match err 'energy +[0-9.]+ J ± [0-9.]+ \(measurement\), standard deviation [0-9.]+ J'
+	assert_match err 'wall time +[0-9.]+ s, standard deviation [0-9.]+ s'
+	csv_get s.csv energy_err_j scope=device run=mean device=0
+	assert_num "$csv_v" "mean energy's bound"
+	csv_get s.csv time_err_s scope=pstate run=max device=0
+	assert_num "$csv_v" "max P-state time's bound"
 }
 
 # The JSON summary of a series carries the same mean as the CSV.

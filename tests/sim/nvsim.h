@@ -26,6 +26,7 @@
 #define NVSIM_NAME_LEN		96	/* name and UUID buffers, NUL included */
 #define NVSIM_CALL_LEN		64	/* longest NVML symbol name we accept */
 #define NVSIM_PSTATE_BINS	17	/* P0..P15, then "unknown" */
+#define NVSIM_MAX_SESSIONS	64	/* truth "session" records per device */
 #define NVSIM_SAMPLE_DEPTH	120	/* driver power samples kept per device */
 #define NVSIM_FOREIGN_BASE	5000000u /* proccount pids: above any Linux pid_max */
 #define NVSIM_NEVER		INT64_MAX /* an open end of a time window */
@@ -207,6 +208,14 @@ struct simdev {
 	int64_t		 first_read_ns;		/* CLOCK_MONOTONIC */
 	int64_t		 last_read_ns;
 	unsigned long	 nreads;
+	/*
+	 * Sessions (NVSIM_TRUTH_GAP_MS): runs of reading calls no further
+	 * apart than the gap, the first NVSIM_MAX_SESSIONS of them.
+	 */
+	int64_t		 sess_first_ns[NVSIM_MAX_SESSIONS];
+	int64_t		 sess_last_ns[NVSIM_MAX_SESSIONS];
+	size_t		 nsess;
+	bool		 is_sess_open;		/* the newest session is recorded */
 	bool		 is_gpu_locked, is_mem_locked;
 	unsigned	 gpu_lock[2];		/* min, max MHz */
 	unsigned	 mem_lock[2];

@@ -329,9 +329,32 @@ state_shutdown(void)
 	return NVML_SUCCESS;
 }
 
+/* NVSIM_TRUTH_GAP_MS in ns; 0 when unset (no sessions). */
+static int64_t
+session_gap_ns(void)
+{
+	const char	*env = getenv("NVSIM_TRUTH_GAP_MS");
+	char		*end;
+	long		 v;
+
+	if (env == NULL || *env == '\0')
+		return 0;
+	v = strtol(env, &end, 10);
+	return *end == '\0' && v > 0 ? (int64_t)v * 1000000 : 0;
+}
+
 void
 state_note_read(struct simdev *d, int64_t now_ns)
 {
+	int64_t	gap = session_gap_ns();
+
+	if (gap > 0 && (d->nreads == 0 || now_ns - d->last_read_ns > gap)) {
+		d->is_sess_open = d->nsess < NVSIM_MAX_SESSIONS;
+		if (d->is_sess_open)
+			d->sess_first_ns[d->nsess++] = now_ns;
+	}
+	if (gap > 0 && d->is_sess_open)
+		d->sess_last_ns[d->nsess - 1] = now_ns;
 	if (d->nreads++ == 0)
 		d->first_read_ns = now_ns;
 	d->last_read_ns = now_ns;

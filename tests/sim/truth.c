@@ -135,6 +135,36 @@ write_attrib(FILE *f, const struct sim_state *st, const struct simdev *d)
 	    d->has_util_newest ? d->util_newest_ms : -1, procs_tick_ms(d, b_ms));
 }
 
+/*
+ * With NVSIM_TRUTH_GAP_MS, the same for each session (a run of reading
+ * calls no further apart than the gap: one run of a tool that repeats its
+ * measurement), numbered from 1: its window, energy and P-state times.
+ */
+static void
+write_sessions(FILE *f, const struct sim_state *st, const struct simdev *d)
+{
+	int64_t		 time_ns[NVSIM_PSTATE_BINS];
+	double		 energy_mj[NVSIM_PSTATE_BINS];
+	int64_t		 a, b;
+
+	for (size_t k = 0; k < d->nsess; k++) {
+		a = d->sess_first_ns[k] - st->t0_ns;
+		b = d->sess_last_ns[k] - st->t0_ns;
+		fprintf(f, "session index=%u n=%zu first_ns=%" PRId64 " last_ns=%" PRId64
+		    " energy_mj=%.3f\n", d->index, k + 1, d->sess_first_ns[k], d->sess_last_ns[k],
+		    model_energy_mj(d, (double)a / 1e6, (double)b / 1e6));
+		memset(time_ns, 0, sizeof time_ns);
+		memset(energy_mj, 0, sizeof energy_mj);
+		model_pstate_split(d, a, b, time_ns, energy_mj);
+		for (unsigned p = 0; p < NVSIM_PSTATE_BINS; p++) {
+			if (time_ns[p] != 0)
+				fprintf(f, "session_pstate index=%u n=%zu pstate=%u time_ns=%" PRId64
+				    " energy_mj=%.3f\n", d->index, k + 1, p < 16 ? p :
+				    (unsigned)NVML_PSTATE_UNKNOWN, time_ns[p], energy_mj[p]);
+		}
+	}
+}
+
 static void
 write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 {
@@ -150,6 +180,7 @@ write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 	write_pstates(f, st, d);
 	write_reasons(f, st, d);
 	write_attrib(f, st, d);
+	write_sessions(f, st, d);
 }
 
 static int

@@ -66,6 +66,7 @@ set_energy(struct fixture *fx, size_t run, size_t dev, double joules)
 {
 	fx->dreps[run][dev].method = ENERGY_COUNTER;
 	fx->dreps[run][dev].energy_mj = joules * 1e3;
+	fx->dreps[run][dev].energy_err_mj = joules * 10;	/* a bound of 1% */
 }
 
 static void
@@ -451,8 +452,8 @@ test_judge_total_and_device(void **state)
 	assert_near(fx->gs.v[4].measured, 5, TOL);
 	assert_int_equal(fx->gs.v[4].verdict, GATE_PASS);
 	assert_int_equal(fx->gs.nfailed, 2);
-	/* One run has no spread to report. */
-	assert_string_equal(fx->gs.v[0].detail, "");
+	/* One run has no spread to report, only the bound: 1% of 10 J and of 5 J. */
+	assert_string_equal(fx->gs.v[0].detail, "measured ± 0.150 J (measurement)");
 }
 
 static void
@@ -471,7 +472,9 @@ test_judge_sigma(void **state)
 	assert_near(fx->gs.v[0].measured, 11 + sd, 1e-9);
 	assert_int_equal(fx->gs.v[0].verdict, GATE_FAIL);
 	assert_int_equal(fx->gs.v[1].verdict, GATE_PASS);
-	assert_string_equal(fx->gs.v[0].detail, "mean 11.000 J + 1 x sd 1.414 J over 2 runs");
+	/* The bound of the mean is the mean of the runs' (0.1 J and 0.12 J), apart from the sd. */
+	assert_string_equal(fx->gs.v[0].detail, "mean 11.000 J + 1 x sd 1.414 J over 2 runs; "
+	    "mean ± 0.110 J (measurement)");
 	/* All devices: 15 and 17, mean 16, the same sd: 17.414. */
 	assert_near(fx->gs.v[2].measured, 16 + sd, 1e-9);
 	assert_int_equal(fx->gs.v[2].verdict, GATE_FAIL);
@@ -601,12 +604,12 @@ test_judge_partial_total(void **state)
 	judge(fx, 1);
 	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
 	assert_true(fabs(fx->gs.v[0].measured - 100) < 1e-9);
-	assert_string_equal(fx->gs.v[0].detail, "");
+	assert_string_equal(fx->gs.v[0].detail, "measured ± 1.000 J (measurement)");
 	fx->dreps[0][1].method = ENERGY_NONE;
 	judge(fx, 1);
 	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
 	assert_true(fabs(fx->gs.v[0].measured - 40) < 1e-9);
-	assert_string_equal(fx->gs.v[0].detail,
+	assert_string_equal(fx->gs.v[0].detail, "measured ± 0.400 J (measurement); "
 	    "the sum over the 1 of 2 devices that measured it");
 }
 
@@ -941,7 +944,8 @@ test_write_text(void **state)
 	assert_contains(buf, "   energy, device 0");
 	assert_contains(buf, "<= 12.000 J");
 	assert_contains(buf, "12.414 J  FAIL\n");
-	assert_contains(buf, "     mean 11.000 J + 1 x sd 1.414 J over 2 runs\n");
+	assert_contains(buf, "     mean 11.000 J + 1 x sd 1.414 J over 2 runs; mean ± 0.110 J "
+	    "(measurement)\n");
 	/* Not measured: "-" for the figure, and why. */
 	assert_contains(buf, "   energy, device 5");
 	assert_contains(buf, " -  FAIL (not measured)\n");

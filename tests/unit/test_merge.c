@@ -295,6 +295,72 @@ test_repeat_mean(void **state)
 	merge_job_free(&job);
 }
 
+/*
+ * Bounds: a rank's device bound is the mean of its runs' (as -r's), a
+ * total adds them, a phase's too; a file without energy_err_j (written
+ * before bounds) makes every sum it is in unknown, never 0.
+ */
+static const char HEADER_ERR[] =
+    "schema_version,scope,run,host,rank,job,start_unix_s,wall_s,device,device_id,phase,"
+    "time_s,energy_j,energy_err_j\n";
+
+static void
+add_bounded(struct text *t, const char *rank, int run, double start, const char *id,
+    double energy, double err)
+{
+	add(t, "2,\"run\",%d,\"n1\",\"%s\",\"7\",%.6f,1.0,,,,,,\n", run, rank, start);
+	add(t, "2,\"device\",%d,\"n1\",\"%s\",\"7\",,,0,\"%s\",,1.0,%.6f,%.6f\n", run, rank, id,
+	    energy, err);
+	add(t, "2,\"phase\",%d,\"n1\",\"%s\",\"7\",,0.5,0,\"%s\",\"solve\",,%.6f,%.6f\n", run,
+	    rank, id, energy / 2, err / 2);
+}
+
+static void
+test_bounds(void **state)
+{
+	struct merge_job	 job = { 0 };
+	struct text		 t;
+	const struct merge_dev	*d;
+
+	(void)state;
+	t.len = 0;
+	add(&t, "%s", HEADER_ERR);
+	add_bounded(&t, "0", 1, 1000.0, GPU_A, 100.0, 0.2);
+	add_bounded(&t, "0", 2, 1010.0, GPU_A, 110.0, 0.4);
+	add_rank(&job, &t, "r0.csv");
+	t.len = 0;
+	add(&t, "%s", HEADER_ERR);
+	add_bounded(&t, "1", 1, 1000.0, GPU_B, 50.0, 0.5);
+	add_rank(&job, &t, "r1.csv");
+	total(&job);
+	d = &job.ranks[0].devs[0];
+	assert_int_equal(d->n_energy_err, 2);
+	assert_float_equal(d->energy_err_j, 0.3, EPS);
+	assert_true(merge_has_bound(job.n_energy, job.n_energy_err));
+	assert_float_equal(job.energy_j, 155.0, EPS);
+	assert_float_equal(job.energy_err_j, 0.8, EPS);
+	assert_int_equal(job.nphases, 1);
+	assert_true(merge_has_bound(job.phases[0].n_energy, job.phases[0].n_energy_err));
+	assert_float_equal(job.phases[0].energy_err_j, 0.4, EPS);
+	merge_job_free(&job);
+
+	/* The same ranks and one from before bounds: the total's bound is unknown. */
+	memset(&job, 0, sizeof job);
+	t.len = 0;
+	add(&t, "%s", HEADER_ERR);
+	add_bounded(&t, "0", 1, 1000.0, GPU_A, 100.0, 0.2);
+	add_rank(&job, &t, "r0.csv");
+	begin(&t);
+	add_run(&t, "n1", "1", "7", 1, 1000.0, 1.0);
+	add_dev(&t, "n1", "1", "7", 1, 0, GPU_B, 1.0, 50.0, 1.0);
+	add_rank(&job, &t, "r1.csv");
+	total(&job);
+	assert_float_equal(job.energy_j, 150.0, EPS);
+	assert_int_equal(job.n_energy_err, 1);
+	assert_false(merge_has_bound(job.n_energy, job.n_energy_err));
+	merge_job_free(&job);
+}
+
 /* A runs that lacks a figure leaves it out of the mean, as csvout's series do. */
 static void
 test_repeat_mean_known_only(void **state)
@@ -587,7 +653,8 @@ test_report(void **state)
 	assert_non_null(strstr(buf, "job wall time      11.000 s"));
 	assert_non_null(strstr(buf, "0, 1 (shared, counted once: figures of rank 0, and of the "
 	    "others where their windows reach beyond it, pro-rated)"));
-	assert_non_null(strstr(buf, "   energy             2599.000 J = 0.7219 Wh\n"));
+	/* Summaries written before bounds: the total is known, its bound is not. */
+	assert_non_null(strstr(buf, "   energy             2599.000 J = 0.7219 Wh (bound unknown: "));
 	assert_non_null(strstr(buf, "   workload           1350.000 J"));
 	free(buf);
 	merge_job_free(&job);
@@ -604,6 +671,7 @@ main(void)
 		cmocka_unit_test(test_unknown_windows),
 		cmocka_unit_test(test_repeat_mean),
 		cmocka_unit_test(test_repeat_mean_known_only),
+		cmocka_unit_test(test_bounds),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_job_mixing_and_twice),
 		cmocka_unit_test(test_no_job_ids),
