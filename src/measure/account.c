@@ -598,6 +598,9 @@ account_finish(struct dev_acct *a)
 		a->is_after_gap = false;
 		a->is_lost_at_end = true;
 	}
+	/* Never a good reading: all of the span was without one. */
+	if (!a->has_prev && a->has_start)
+		a->lost_ns = a->end_ns - a->start_ns;
 }
 
 int64_t

@@ -406,6 +406,13 @@ write_lost(FILE *f, const struct dev_report *d)
 		fprintf(f, ", spanned by the %s", d->method == ENERGY_COUNTER ?
 		    "energy counter" : "power readings around them");
 	fprintf(f, "\n");
+	/* Lost ends are outside the window: what the P-state shares are of. */
+	if (!d->has_window)
+		fprintf(f, "   %-18s unknown (no valid reading)\n", "window");
+	else if (d->window_ns < d->span_ns)
+		fprintf(f, "   %-18s %.3f s of %.3f s, from the first valid %sreading to the last\n",
+		    "window", (double)d->window_ns / 1e9, (double)d->span_ns / 1e9,
+		    d->method == ENERGY_COUNTER ? "counter " : d->method == ENERGY_NONE ? "" : "power ");
 }
 
 static void
