@@ -281,9 +281,9 @@ write_throttle(FILE *f, const struct dev_report *d)
 	for (i = 0; i < 2 && d->has_reasons; i++) {
 		viol = i == 0 ? d->throttle_power_ns : d->throttle_thermal_ns;
 		diff = viol - d->reason_viol_ns[i];
-		/* The counters cover the whole run, the reasons only the ticks' window. */
-		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->window_ns - d->reason_cover_ns) +
-		    d->window_ns / 100)
+		/* The counters cover every reading tried, the reasons only the ticks' time. */
+		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->span_ns - d->reason_cover_ns) +
+		    d->span_ns / 100)
 			fprintf(f, "   note: the %s violation counter says %.3f s where the reasons "
 			    "read every tick say %.3f s ± %.3f\n", group[i], (double)viol / 1e9,
 			    (double)d->reason_viol_ns[i] / 1e9,
