@@ -36,6 +36,13 @@ struct pstate_acct {
 	int64_t		mem_clock_ns;	/* time with a known memory clock */
 };
 
+/* A P-state's figures over one stretch of time. */
+struct state_part {
+	int64_t		time_ns;
+	int64_t		energy_ns;
+	double		energy_mj;
+};
+
 /* The counter's unit: every backend's counter is read in whole mJ. */
 #define ACCOUNT_COUNTER_QUANTUM_MJ	1.0
 
@@ -62,6 +69,17 @@ struct dev_acct {
 	unsigned	end_valid;	/* its valid bits; 0 when lost */
 	/* By enum energy_method: time between two readings that both read its source. */
 	int64_t		source_ns[4];
+	/*
+	 * By enum energy_method: the first and last readings that read its
+	 * source (for the driver's samples, any good reading: their power is
+	 * carried to both), and the P-states' figures before the first and
+	 * after the last, which lie outside the window (window.h).
+	 */
+	bool		has_win[4];
+	int64_t		win_from_ns[4];
+	int64_t		win_to_ns[4];
+	struct state_part win_head[4][ACCOUNT_NSTATES];
+	struct state_part win_tail[4][ACCOUNT_NSTATES];
 	/* The last readings that had energy, and power: intervals are bridged over others. */
 	bool		has_last_e;
 	int64_t		last_e_ns;
@@ -200,8 +218,8 @@ void	account_note_idle(struct dev_acct *a, const struct device *dev, const struc
 /*
  * The time the energy of method covers, and the time from the device's
  * first reading (good or lost) to its last, good or lost: a headline energy whose
- * covered time is shorter than the span left time unmeasured (HACKING.md,
- * "Measurement rules", Validity).
+ * covered time is shorter than the span left time unmeasured, and is
+ * partial (HACKING.md, "Measurement rules", Validity).
  */
 int64_t	account_covered_ns(const struct dev_acct *a, enum energy_method method);
 int64_t	account_span_ns(const struct dev_acct *a);
@@ -229,6 +247,9 @@ double	account_state_energy_err_mj(const struct dev_acct *a, int slot);
  * or at the end, whether or not a counter bridged it.
  */
 int64_t	account_lost_ns(const struct dev_acct *a, enum energy_method method);
+
+/* The validity bit of the reading that gives method its figures. */
+unsigned	account_source_bit(enum energy_method method);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

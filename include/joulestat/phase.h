@@ -27,7 +27,7 @@ struct phase_dev {
 	enum energy_method	method;		/* ENERGY_NONE: no energy measured */
 	double			energy_mj;
 	double			energy_err_mj;	/* its bound, as the run's (account.h) */
-	int64_t			first_ns;	/* the device's first and last good readings */
+	int64_t			first_ns;	/* the first and last valid readings of the energy's source */
 	int64_t			last_ns;	/* in the phase: what energy_mj spans */
 	int64_t			measured_ns;	/* the time energy_mj covers */
 	bool			has_peak;

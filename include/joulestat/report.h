@@ -61,7 +61,8 @@ struct dev_report {
 	const struct device	*dev;
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
-	int64_t			 window_ns;	/* first to last reading, lost ones too */
+	int64_t			 window_ns;	/* first to last valid reading of the energy's source */
+	bool			 has_window;	/* ... some reading was valid */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
 	bool			 has_measured;	/* method != ENERGY_NONE */
 	int64_t			 span_ns;	/* first to last reading, lost ones too */

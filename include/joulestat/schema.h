@@ -79,6 +79,7 @@
 	C(COL_LOST, "lost_readings")					\
 	C(COL_LOSTS, "lost_s")						\
 	C(COL_MEASURED, "measured_s")					\
+	C(COL_PARTIAL, "partial")					\
 	C(COL_THR_POWER, "throttled_power_s")				\
 	C(COL_THR_THERMAL, "throttled_thermal_s")			\
 	C(COL_REASONS_KNOWN, "reasons_known_s")				\

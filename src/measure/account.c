@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "joulestat/util.h"
+#include "joulestat/window.h"
 
 double
 account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj)
@@ -504,7 +505,16 @@ static const unsigned source_bit[] = {
 	[ENERGY_TICKS] = M_POWER,
 };
 
-/* The time since the previous reading (good or lost), for each source both read. */
+unsigned
+account_source_bit(enum energy_method method)
+{
+	return (size_t)method < ARRAY_SIZE(source_bit) ? source_bit[method] : 0;
+}
+
+/*
+ * The time since the previous reading (good or lost), for each source both
+ * read; and each source's window (window.c).
+ */
 static void
 note_sources(struct dev_acct *a, const struct sample *s)
 {
@@ -522,13 +532,15 @@ note_sources(struct dev_acct *a, const struct sample *s)
 	}
 	a->end_ns = s->t_ns;
 	a->end_valid = v;
+	window_note_reading(a, s);
 }
 
 void
 account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
-	double	e = 0;
-	bool	has_e, is_spread, is_counter;
+	struct state_part	before[ACCOUNT_NSTATES];
+	double			e = 0;
+	bool			has_e, is_spread, is_counter;
 
 	note_sources(a, s);
 	if (s->is_lost) {
@@ -563,10 +575,12 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->lost_ns += s->t_ns - a->prev.t_ns;
 		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
 	}
+	window_states_now(a, before);
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
 	/* A counter reading missed: the next delta brings this interval's energy. */
 	split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, has_e || is_spread ||
 	    (a->has_last_e && !(s->valid & M_ENERGY)));
+	window_note_interval(a, &a->prev, s, before);
 	add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);
 	a->has_states = true;
@@ -620,6 +634,9 @@ account_finish(struct dev_acct *a)
 		a->is_after_gap = false;
 		a->is_lost_at_end = true;
 	}
+	/* Never a good reading: all of the span was without one. */
+	if (!a->has_prev && a->has_start)
+		a->lost_ns = a->end_ns - a->start_ns;
 }
 
 int64_t

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "joulestat/util.h"
+#include "joulestat/window.h"
 
 void
 phases_init(struct phases *ph, size_t ndev)
@@ -88,19 +89,21 @@ begin(struct phases *ph, const char *name, bool is_phase, const struct phase_poi
 static void
 device_figures(struct phase_dev *pd, struct dev_acct *a)
 {
-	int	i;
+	struct state_part	w;
+	int			i;
 
 	account_finish(a);
 	pd->energy_mj = account_energy_mj(a, &pd->method);
 	pd->energy_err_mj = account_energy_err_mj(a, pd->method);
 	pd->measured_ns = account_covered_ns(a, pd->method);
-	pd->first_ns = a->first_ns;
-	pd->last_ns = a->last_ns;
+	/* The phase's window, by the run's rule (window.h). */
+	window_of(a, pd->method, &pd->first_ns, &pd->last_ns);
 	pd->has_peak = a->has_power;
 	pd->peak_mw = a->peak_power_mw;
 	for (i = 0; i < ACCOUNT_NSTATES; i++) {
-		pd->state_ns[i] = a->states[i].time_ns;
-		pd->state_mj[i] = a->states[i].energy_mj;
+		window_state(a, pd->method, i, &w);
+		pd->state_ns[i] = w.time_ns;
+		pd->state_mj[i] = w.energy_mj;
 		pd->state_err_ns[i] = account_state_time_err_ns(a, i);
 		pd->state_err_mj[i] = account_state_energy_err_mj(a, i);
 	}

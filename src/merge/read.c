@@ -28,7 +28,7 @@
 struct cols {
 	int	scope, run, id, energy;
 	int	host, rank, job, start, wall, index, name, backend, time, above_idle, workload;
-	int	lost, measured, phase, within, energy_err;
+	int	lost, measured, partial, phase, within, energy_err;
 };
 
 /* The first four make a file a summary; without the others a figure is unknown. */
@@ -54,6 +54,7 @@ static const struct {
 	{ COL_WORKLOAD, offsetof(struct cols, workload), false },
 	{ COL_LOSTS, offsetof(struct cols, lost), false },
 	{ COL_MEASURED, offsetof(struct cols, measured), false },
+	{ COL_PARTIAL, offsetof(struct cols, partial), false },
 	{ COL_PHASE, offsetof(struct cols, phase), false },
 	{ COL_WITHIN, offsetof(struct cols, within), false },
 	{ COL_ENERGY_ERR, offsetof(struct cols, energy_err), false },
@@ -329,8 +330,8 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	const char		*id = csvin_get(rd->t, row, rd->c.id);
 	const struct run_info	*ri;
 	struct merge_dev	*d;
-	double			 v[6] = { 0 };
-	bool			 has[6];
+	double			 v[7] = { 0 };
+	bool			 has[7];
 	int64_t			 index;
 
 	if (id[0] == '\0') {
@@ -348,14 +349,18 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	    row_num(rd, row, rd->c.above_idle, -MERGE_MAX_J, MERGE_MAX_J, &v[2], &has[2]) != 0 ||
 	    row_num(rd, row, rd->c.workload, -MERGE_MAX_J, MERGE_MAX_J, &v[3], &has[3]) != 0 ||
 	    row_num(rd, row, rd->c.lost, 0, MERGE_MAX_S, &v[4], &has[4]) != 0 ||
-	    row_num(rd, row, rd->c.measured, 0, MERGE_MAX_S, &v[5], &has[5]) != 0)
+	    row_num(rd, row, rd->c.measured, 0, MERGE_MAX_S, &v[5], &has[5]) != 0 ||
+	    row_num(rd, row, rd->c.partial, 0, 1, &v[6], &has[6]) != 0)
 		return -1;
 	d = find_dev(rd, row, id, index);
 	/*
-	 * Energy that covers less than the device's window (joulestat(1),
-	 * --gate-partial); a summary without measured_s says so by lost time.
+	 * Energy that covers less than the readings tried (joulestat(1),
+	 * --gate-partial): the run's own verdict, its partial column.  Older
+	 * summaries have none; their time_s ran over every reading tried, so
+	 * measured_s below it says so, and without measured_s lost time does.
 	 */
-	if (has[1] && (has[5] ? has[0] && v[5] < v[0] - 2e-6 : has[4] && v[4] > 0))
+	if (has[1] && (has[6] ? v[6] != 0 : has[5] ? has[0] && v[5] < v[0] - 2e-6 :
+	    has[4] && v[4] > 0))
 		d->is_partial = true;
 	/* Its figure is within another device's of the rank (an APU's SoC power). */
 	if (rd->c.within >= 0 && csvin_get(rd->t, row, rd->c.within)[0] != '\0')

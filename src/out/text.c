@@ -284,9 +284,9 @@ write_throttle(FILE *f, const struct dev_report *d)
 	for (i = 0; i < 2 && d->has_reasons; i++) {
 		viol = i == 0 ? d->throttle_power_ns : d->throttle_thermal_ns;
 		diff = viol - d->reason_viol_ns[i];
-		/* The counters cover the whole run, the reasons only the ticks' window. */
-		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->window_ns - d->reason_cover_ns) +
-		    d->window_ns / 100)
+		/* The counters cover every reading tried, the reasons only the ticks' time. */
+		if (llabs(diff) > d->reason_viol_err_ns[i] + (d->span_ns - d->reason_cover_ns) +
+		    d->span_ns / 100)
 			fprintf(f, "   note: the %s violation counter says %.3f s where the reasons "
 			    "read every tick say %.3f s ± %.3f\n", group[i], (double)viol / 1e9,
 			    (double)d->reason_viol_ns[i] / 1e9,
@@ -409,6 +409,13 @@ write_lost(FILE *f, const struct dev_report *d)
 		fprintf(f, ", spanned by the %s", d->method == ENERGY_COUNTER ?
 		    "energy counter" : "power readings around them");
 	fprintf(f, "\n");
+	/* Lost ends are outside the window: what the P-state shares are of. */
+	if (!d->has_window)
+		fprintf(f, "   %-18s unknown (no valid reading)\n", "window");
+	else if (d->window_ns < d->span_ns)
+		fprintf(f, "   %-18s %.3f s of %.3f s, from the first valid %sreading to the last\n",
+		    "window", (double)d->window_ns / 1e9, (double)d->span_ns / 1e9,
+		    d->method == ENERGY_COUNTER ? "counter " : d->method == ENERGY_NONE ? "" : "power ");
 }
 
 static void

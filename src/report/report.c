@@ -21,6 +21,7 @@
 #include "joulestat/run.h"
 #include "joulestat/setup.h"
 #include "joulestat/util.h"
+#include "joulestat/window.h"
 
 #ifndef JOULESTAT_VERSION
 #define JOULESTAT_VERSION "unknown"
@@ -161,34 +162,33 @@ build_times(struct report *rep, const struct run *run)
 }
 
 /*
- * Time per P-state over the device's window, which runs from its first
- * reading to its last, lost ones included: time lost before the first
- * good reading or after the last is the unknown state's, so that the
- * shares add up to the whole window.
+ * Time per P-state over the device's window, from the first to the last
+ * valid reading of its energy's source: lost time at either end is
+ * outside it, time without a P-state reading inside it is the unknown
+ * state's, so that the shares add up to the window (window.h).
  */
 static void
 build_states(struct dev_report *d, const struct dev_acct *a)
 {
 	struct state_report	*s;
-	int64_t			 t, ends;
+	struct state_part	 w;
 	int			 i;
 
-	ends = a->has_prev ? d->window_ns - (a->last_ns - a->first_ns) : 0;
 	for (i = 0; i < ACCOUNT_NSTATES; i++) {
-		t = a->states[i].time_ns + (i == ACCOUNT_STATE_UNKNOWN && ends > 0 ? ends : 0);
-		if (t == 0)
+		window_state(a, d->method, i, &w);
+		if (w.time_ns <= 0)
 			continue;
 		s = &d->states[d->nstates++];
 		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
-		s->time_ns = t;
+		s->time_ns = w.time_ns;
 		s->time_err_ns = account_state_time_err_ns(a, i);
 		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
-		s->energy_mj = a->states[i].energy_mj;
+		s->energy_mj = w.energy_mj;
 		s->energy_err_mj = account_state_energy_err_mj(a, i);
 		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy &&
-		    a->states[i].energy_ns > 0;
-		s->energy_ns = a->states[i].energy_ns;
+		    w.energy_ns > 0;
+		s->energy_ns = w.energy_ns;
 		s->has_sm = a->states[i].sm_clock_ns > 0;
 		if (s->has_sm)
 			s->avg_sm_mhz = a->states[i].sm_mhz_ns / (double)a->states[i].sm_clock_ns;
@@ -327,14 +327,16 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	const struct dev_acct	*a = &b->acct[i];
 	struct dev_acct		 only;
 	enum energy_method	 got;
+	int64_t			 from_ns, to_ns;
 	int			 m;
 
 	d->dev = &b->devs[i];
 	d->backend = b->ops->name;
 	d->is_gone = b->is_gone || a->is_lost_at_end;
-	/* From the first reading to the last, lost ones at either end included. */
-	d->window_ns = account_span_ns(a);
 	d->energy_mj = account_energy_mj(a, &d->method);
+	/* From the first valid reading of the energy's source to the last. */
+	d->has_window = window_of(a, d->method, &from_ns, &to_ns);
+	d->window_ns = to_ns - from_ns;
 	/* Every method this device allowed, to show them side by side. */
 	for (m = 0; m < (int)ARRAY_SIZE(d->alt_mj); m++) {
 		only = *a;
@@ -350,6 +352,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	/* Averages and idle are over the time the energy covers, not lost time. */
 	d->measured_ns = account_covered_ns(a, d->method);
 	d->has_measured = d->method != ENERGY_NONE;
+	/* Partial: less than the span of the readings tried, lost ends included. */
 	d->span_ns = account_span_ns(a);
 	d->is_partial = d->method != ENERGY_NONE && d->measured_ns < d->span_ns;
 	build_short(d);

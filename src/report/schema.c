@@ -44,6 +44,7 @@ static const char *const column_units[COL_NCOLS] = {
 	[COL_ENERGY] = "J", [COL_METHOD] = "", [COL_E_COUNTER] = "J", [COL_E_POINTS] = "J",
 	[COL_E_TICKS] = "J", [COL_AVGPOWER] = "W", [COL_PEAKPOWER] = "W", [COL_AVGSM] = "MHz",
 	[COL_LOST] = "1", [COL_LOSTS] = "s", [COL_MEASURED] = "s", [COL_THR_POWER] = "s",
+	[COL_PARTIAL] = "1",
 	[COL_THR_THERMAL] = "s", [COL_IDLE] = "W", [COL_IDLEMETHOD] = "",
 	[COL_ABOVEIDLE] = "J", [COL_WORKLOAD] = "J", [COL_OTHER] = "J", [COL_UNATTR] = "J",
 	[COL_SHARE_E] = "1", [COL_SMPCT] = "%", [COL_MEMPCT] = "%", [COL_GPUMEM] = "KiB",

@@ -74,6 +74,73 @@ counter_vs_truth() {
 	assert_near "$csv_v" "$t" "$tol" "$1"
 }
 
+# valid_window SOURCE: from device 0's rows of ./t.csv, the first and the
+# last reading that read SOURCE (counter or power), in $v_from and $v_to (s
+# on the timeline's clock), and the first and last reading tried, lost
+# ones too, in $v_first and $v_last.  A power reading is one with power_w.
+# The timeline's energy_j is the counter's energy since its first reading,
+# so that reading is the one before the first row with energy_j.
+valid_window() {
+	v_src=$1
+	set -- $(awk -F, -v src="$v_src" 'NR > 1 && $4 == 0 {
+		if (first == "") first = $3
+		last = $3
+		if (src == "power" && $7 != "") { if (from == "") from = $3; to = $3 }
+		if (src == "counter" && $8 != "") { if (from == "") from = prev; to = $3 }
+		if ($6 != "lost") prev = $3 }
+	    END { print first, last, from, to }' t.csv)
+	v_first=$1 v_last=$2 v_from=$3 v_to=$4
+	assert_num "$v_from" "the first valid $v_src reading in t.csv"
+}
+
+# window_check SOURCE: device 0's window (time_s) runs from the first to the
+# last valid reading of SOURCE in the timeline; it is within one gap of the
+# simulator's own first..last reading; lost_s is the time before and after
+# it (when nothing was lost between); the P-states' times add up to the
+# window and their shares to 1, and no P-state row is empty.
+window_check() {
+	valid_window "$1"
+	gap_bound
+	csv_get s.csv time_s scope=device device=0
+	w=$csv_v
+	want=$(calc "$v_to - $v_from")
+	note "window_s $w, timeline's valid $1 readings $v_from .. $v_to s, tried $v_first .. $v_last s"
+	assert_near "$w" "$want" 0.000002 "window_s: first to last valid $1 reading"
+	tw=$(awk '$1 == "device" && $2 == "index=0" { for (f = 3; f <= NF; f++) {
+	    split($f, kv, "="); v[kv[1]] = kv[2] } print (v["last_ns"] - v["first_ns"]) / 1e9 }' truth)
+	assert_le "$w" "$(calc "$tw + 0.000002")" "window_s within the simulator's read window"
+	jget '.runs[0].devices[0].window_s'
+	assert_near "$j_v" "$w" 0.000001 "window_s in the JSON"
+	p_t=0 p_s=0 p_n=0
+	for p in P0 P1 P2 P3 P4 P5 P6 P7 P8 P9 P10 P11 P12 P13 P14 P15 unknown; do
+		[ "$("$CSVTOOL" count s.csv scope=pstate device=0 pstate=$p)" -gt 0 ] || continue
+		csv_get s.csv time_s scope=pstate device=0 pstate=$p
+		p_t=$(calc "$p_t + $csv_v")
+		csv_get s.csv time_share scope=pstate device=0 pstate=$p
+		p_s=$(calc "$p_s + $csv_v")
+		p_n=$((p_n + 1))
+	done
+	assert_ge "$p_n" 1 "P-state rows"
+	assert_near "$p_t" "$w" "$(calc "0.000001 * ($p_n + 1)")" "P-state times add up to the window"
+	assert_near "$p_s" 1 "$(calc "0.000001 * ($p_n + 1)")" "P-state shares add up to 1"
+}
+
+# partial_agrees WANT: device 0's energy is partial (WANT true) or not
+# (false) alike in the JSON, the CSV, the --max-energy gate of the run and
+# joulestat merge of its summary.
+partial_agrees() {
+	jget '.runs[0].devices[0].partial'
+	assert_eq "$j_v" "$1" "partial in the JSON"
+	csv_get s.csv partial scope=device device=0
+	assert_eq "$csv_v" "$([ "$1" = true ] && echo 1 || echo 0)" "partial in the CSV"
+	csv_get s.csv gate_verdict scope=gate gate=--max-energy
+	assert_eq "$csv_v" "$([ "$1" = true ] && echo fail || echo pass)" \
+	    "--max-energy on that device (--gate-partial=fail)"
+	"$JOULESTAT" merge --json=m.json s.csv >/dev/null 2>merge.err || fail "merge: $(cat merge.err)"
+	"$JSONTOOL" get m.json '.totals.devices_partly_measured' >v || fail "no devices_partly_measured"
+	assert_eq "$(cat v)" "$([ "$1" = true ] && echo 1 || echo 0)" "merge: devices_partly_measured"
+}
+
 # energy_tolerance T: 0.5% of T, plus what the simulator's window has beyond
 # joulestat's at the scenarios' constant 200 W: the truth starts at the
 # probe's first reading, joulestat's window at its own first one, later by
@@ -278,11 +345,15 @@ power_fails_check() {
 	done
 	csv_get s.csv peak_power_w scope=device device=0
 	assert_eq "$csv_v" 200.000 "peak_power_w (power was read outside the failure)"
+	# The counter read throughout: the window is every reading's.
+	window_check counter
+	assert_near "$w" "$(calc "$v_last - $v_first")" 0.000002 "window_s: the whole run"
+	partial_agrees false
 }
 
 test_power_fails_mid() {
 	power_fails pf.scn 300 700
-	js_fault "$PWD/pf.scn" 1s 0 -i 100 --min-pstate-share=P0:80
+	js_fault "$PWD/pf.scn" 1s 0 -i 100 --min-pstate-share=P0:80 --max-energy=1000000
 	power_fails_check
 	assert_match err 'P0 share of time, device 0 .* pass'
 }
@@ -312,7 +383,7 @@ test_one_clock_absent() {
 # mean "does not measure it": power is kept, noted, and read once it answers.
 test_power_fails_at_start() {
 	power_fails pf.scn 0 400
-	js_fault "$PWD/pf.scn" 1s 0 -i 100
+	js_fault "$PWD/pf.scn" 1s 0 -i 100 --max-energy=1000000
 	power_fails_check
 	assert_match err 'note: failed at start: power \(GPU is lost\); tried again on every reading'
 	csv_get s.csv energy_readings_j scope=device device=0
@@ -324,52 +395,68 @@ test_power_fails_at_start() {
 # readings covers less, and says so instead of a comparison.
 test_power_fails_to_end() {
 	power_fails pf.scn 600 86400000
-	js_fault "$PWD/pf.scn" 1s 0 -i 100
+	js_fault "$PWD/pf.scn" 1s 0 -i 100 --max-energy=1000000
 	power_fails_check
 	assert_match err 'integrated from readings, over [0-9.]+ s of [0-9.]+ s only'
 }
 
-# A GPU lost at probe (lost 0 400) is kept and read once it answers: the
-# energy is the counter's over its good readings, the 0.4 s before them
-# are lost time (at the start: no reading before it), and the unknown
-# P-state row of that time has no energy, power or clock, never 0.
+# A GPU lost at probe for 0.6 s (lost 0 600) is kept and read once it
+# answers: the energy is the counter's over its good readings; the window
+# runs from the first of them to the last, so the 0.6 s before it are lost
+# time (at the start: no reading before it) outside the window, not an
+# unknown P-state; the energy is partial, and a gate and merge say so.
 test_gpu_lost_at_probe() {
 	gpu_block lp.scn
-	echo 'lost 0 400' >>lp.scn
-	js_fault "$PWD/lp.scn" 1s 0 -i 100
+	echo 'lost 0 600' >>lp.scn
+	js_fault "$PWD/lp.scn" 1500ms 7 -i 100 --max-energy=1000000
 	assert_match err 'note: did not answer at start \(GPU is lost\): kept, and tried again'
-	gap_bound
+	window_check counter
 	t=$(truth_j)
-	tw=$(awk '$1 == "device" && $2 == "index=0" { for (f = 3; f <= NF; f++) {
-	    split($f, kv, "="); v[kv[1]] = kv[2] } print (v["last_ns"] - v["first_ns"]) / 1e9 }' truth)
-	csv_get s.csv measured_s scope=device device=0
-	tol=$(calc "$t * 0.005 + ($tw - $csv_v) * 200")
+	tol=$(calc "$t * 0.005 + ($tw - $w) * 200")
 	csv_get s.csv energy_j scope=device device=0
 	note "energy $csv_v J over the good readings, truth $t J"
 	assert_near "$csv_v" "$t" "$tol" "energy vs truth over the good readings"
 	# The lost start is the time from the first reading (lost) to the first
 	# good one, as the timeline stamped them.
-	want=$(awk -F, 'NR > 1 && first == "" { first = $3 }
-	    NR > 1 && $6 == "ok" { print $3 - first; exit }' t.csv)
-	assert_num "$want" "time to the first good reading in t.csv"
+	want=$(calc "$v_from - $v_first")
 	csv_get s.csv lost_s scope=device device=0
-	note "lost_s $csv_v, timeline $want s (lost at probe until 0.4 s, h = $h s)"
+	note "lost_s $csv_v, timeline $want s (lost at probe until 0.6 s, h = $h s)"
 	assert_near "$csv_v" "$want" 0.000002 "lost_s: the lost start counts"
-	assert_le "$csv_v" "$(calc "0.4 + $h")" "lost_s"
-	for k in energy_j avg_power_w avg_sm_mhz measured_s; do
-		csv_get s.csv "$k" scope=pstate device=0 pstate=unknown
-		assert_eq "$csv_v" "" "$k of the unknown P-state row"
-	done
-	# P0, then unknown: the states in their order.
-	jget '.runs[0].devices[0].pstates[1].pstate'
-	assert_eq "$j_v" unknown "the second P-state in the JSON"
-	for k in energy_j avg_power_w avg_sm_mhz; do
-		jget ".runs[0].devices[0].pstates[1].$k"
-		assert_eq "$j_v" null "$k of the unknown P-state in the JSON"
-	done
-	# Bounds ("± 0.000") aside, no figure of the unknown row reads 0.
-	line=$(grep -E '^ +unknown ' err | sed 's/± [0-9.]*//g')
-	case "$line " in *" 0.000 "*) fail "the unknown P-state row shows 0: $line" ;; esac
+	assert_le "$csv_v" "$(calc "0.6 + $h")" "lost_s"
+	assert_ge "$csv_v" 0.5 "lost_s"
+	csv_get s.csv measured_s scope=device device=0
+	assert_near "$csv_v" "$w" 0.000002 "measured_s: the window, spanned by the counter"
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate pstate=unknown)" 0 \
+	    "unknown P-state rows (the lost start is outside the window)"
+	csv_get s.csv time_share scope=pstate device=0 pstate=P0
+	assert_near "$csv_v" 1 0.000001 "P0's share of the window"
+	assert_match err '^ +window +[0-9.]+ s of [0-9.]+ s, from the first valid counter reading'
+	partial_agrees true
+}
+
+# The same lost start, and the P-state unreadable from 1.0 to 1.4 s while
+# the rest answers: inside the window that time is the unknown state's, by
+# the split rule on the timeline's readings (half an interval at a change),
+# and the lost start is still nobody's.
+test_pstate_unknown_inside() {
+	gpu_block pu.scn
+	echo 'lost 0 600' >>pu.scn
+	echo 'fail nvmlDeviceGetPerformanceState 15 1000 1400' >>pu.scn
+	js_fault "$PWD/pu.scn" 2s 7 -i 100 --max-energy=1000000
+	window_check counter
+	set -- $(awk -F, -v from="$v_from" -v to="$v_to" 'NR > 1 && $4 == 0 && $6 != "lost" &&
+	    $3 >= from && $3 <= to {
+		if (n++) { dt = $3 - t; if (p == "" && $10 == "") u += dt;
+		    else if (p == "" || $10 == "") { u += dt / 2; m++ } }
+		t = $3; p = $10 }
+	    END { printf "%.6f %d\n", u, m + n }' t.csv)
+	note "unknown P-state by the timeline: $1 s (from 0.4 s without a P-state)"
+	assert_ge "$1" 0.2 "the timeline's unknown time"
+	csv_get s.csv time_s scope=pstate device=0 pstate=unknown
+	assert_near "$csv_v" "$1" "$(calc "0.000002 * $2")" "unknown P-state: the time inside the window"
+	csv_get s.csv lost_s scope=device device=0
+	assert_near "$csv_v" "$(calc "$v_from - $v_first")" 0.000002 "lost_s: the lost start alone"
+	partial_agrees true
 }
 
 # counterless FILE: a Pascal GPU (P100, PCI id 0x15F8) without an energy
@@ -425,16 +512,38 @@ test_counterless_power_to_end() {
 	fail nvmlDeviceGetFieldValues 15 1500 86400000
 	fail nvmlDeviceGetPowerUsage 15 1500 86400000
 	EOF
-	js_fault "$PWD/cl.scn" 2500ms 0 -i 100
+	js_fault "$PWD/cl.scn" 2500ms 7 -i 100 --max-energy=1000000
 	t=$(truth_j)
 	csv_get s.csv energy_j scope=device device=0
 	note "energy $csv_v J of truth $t J"
 	assert_le "$csv_v" "$t" "energy: a lower bound"
+	# The P-state is read to the end, but the window ends with power.
+	window_check power
 	csv_get s.csv lost_s scope=device device=0
 	assert_ge "$csv_v" 0.8 "lost_s (no power after 1.5 s)"
-	jget '.runs[0].devices[0].partial'
-	assert_eq "$j_v" true partial
+	assert_near "$csv_v" "$(calc "$v_last - $v_to")" 0.000002 "lost_s: the time after the window"
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate pstate=unknown)" 0 "unknown P-state rows"
 	assert_match err 'so the energy is a lower bound for the run'
+	partial_agrees true
+}
+
+# Power failing from the start on a GPU without a counter: the window
+# begins with the first power reading; the time before it is lost.
+test_counterless_power_from_start() {
+	counterless cl.scn
+	cat >>cl.scn <<-'EOF'
+	fail nvmlDeviceGetFieldValues 15 0 600
+	fail nvmlDeviceGetPowerUsage 15 0 600
+	EOF
+	js_fault "$PWD/cl.scn" 2s 7 -i 100 --max-energy=1000000
+	window_check power
+	csv_get s.csv lost_s scope=device device=0
+	assert_near "$csv_v" "$(calc "$v_from - $v_first")" 0.000002 "lost_s: the time before the window"
+	assert_ge "$csv_v" 0.5 "lost_s (no power before 0.6 s)"
+	csv_get s.csv measured_s scope=device device=0
+	assert_near "$csv_v" "$w" 0.000002 "measured_s: the window"
+	assert_eq "$("$CSVTOOL" count s.csv scope=pstate pstate=unknown)" 0 "unknown P-state rows"
+	partial_agrees true
 }
 
 # A run shorter than one interval (-i 1000) and than the driver's own
@@ -491,9 +600,11 @@ t_run "power fails mid-run: counter, P-state, window kept" test_power_fails_mid
 t_run "power fails at probe: kept, noted, read later" test_power_fails_at_start
 t_run "a clock the GPU does not report leaves the others" test_one_clock_absent
 t_run "power fails to the end: counter exact, readings' integral marked" test_power_fails_to_end
-t_run "GPU lost at probe: kept, energy exact, lost start, unknown not 0" test_gpu_lost_at_probe
+t_run "GPU lost at probe 0.6 s: window from the first good reading, partial" test_gpu_lost_at_probe
+t_run "P-state unreadable inside the window: unknown there only" test_pstate_unknown_inside
 t_run "no counter, lost interval: bridged, said so, within bound" test_counterless_lost_interval
-t_run "no counter, power fails to the end: lower bound, partial" test_counterless_power_to_end
+t_run "no counter, power fails to the end: lower bound, window, partial" test_counterless_power_to_end
+t_run "no counter, power fails from the start: window, lost start, partial" test_counterless_power_from_start
 t_run "a run shorter than one interval: read at both ends, said short" test_short_run
 t_run "-r: a run without P-state readings is not 0 s in P0" test_series_without_pstates
 t_done

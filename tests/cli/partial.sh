@@ -88,8 +88,54 @@ test_merge_inherits_partial() {
 	assert_eq "$(cat v)" 1 "devices_partly_measured"
 }
 
+# A summary written before the partial column (its time_s then ran over
+# every reading tried, lost ones included): merge still tells a partial
+# device by measured_s below time_s, and a whole one by their agreement.
+# Made from new summaries: the column left out, time_s set back to the
+# span (measured_s + lost_s when only ends were lost).
+# Fields are split with their quotes kept (no row spans lines), and
+# csvtool checks the result.
+old_summary() {
+	awk 'function fields(s,   i, ch, q, cur) {
+		n = 0; cur = ""; q = 0
+		for (i = 1; i <= length(s); i++) {
+			ch = substr(s, i, 1)
+			if (ch == "\"") q = !q
+			if (ch == "," && !q) { f[++n] = cur; cur = "" } else cur = cur ch
+		}
+		f[++n] = cur
+	}
+	{ fields($0) }
+	NR == 1 { for (i = 1; i <= n; i++) c[f[i]] = i }
+	NR > 1 && f[c["scope"]] ~ /^"?device"?$/ {
+		f[c["time_s"]] = sprintf("%.6f", f[c["measured_s"]] + f[c["lost_s"]]) }
+	{ out = ""; sep = ""
+	  for (i = 1; i <= n; i++) if (i != c["partial"]) { out = out sep f[i]; sep = "," }
+	  print out }' "$1" >"$2"
+}
+
+test_merge_old_summaries() {
+	sim "$SCN/fault-lost-end.scn" -q --csv=lost.csv -- "$JS_WORK" sleep 1s
+	assert_rc 0
+	sim "$SCN/gate.scn" -q --csv=whole.csv -- "$JS_WORK" sleep 500ms
+	assert_rc 0
+	for f in lost whole; do
+		old_summary "$f.csv" "old-$f.csv"
+		"$CSVTOOL" check "old-$f.csv" >/dev/null || fail "old-$f.csv"
+		"$CSVTOOL" get "old-$f.csv" partial >/dev/null 2>&1 && fail "old-$f.csv still has partial"
+	done
+	for f in lost old-lost whole old-whole; do
+		try "$JOULESTAT" merge --json=- "$f.csv"
+		assert_rc 0
+		"$JSONTOOL" get out '.totals.devices_partly_measured' >v || fail "$f: no devices_partly_measured"
+		case $f in *lost) want=1 ;; *) want=0 ;; esac
+		assert_eq "$(cat v)" "$want" "$f.csv: devices_partly_measured"
+	done
+}
+
 t_run "a GPU lost mid-run: averages over the measured time, gates fail" test_lost_gpu_fails_gates
 t_run "--gate-partial=measured judges what was measured and says so" test_gate_partial_measured
 t_run "-r: a partly measured run is not in the energy statistics" test_repeat_leaves_partial_runs_out
 t_run "merge: a partly measured device marks the job total" test_merge_inherits_partial
+t_run "merge: summaries without the partial column keep their rule" test_merge_old_summaries
 t_done

@@ -130,6 +130,39 @@ test_pstates_per_phase() {
 	assert_ge "$csv_v" 0.3 "train's time in P2"
 }
 
+# A phase's window follows the run's rule: on a GPU without a counter
+# whose power fails from 0.8 to 1.3 s, a phase marked at 0.9 s begins with
+# the first power reading after that (its readings_s), its P-states share
+# out that window alone, and none of it is unknown: the P-state was read.
+test_phase_window_valid_readings() {
+	sed -e 's/^energy_counter yes$/energy_counter no/' -e '/^pciid/a sample_ms none' \
+	    "$SCN/phases.scn" >pw.scn
+	printf '%s\n' 'fail nvmlDeviceGetFieldValues 15 800 1300' \
+	    'fail nvmlDeviceGetPowerUsage 15 800 1300' >>pw.scn
+	NVSIM_SCENARIO=$PWD/pw.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" --csv=s.csv \
+	    --json=s.json -i 20 -- "$JS_WORK" marks marks.log 900ms phase:train 1200ms end 200ms
+	assert_rc 0
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" readings "energy method without a counter"
+	"$JSONTOOL" get s.json '.runs[0].phases[0].occurrences[0].devices[0].readings_s[0]' >v ||
+	    fail "no readings_s"
+	from=$(cat v)
+	"$JSONTOOL" get s.json '.runs[0].phases[0].occurrences[0].begin_s' >v || fail "no begin_s"
+	begin=$(cat v)
+	"$JSONTOOL" get s.json '.runs[0].phases[0].occurrences[0].devices[0].readings_s[1]' >v ||
+	    fail "no readings_s"
+	to=$(cat v)
+	note "train begins at $begin s, its first power reading at $from s, last at $to s"
+	# The mark at 0.9 s, power back from 1.3 s: at least 0.3 s later.
+	assert_ge "$(calc "$from - $begin")" 0.3 "the phase's window starts with power"
+	sum=$(csv_sum s.csv time_s scope=phase_pstate phase=train)
+	assert_near "$sum" "$(calc "$to - $from")" 0.00001 "P-state times of train: its window"
+	sum=$(csv_sum s.csv time_share scope=phase_pstate phase=train)
+	assert_near "$sum" 1 0.00001 "P-state shares of train"
+	assert_eq "$(csv_count s.csv scope=phase_pstate phase=train pstate=unknown)" 0 \
+	    "train's unknown P-state rows"
+}
+
 # begin/end nest inside a phase; a name that recurs is one phase with its
 # occurrences counted, and each occurrence is kept.
 test_nested_and_repeated() {
@@ -344,6 +377,7 @@ test_fifo_removed() {
 
 t_run "each phase's energy is the truth between its marks" test_energy_per_phase_truth
 t_run "P-state split per phase" test_pstates_per_phase
+t_run "a phase's window: its first to last valid reading" test_phase_window_valid_readings
 t_run "the timeline's phase column" test_timeline_phase_column
 t_run "nested begin/end and repeated names" test_nested_and_repeated
 t_run "a grandchild after exec and setsid marks phases" test_grandchild_after_setsid

@@ -3,7 +3,8 @@
  * (HACKING.md, "Measurement rules"): counter deltas with wrap and reset, the
  * trapezoid over uneven ticks (exact for piecewise-linear power), the
  * choice of method, lost readings, the P-state split at boundaries, the
- * driver's power samples with their head and tail, and series
+ * driver's power samples with their head and tail, the window of valid
+ * readings, and series
  * statistics.  Expected values are worked out by hand in the comments.
  */
 #include <math.h>
@@ -18,6 +19,7 @@
 
 #include "joulestat/account.h"
 #include "joulestat/util.h"
+#include "joulestat/window.h"
 
 #include "near.h"
 
@@ -706,6 +708,7 @@ test_lost_at_both_ends(void **state)
 	};
 	struct dev_acct		a;
 	enum energy_method	m;
+	int64_t			from, to;
 
 	(void)state;
 	memset(&a, 0, sizeof a);
@@ -718,6 +721,64 @@ test_lost_at_both_ends(void **state)
 	assert_true(account_lost_ns(&a, ENERGY_COUNTER) == SEC(3));
 	assert_true(a.lost_ns == SEC(3));
 	assert_true(a.is_lost_at_end);
+	/* The window is the counter's first to last valid reading: 1 s to 3 s. */
+	assert_true(window_of(&a, ENERGY_COUNTER, &from, &to));
+	assert_true(from == SEC(1) && to == SEC(3));
+}
+
+/* A reading with a P-state alone (power and counter failed). */
+static struct sample
+ps_only(int64_t t_ns, int pstate)
+{
+	struct sample	s = pwp(t_ns, 0, pstate);
+
+	s.valid = M_PSTATE;
+	return s;
+}
+
+/*
+ * No counter; power read at 1, 2 and 3 s only, the P-state at 0 to 4 s,
+ * except at 2 s.  The window is 1 s to 3 s (power); P0 gets its halves of
+ * 1..2 and 2..3 (1 s), the unknown state the other halves (1 s): the
+ * shares add up to the window, and the P0 time at 0..1 and 3..4 is
+ * nobody's.  Energy: 100 W over 2 s, 200 J, half of it in each state.
+ */
+static void
+test_window_of_power(void **state)
+{
+	struct sample		s[] = {
+		ps_only(0, 0),
+		pwp(SEC(1), 100000, 0),
+		pw(SEC(2), 100000),
+		pwp(SEC(3), 100000, 0),
+		ps_only(SEC(4), 0),
+	};
+	struct dev_acct		a;
+	struct state_part	p0, unk;
+	enum energy_method	m;
+	int64_t			from, to;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	account_finish(&a);
+	assert_near(account_energy_mj(&a, &m), 200000, 0);
+	assert_int_equal(m, ENERGY_TICKS);
+	assert_true(window_of(&a, m, &from, &to));
+	assert_true(from == SEC(1) && to == SEC(3));
+	assert_true(account_covered_ns(&a, m) == SEC(2));
+	assert_true(account_lost_ns(&a, m) == SEC(2));
+	assert_true(states_time(&a) == SEC(4));
+	window_state(&a, m, 0, &p0);
+	window_state(&a, m, ACCOUNT_STATE_UNKNOWN, &unk);
+	assert_true(p0.time_ns == SEC(1));
+	assert_true(unk.time_ns == SEC(1));
+	assert_near(p0.energy_mj, 100000, 1e-6);
+	assert_near(unk.energy_mj, 100000, 1e-6);
+	assert_true(p0.energy_ns == SEC(1) && unk.energy_ns == SEC(1));
+	/* Without an energy, the window is the first source any reading read. */
+	assert_true(window_of(&a, ENERGY_NONE, &from, &to));
+	assert_true(from == SEC(1) && to == SEC(3));
 }
 
 /* A device that never answered: all its span is lost, and nothing is known. */
@@ -727,6 +788,7 @@ test_never_read(void **state)
 	const struct sample	s[] = { lost(0), lost(SEC(1)), lost(SEC(2)) };
 	struct dev_acct		a;
 	enum energy_method	m;
+	int64_t			from, to;
 
 	(void)state;
 	memset(&a, 0, sizeof a);
@@ -736,6 +798,10 @@ test_never_read(void **state)
 	assert_int_equal(m, ENERGY_NONE);
 	assert_true(account_span_ns(&a) == SEC(2));
 	assert_true(account_lost_ns(&a, ENERGY_NONE) == SEC(2));
+	/* No valid reading: no window, and all of the span without a good one. */
+	assert_false(window_of(&a, ENERGY_NONE, &from, &to));
+	assert_true(from == 0 && to == 0);
+	assert_true(a.lost_ns == SEC(2));
 }
 
 int
@@ -764,6 +830,7 @@ main(void)
 		cmocka_unit_test(test_power_fails_counter_stands),
 		cmocka_unit_test(test_lost_at_both_ends),
 		cmocka_unit_test(test_never_read),
+		cmocka_unit_test(test_window_of_power),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -42,7 +42,7 @@ static const char *const HEADER[] = {
 	"energy_driver_samples_j", "energy_driver_samples_err_j", "energy_readings_j",
 	"energy_readings_err_j", "avg_power_w", "peak_power_w",
 	"avg_sm_mhz", "avg_gfx_mhz", "avg_mem_mhz", "lost_readings", "lost_s", "measured_s",
-	"throttled_power_s", "throttled_thermal_s", "reasons_known_s",
+	"partial", "throttled_power_s", "throttled_thermal_s", "reasons_known_s",
 	"reason_idle_s", "reason_idle_err_s", "reason_applications_clocks_s",
 	"reason_applications_clocks_err_s", "reason_sw_power_cap_s", "reason_sw_power_cap_err_s",
 	"reason_hw_slowdown_s", "reason_hw_slowdown_err_s", "reason_sync_boost_s",
@@ -147,6 +147,11 @@ build_report(struct fixture *fx)
 	fx->drep.dev = &fx->dev;
 	fx->drep.backend = "nvml";
 	fx->drep.window_ns = 2500000000;
+	fx->drep.has_window = true;
+	fx->drep.measured_ns = 2000000000;
+	fx->drep.has_measured = true;
+	fx->drep.span_ns = 2600000000;
+	fx->drep.is_partial = true;
 	fx->drep.method = ENERGY_COUNTER;
 	fx->drep.energy_mj = 123456.789;
 	fx->drep.alt_mj[ENERGY_COUNTER] = 123456.789;
@@ -431,6 +436,15 @@ test_summary_unknown_is_empty(void **state)
 	assert_string_equal(cell(t, 2, "energy_method"), "");
 	assert_string_equal(cell(t, 2, "avg_power_w"), "");
 	assert_string_equal(cell(t, 3, "energy_j"), "");
+	check_summary(fx);
+
+	/* No valid reading: no window, and no energy to be partial (not 0). */
+	fx->drep.has_window = false;
+	fx->drep.has_measured = false;
+	write_and_parse(fx, ",", ',');
+	assert_string_equal(cell(t, 2, "time_s"), "");
+	assert_string_equal(cell(t, 2, "measured_s"), "");
+	assert_string_equal(cell(t, 2, "partial"), "");
 	check_summary(fx);
 }
 

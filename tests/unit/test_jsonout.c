@@ -99,6 +99,7 @@ build_device(struct fixture *fx)
 	d->dev = &fx->dev;
 	d->backend = "nvml";
 	d->window_ns = 2500000000;
+	d->has_window = true;
 	d->method = ENERGY_COUNTER;
 	d->energy_mj = 123456.789;
 	d->alt_mj[ENERGY_COUNTER] = 123456.789;
@@ -436,6 +437,14 @@ test_device_values(void **state)
 	assert_real_at(fx, ".runs[0].devices[0].energies_j.counter", 123.456789);
 	assert_real_at(fx, ".runs[0].devices[0].energies_j.readings", 120.0005);
 	assert_real_at(fx, ".runs[0].devices[0].window_s", 2.5);
+	/* No valid reading at all: the window is unknown too. */
+	fx->drep.has_window = false;
+	fx->drep.has_measured = false;
+	write_and_parse(fx);
+	assert_null_at(fx, ".runs[0].devices[0].window_s");
+	assert_null_at(fx, ".runs[0].devices[0].partial");
+	fx->drep.has_window = true;
+	write_and_parse(fx);
 	assert_real_at(fx, ".runs[0].devices[0].avg_power_w", 49.3827156);
 	assert_real_at(fx, ".runs[0].devices[0].peak_power_w", 301.25);
 	assert_int_at(fx, ".runs[0].devices[0].lost_readings", 2);
