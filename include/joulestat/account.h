@@ -254,26 +254,4 @@ unsigned	account_source_bit(enum energy_method method);
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);
 
-/* Mean, sample standard deviation and range of a series of runs. */
-struct series_stat {
-	size_t	n;
-	double	mean;
-	double	sd;		/* sample (n - 1) standard deviation; 0 when n < 2 */
-	double	min;
-	double	max;
-	double	median;
-	double	mad;		/* median absolute deviation from the median */
-};
-
-/* Summarize v[0..n).  n may be 0 (all zero).  Does not modify v. */
-void	account_series(const double *v, size_t n, struct series_stat *out);
-
-/*
- * The modified z-score of x (Iglewicz and Hoaglin): 0.6745 (x - median) /
- * MAD.  Above 3.5 in magnitude marks an outlier.  0 when MAD is 0.
- */
-double	account_mzscore(const struct series_stat *st, double x);
-
-#define ACCOUNT_OUTLIER_Z	3.5
-
 #endif

@@ -14,6 +14,28 @@
 
 #include "joulestat/account.h"
 
+/* Mean, sample standard deviation and range of a series of runs. */
+struct series_stat {
+	size_t	n;
+	double	mean;
+	double	sd;		/* sample (n - 1) standard deviation; 0 when n < 2 */
+	double	min;
+	double	max;
+	double	median;
+	double	mad;		/* median absolute deviation from the median */
+};
+
+/* Summarize v[0..n).  n may be 0 (all zero).  Does not modify v. */
+void	series_stats(const double *v, size_t n, struct series_stat *out);
+
+/*
+ * The modified z-score of x (Iglewicz and Hoaglin): 0.6745 (x - median) /
+ * MAD.  Above 3.5 in magnitude marks an outlier.  0 when MAD is 0.
+ */
+double	series_mzscore(const struct series_stat *st, double x);
+
+#define SERIES_OUTLIER_Z	3.5
+
 /*
  * The measurement bound of each statistic of a figure (not its spread):
  * the truth's mean is within mean +- mean_err, its median within median

@@ -270,7 +270,7 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		}
 		err += e / (double)n;	/* the mean's bound: the mean of the runs' */
 	}
-	account_series(v, n, &st);
+	series_stats(v, n, &st);
 	free(v);
 	r->measured = is_min ? st.mean - gc->sigma * st.sd : st.mean + gc->sigma * st.sd;
 	if (n > 1)
@@ -479,8 +479,8 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 			goto out;
 		}
 	}
-	account_series(cv, n, &cs);
-	account_series(bv, base->nruns, &bs);
+	series_stats(cv, n, &cs);
+	series_stats(bv, base->nruns, &bs);
 	if (!(bs.mean > 0)) {
 		no_data(gs, r, "the baseline's figure is 0");
 		goto out;

@@ -12,6 +12,54 @@
 
 #include "joulestat/util.h"
 
+static int
+double_cmp(const void *x, const void *y)
+{
+	const double	*a = x, *b = y;
+
+	return (*a > *b) - (*a < *b);
+}
+
+static double
+sorted_median(const double *v, size_t n)
+{
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+void
+series_stats(const double *v, size_t n, struct series_stat *out)
+{
+	double	*tmp, sum = 0, ss = 0;
+	size_t	 i;
+
+	memset(out, 0, sizeof *out);
+	if ((out->n = n) == 0)
+		return;
+	tmp = xcalloc(n, sizeof *tmp);
+	memcpy(tmp, v, n * sizeof *tmp);
+	qsort(tmp, n, sizeof *tmp, double_cmp);
+	for (i = 0; i < n; i++)
+		sum += v[i];
+	out->mean = sum / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - out->mean) * (v[i] - out->mean);
+	out->sd = n > 1 ? sqrt(ss / (double)(n - 1)) : 0;
+	out->min = tmp[0];
+	out->max = tmp[n - 1];
+	out->median = sorted_median(tmp, n);
+	for (i = 0; i < n; i++)
+		tmp[i] = fabs(v[i] - out->median);
+	qsort(tmp, n, sizeof *tmp, double_cmp);
+	out->mad = sorted_median(tmp, n);
+	free(tmp);
+}
+
+double
+series_mzscore(const struct series_stat *st, double x)
+{
+	return st->mad > 0 ? 0.6745 * (x - st->median) / st->mad : 0;
+}
+
 void
 series_figure(const double *v, size_t n, struct series_stat *out)
 {
@@ -22,7 +70,7 @@ series_figure(const double *v, size_t n, struct series_stat *out)
 		if (!isnan(v[i]))
 			known[k++] = v[i];
 	}
-	account_series(known, k, out);
+	series_stats(known, k, out);
 	free(known);
 }
 
@@ -55,10 +103,10 @@ series_bound(const double *v, const double *e, size_t n, struct series_bound *ou
 		hi[k++] = v[i] + e[i];
 	}
 	if (k > 0) {
-		account_series(x, k, &s);
-		account_series(b, k, &se);
-		account_series(lo, k, &sl);
-		account_series(hi, k, &sh);
+		series_stats(x, k, &s);
+		series_stats(b, k, &se);
+		series_stats(lo, k, &sl);
+		series_stats(hi, k, &sh);
 		out->mean = se.mean;
 		out->median = farther(s.median, sl.median, sh.median);
 		out->min = farther(s.min, sl.min, sh.min);
@@ -92,7 +140,7 @@ series_check(struct series *s, const double *v, const unsigned *runs, const char
 		x = v[i];
 		if (isnan(x) || fabs(x - st->median) <= SERIES_OUTLIER_REL * fabs(st->median))
 			continue;
-		if (fabs(z = account_mzscore(st, x)) > ACCOUNT_OUTLIER_Z)
+		if (fabs(z = series_mzscore(st, x)) > SERIES_OUTLIER_Z)
 			series_warn(s, "run %u is an outlier in %s: %.3f against a median of %.3f "
 			    "(modified z-score %.1f)", runs[i], what, x, st->median, z);
 	}

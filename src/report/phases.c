@@ -92,7 +92,7 @@ summarize(struct report *rep, struct phase_report *p)
 		if (strcmp(rep->phase_occ[i].name, p->name) == 0)
 			v[n++] = (double)(rep->phase_occ[i].end_ns - rep->phase_occ[i].begin_ns) / 1e9;
 	}
-	account_series(v, n, &p->wall_per_occ);
+	series_stats(v, n, &p->wall_per_occ);
 	for (d = 0; d < rep->ndev; d++) {
 		covered = 0;
 		for (i = n = 0; i < rep->nphase_occ; i++) {
@@ -102,7 +102,7 @@ summarize(struct report *rep, struct phase_report *p)
 			covered += rep->phase_occ[i].devs[d].measured_ns;
 		}
 		pd = &p->devs[d];
-		account_series(v, n, &pd->per_occ);
+		series_stats(v, n, &pd->per_occ);
 		pd->measured_ns = covered;
 		pd->has_avg_power = pd->method != ENERGY_NONE && covered > 0;
 		if (pd->has_avg_power)

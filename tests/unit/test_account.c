@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "joulestat/account.h"
+#include "joulestat/stats.h"
 #include "joulestat/util.h"
 #include "joulestat/window.h"
 
@@ -584,7 +585,7 @@ test_series_stats(void **state)
 	struct series_stat	st;
 
 	(void)state;
-	account_series(v, ARRAY_SIZE(v), &st);
+	series_stats(v, ARRAY_SIZE(v), &st);
 	assert_int_equal(st.n, 5);
 	assert_near(st.mean, 17.2, 1e-12);
 	/* Deviations -7.2 -5.2 -6.2 -4.2 22.8: squares sum to 654.8, / 4. */
@@ -594,8 +595,8 @@ test_series_stats(void **state)
 	assert_near(st.median, 12, 0);
 	/* |v - 12| = 2 0 1 1 28: median 1. */
 	assert_near(st.mad, 1, 0);
-	assert_true(account_mzscore(&st, 40) > ACCOUNT_OUTLIER_Z);
-	assert_true(fabs(account_mzscore(&st, 13)) < ACCOUNT_OUTLIER_Z);
+	assert_true(series_mzscore(&st, 40) > SERIES_OUTLIER_Z);
+	assert_true(fabs(series_mzscore(&st, 13)) < SERIES_OUTLIER_Z);
 }
 
 static void
@@ -605,15 +606,15 @@ test_series_edge_cases(void **state)
 	struct series_stat	st;
 
 	(void)state;
-	account_series(one, 0, &st);
+	series_stats(one, 0, &st);
 	assert_int_equal(st.n, 0);
-	account_series(one, 1, &st);
+	series_stats(one, 1, &st);
 	assert_near(st.mean, 5, 0);
 	assert_near(st.sd, 0, 0);
-	account_series(same, 4, &st);
+	series_stats(same, 4, &st);
 	assert_near(st.mad, 0, 0);
-	assert_near(account_mzscore(&st, 100), 0, 0);
-	account_series(two, 2, &st);
+	assert_near(series_mzscore(&st, 100), 0, 0);
+	series_stats(two, 2, &st);
 	assert_near(st.median, 1.5, 0);
 	assert_near(st.sd, sqrt(0.5), 1e-12);
 }
