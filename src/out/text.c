@@ -195,8 +195,8 @@ write_coarse(FILE *f, const struct report *rep, const struct dev_report *d)
 	if (d->is_blind)
 		fprintf(f, "   note: the state changed in %" PRIu64 " of %" PRIu64 " intervals: "
 		    "at -i %u ms it may also have changed and changed back between two readings, "
-		    "which only a counter with instantaneous power can show, so the P-state bounds "
-		    "may not hold; a smaller -i narrows that\n", d->state_changes,
+		    "which only a counter with instantaneous power can show, so each state's bound "
+		    "is all or none of the window; a smaller -i narrows that\n", d->state_changes,
 		    d->state_intervals, rep->interval_ms);
 	if (worst == NULL)
 		return;

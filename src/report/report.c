@@ -201,6 +201,31 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 	}
 }
 
+/*
+ * Changes so frequent that a change and back between two readings is
+ * likely, with nothing to show one: the readings cannot say where the
+ * window's time and energy went, so each state's bound is all or none of
+ * them (the truth is between 0 and the whole window's).
+ */
+static void
+widen_blind(struct dev_report *d)
+{
+	struct state_report	*s;
+	int64_t			 whole;
+	size_t			 i;
+
+	for (i = 0; i < d->nstates; i++) {
+		s = &d->states[i];
+		whole = s->time_ns > d->window_ns - s->time_ns ? s->time_ns : d->window_ns - s->time_ns;
+		if (s->time_err_ns < whole)
+			s->time_err_ns = whole;
+		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
+		if (s->has_energy)
+			s->energy_err_mj = fmax(s->energy_err_mj, fmax(s->energy_mj,
+			    d->energy_mj - s->energy_mj) + d->energy_err_mj);
+	}
+}
+
 static int
 proc_cmp(const void *x, const void *y)
 {
@@ -395,6 +420,8 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->state_changes = a->state_changes;
 	d->pstate_split = account_state_split(a);
 	d->is_blind = !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
+	if (d->is_blind)
+		widen_blind(d);
 	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);
