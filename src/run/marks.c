@@ -7,11 +7,15 @@
  */
 #include "joulestat/marks.h"
 
+#include <linux/magic.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,10 +34,74 @@
 /* At the end, at most this many buffers of marks are still read. */
 #define MARKS_FINISH_BUFFERS	64
 
+/*
+ * A directory the user's runtime files may live in: absolute, a directory,
+ * owned by us and writable by nobody else (the XDG Base Directory
+ * Specification's terms for $XDG_RUNTIME_DIR), so nobody else can even see
+ * the FIFO there.
+ */
+static bool
+is_private_dir(const char *dir)
+{
+	struct stat	st;
+
+	return dir != NULL && dir[0] == '/' && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/*
+ * Where the FIFO is made: $XDG_RUNTIME_DIR when it is the user's own, else
+ * /dev/shm when it is a tmpfs, else the temporary directory.  In memory,
+ * creating and removing it costs a fraction of what it costs on a disk's
+ * file system (make bench, the wrapper row).
+ */
+static const char *
+fifo_dir(void)
+{
+	const char	*dir = getenv("XDG_RUNTIME_DIR");
+	struct statfs	 fs;
+
+	if (is_private_dir(dir))
+		return dir;
+	if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC)
+		return "/dev/shm";
+	dir = temp_dir();
+	return dir[0] == '/' ? dir : "/tmp";
+}
+
+/* An unpredictable name in dir, so nobody can make it first; -1 when none was free. */
+static int
+make_fifo(struct marks *mk, const char *dir)
+{
+	static const char	digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char		r[12];
+	char			name[sizeof r + 1];
+	size_t			k;
+	int			tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			for (k = 0; k < sizeof r; k++)
+				r[k] = (unsigned char)(now_ns() >> (k % 8 * 5)) + (unsigned char)tries;
+		}
+		for (k = 0; k < sizeof r; k++)
+			name[k] = digits[r[k] % (sizeof digits - 1)];
+		name[sizeof r] = '\0';
+		snprintf(mk->path, sizeof mk->path, "%s/joulestat-%s.mark", dir, name);
+		/* mkfifo never follows or reuses what is there: the FIFO it makes is ours. */
+		if (mkfifo(mk->path, 0600) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int
 marks_open(struct marks *mk, struct errbuf *err)
 {
-	const char	*tmp = getenv("TMPDIR");
+	const char	*dir = fifo_dir();
 	struct rlimit	 rl;
 
 	memset(mk, 0, sizeof *mk);
@@ -44,25 +112,20 @@ marks_open(struct marks *mk, struct errbuf *err)
 		    (unsigned long long)rl.rlim_cur, MARKS_MIN_NOFILE);
 		return -1;
 	}
-	if (tmp == NULL || tmp[0] != '/')
-		tmp = "/tmp";
-	snprintf(mk->dir, sizeof mk->dir, "%s/joulestat-XXXXXX", tmp);
-	/* mkdtemp makes it 0700: only the workload's user can write marks. */
-	if (mkdtemp(mk->dir) == NULL) {
-		errbuf_set(err, "cannot create a directory for phase marks in %s: %s", tmp,
+	/* Mode 0600: only the workload's user can write marks. */
+	if (make_fifo(mk, dir) != 0) {
+		errbuf_set(err, "cannot create the phase mark FIFO in %s: %s", dir,
 		    strerror(errno));
-		mk->dir[0] = '\0';
 		return -1;
 	}
-	snprintf(mk->path, sizeof mk->path, "%s/mark", mk->dir);
+	mk->is_made = true;
 	/*
 	 * Read and write on one descriptor (Linux's fifo(7) allows it): a writer
 	 * is always there, so the reader never sees end-of-file between the
 	 * workload's writers, and writers never block on open.
 	 */
-	if (mkfifo(mk->path, 0600) != 0 ||
-	    (mk->fd = open(mk->path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) == -1) {
-		errbuf_set(err, "cannot create the phase mark FIFO %s: %s", mk->path,
+	if ((mk->fd = open(mk->path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		errbuf_set(err, "cannot open the phase mark FIFO %s: %s", mk->path,
 		    strerror(errno));
 		marks_close(mk);
 		return -1;
@@ -77,11 +140,10 @@ marks_close(struct marks *mk)
 	if (mk->fd >= 0)
 		close(mk->fd);
 	mk->fd = -1;
-	if (mk->dir[0] != '\0') {
+	if (mk->is_made) {
 		unlink(mk->path);
-		rmdir(mk->dir);
 		unsetenv(MARKS_ENV);
-		mk->dir[0] = '\0';
+		mk->is_made = false;
 	}
 }
 
