@@ -134,6 +134,29 @@ test_no_library_descriptor_leaks() {
 	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn no_leaks --nvml-lib="$SIMLIB"
 }
 
+# given [JOULESTAT-OPTION...]: the descriptors the workload was given
+# beside stdio (3 alone, then 5 and 9 with gaps around them) reach it open.
+given() {
+	echo three >f3
+	echo five >f5
+	echo nine >f9
+	try "$JOULESTAT" -q "$@" -- sh -c 'cat <&3' 3<f3
+	assert_rc 0
+	assert_file_is out three
+	try "$JOULESTAT" -q "$@" -- sh -c 'cat <&5; cat <&9' 5<f5 9<f9
+	assert_rc 0
+	assert_file_is out five nine
+}
+
+test_given_descriptors_reach_workload() {
+	given
+}
+
+# With a library loaded, its descriptors are sealed but the given ones stay.
+test_given_descriptors_with_library() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn given --nvml-lib="$SIMLIB"
+}
+
 test_report_file_when_workload_fails() {
 	try "$JOULESTAT" -o report -- "$JS_WORK" exit 7
 	assert_rc 7
@@ -171,6 +194,8 @@ t_run "stdin from a pipe reaches the workload" test_stdin_from_pipe
 t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats_own
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
 t_run "no NVML library descriptor leaks into the workload" test_no_library_descriptor_leaks
+t_run "descriptors given to joulestat reach the workload" test_given_descriptors_reach_workload
+t_run "given descriptors stay open when a library is loaded" test_given_descriptors_with_library
 t_run "-o FILE gets the report when the workload fails" test_report_file_when_workload_fails
 t_run "-o to an unwritable path is 125" test_output_unwritable
 t_run "a broken pipe on stdout is named standard output" test_broken_pipe_names_stdout
