@@ -50,23 +50,30 @@ is_private_dir(const char *dir)
 }
 
 /*
- * Where the FIFO is made: $XDG_RUNTIME_DIR when it is the user's own, else
- * /dev/shm when it is a tmpfs, else the temporary directory.  In memory,
- * creating and removing it costs a fraction of what it costs on a disk's
- * file system (make bench, the wrapper row).
+ * Where the FIFO may be made, the i-th choice: $XDG_RUNTIME_DIR when it is
+ * the user's own, then /dev/shm when it is a tmpfs, then the temporary
+ * directory; "" for a choice that is not there, NULL after the last.  In
+ * memory, creating and removing it costs a fraction of what it costs on a
+ * disk's file system (HACKING.md, "Start-up cost").
  */
 static const char *
-fifo_dir(void)
+fifo_dir(int i)
 {
-	const char	*dir = getenv("XDG_RUNTIME_DIR");
+	const char	*dir;
 	struct statfs	 fs;
 
-	if (is_private_dir(dir))
-		return dir;
-	if (statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC)
-		return "/dev/shm";
-	dir = temp_dir();
-	return dir[0] == '/' ? dir : "/tmp";
+	switch (i) {
+	case 0:
+		dir = getenv("XDG_RUNTIME_DIR");
+		return is_private_dir(dir) ? dir : "";
+	case 1:
+		return statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC ? "/dev/shm" : "";
+	case 2:
+		dir = temp_dir();
+		return dir[0] == '/' ? dir : "/tmp";
+	default:
+		return NULL;
+	}
 }
 
 /* An unpredictable name in dir, so nobody can make it first; -1 when none was free. */
@@ -101,8 +108,9 @@ make_fifo(struct marks *mk, const char *dir)
 int
 marks_open(struct marks *mk, struct errbuf *err)
 {
-	const char	*dir = fifo_dir();
+	const char	*dir, *tried = NULL;
 	struct rlimit	 rl;
+	int		 i, e = 0;
 
 	memset(mk, 0, sizeof *mk);
 	mk->fd = -1;
@@ -112,10 +120,18 @@ marks_open(struct marks *mk, struct errbuf *err)
 		    (unsigned long long)rl.rlim_cur, MARKS_MIN_NOFILE);
 		return -1;
 	}
-	/* Mode 0600: only the workload's user can write marks. */
-	if (make_fifo(mk, dir) != 0) {
-		errbuf_set(err, "cannot create the phase mark FIFO in %s: %s", dir,
-		    strerror(errno));
+	/* Mode 0600: only the workload's user can write marks.  A place that refuses it, the next. */
+	for (i = 0; (dir = fifo_dir(i)) != NULL; i++) {
+		if (dir[0] == '\0')
+			continue;
+		if (make_fifo(mk, dir) == 0)
+			break;
+		e = errno;
+		tried = dir;
+	}
+	if (dir == NULL) {
+		errbuf_set(err, "cannot create the phase mark FIFO in %s: %s", tried,
+		    strerror(e));
 		return -1;
 	}
 	mk->is_made = true;

@@ -374,6 +374,29 @@ test_fifo_place() {
 	assert_eq "$(ls own open tmp | grep -c joulestat-)" 0 "FIFOs left behind"
 }
 
+# A place that refuses the FIFO is passed over for the next: an
+# $XDG_RUNTIME_DIR of the user's own that the user cannot write (made as
+# nobody, since root writes anywhere).
+test_fifo_place_refused() {
+	local shm=/dev/shm xdg asnobody=
+	command -v setpriv >/dev/null || skip "setpriv(1) is not installed"
+	[ "$(id -u)" -ne 0 ] || asnobody="setpriv --reuid=65534 --regid=65534 --clear-groups"
+	[ "$(stat -f -c %T /dev/shm 2>/dev/null)" = tmpfs ] || shm=/tmp
+	$asnobody test -x "$JOULESTAT" || skip "nobody cannot run $JOULESTAT"
+	xdg=$(mktemp -d /tmp/joulestat-xdg.XXXXXX)
+	[ -z "$asnobody" ] || chown 65534 "$xdg"
+	chmod 500 "$xdg"
+	! $asnobody sh -c ': >"$1"/probe' sh "$xdg" 2>/dev/null || { rm -rf "$xdg"; skip "$xdg is writable even so"; }
+	cd /tmp || fail "cd /tmp"
+	XDG_RUNTIME_DIR=$xdg TMPDIR=/tmp $asnobody "$JOULESTAT" -q -- \
+	    sh -c 'test -p "$JOULESTAT_MARK" && echo "${JOULESTAT_MARK%/*}"' >"$OLDPWD/out" 2>"$OLDPWD/err"
+	rc=$?
+	cd "$OLDPWD" || fail "cd back"
+	rm -rf "$xdg"
+	assert_rc 0
+	assert_eq "$(cat out)" "$shm" "the FIFO's directory after \$XDG_RUNTIME_DIR refused it"
+}
+
 t_run "each phase's energy is the truth between its marks" test_energy_per_phase_truth
 t_run "P-state split per phase" test_pstates_per_phase
 t_run "the timeline's phase column" test_timeline_phase_column
@@ -388,4 +411,5 @@ t_run "--max-regression per phase" test_regression_per_phase
 t_run "joulestat merge adds up phases over the ranks" test_merge_sums_phases
 t_run "the FIFO is removed at every way out" test_fifo_removed
 t_run "where the FIFO is made" test_fifo_place
+t_run "a place that refuses the FIFO is passed over" test_fifo_place_refused
 t_done
