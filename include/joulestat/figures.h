@@ -55,6 +55,11 @@ struct figure {
 	bool			(*real)(const void *base, double *v);
 	/* A word of the schema ("" unknown). */
 	const char		*(*word)(const void *base);
+	/*
+	 * A text made only when it is written, into buf ("" unknown); returns
+	 * buf.  The CSV keeps one such text a row.
+	 */
+	const char		*(*text)(const void *base, char *buf, size_t size);
 };
 
 struct figure_table {
@@ -92,6 +97,7 @@ struct figure_value {
 	uint64_t		 u;
 	double			 r;
 	const char		*w;
+	char			 buf[48];	/* where a figure's text is made */
 };
 
 /* True when f's group (if any) is known in the struct at base. */

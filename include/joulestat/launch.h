@@ -61,7 +61,9 @@ void	launch_fds_open(int **fds, size_t *n);
 /*
  * Mark close-on-exec every descriptor above 2 that is not in inherited
  * (sorted): a library's, such as the NVML library's device files, which it
- * opens without O_CLOEXEC.  Called before each fork of the workload.
+ * opens without O_CLOEXEC.  Called before each fork of the workload; with
+ * close_range(2) where the kernel has CLOSE_RANGE_CLOEXEC, else by reading
+ * /proc/self/fd.
  */
 void	launch_seal_fds(const int *inherited, size_t n);
 

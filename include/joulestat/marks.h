@@ -1,12 +1,14 @@
 /*
- * The phase-mark channel (src/run/marks.c): a FIFO in a private directory
- * whose path the workload gets in $JOULESTAT_MARK.  joulestat holds it open
+ * The phase-mark channel (src/run/marks.c): a FIFO of mode 0600 under an
+ * unpredictable name, in memory where it can be, whose path the workload
+ * gets in $JOULESTAT_MARK.  joulestat holds it open
  * for reading and writing (one descriptor) for the whole run, so a writer
  * never blocks on open and never gets EPIPE while joulestat lives.
  */
 #ifndef JOULESTAT_MARKS_H
 #define JOULESTAT_MARKS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "joulestat/util.h"
@@ -21,7 +23,7 @@ struct run;
 
 struct marks {
 	int	fd;			/* open for reading and writing; -1 when there is none */
-	char	dir[256];		/* "" when nothing was created */
+	bool	is_made;		/* the FIFO at path was created */
 	char	path[300];
 	char	line[MARKS_LINE_MAX + 1]; /* a line not yet ended by its newline */
 	size_t	nline;
@@ -31,7 +33,7 @@ struct marks {
 /* Create the FIFO and set MARKS_ENV.  -1 with a cause in err. */
 int	marks_open(struct marks *mk, struct errbuf *err);
 
-/* Remove the FIFO and its directory, unset MARKS_ENV.  Idempotent. */
+/* Remove the FIFO, unset MARKS_ENV.  Idempotent. */
 void	marks_close(struct marks *mk);
 
 /*

@@ -228,7 +228,6 @@ struct report {
 	bool		 has_total_workload;
 	/* What a result from another day needs to be compared with this one. */
 	const char	*version;		/* joulestat's */
-	char		 start_time[40];	/* start_unix_ns in RFC 3339, local zone; "" unknown */
 	const char	*visible;		/* the runtimes' device masks, "" for none */
 };
 

@@ -38,6 +38,7 @@ struct row {
 struct cells {
 	struct fmt_cell	c[COL_NCOLS];
 	char		name[16];
+	char		made[48];	/* a figure's text made when written (figure.text) */
 };
 
 /* Columns every row carries: they identify the run. */
@@ -102,7 +103,12 @@ table_cells(struct cells *cl, const struct figure_table *t, const void *base)
 		case FIGURE_IS_INT: fmt_cell_int(c, v.i); break;
 		case FIGURE_IS_UINT: fmt_cell_int(c, (int64_t)v.u); break;
 		case FIGURE_IS_REAL: fmt_cell_real(c, v.r, f->prec); break;
-		case FIGURE_IS_WORD: fmt_cell_text(c, v.w); break;
+		case FIGURE_IS_WORD:
+			/* A text made in v (one a row) lives on in the row. */
+			if (v.w == v.buf)
+				v.w = memcpy(cl->made, v.buf, sizeof cl->made);
+			fmt_cell_text(c, v.w);
+			break;
 		}
 	}
 }

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
 /* A member m of struct st: its type and offset. */
@@ -51,10 +52,20 @@ static const struct figure total_figures[] = {
 	{ COL_NONE, "workload_devices", "totals", R(total_workload_ndev) },
 };
 
+/*
+ * The start in RFC 3339, local zone: made only when an output writes it,
+ * since the first localtime_r reads the zone's file (HACKING.md,
+ * "Start-up cost").
+ */
 static const char *
-meta_start(const void *base)
+meta_start(const void *base, char *buf, size_t size)
 {
-	return ((const struct report *)base)->start_time;
+	const struct report	*rep = base;
+
+	buf[0] = '\0';
+	if (rep->start_unix_ns > 0)
+		fmt_rfc3339(buf, size, rep->start_unix_ns);
+	return buf;
 }
 
 static const char *
@@ -82,7 +93,7 @@ meta_visible(const void *base)
 
 /* What a result from another day needs to be compared with this one. */
 static const struct figure meta_figures[] = {
-	{ COL_STARTTIME, .word = meta_start },
+	{ COL_STARTTIME, .text = meta_start },
 	{ COL_VERSION, .word = meta_version },
 	{ COL_TRACKER, .word = tracker_word },
 	{ COL_VISIBLE, .word = meta_visible },
@@ -348,6 +359,11 @@ figure_get(const struct figure *f, const void *base, struct figure_value *v)
 	if (f->word != NULL) {
 		v->kind = FIGURE_IS_WORD;
 		v->w = f->word(base);
+		return;
+	}
+	if (f->text != NULL) {
+		v->kind = FIGURE_IS_WORD;
+		v->w = f->text(base, v->buf, sizeof v->buf);
 		return;
 	}
 	switch (f->type) {

@@ -537,8 +537,6 @@ report_build(struct report *rep, const struct run *run)
 	add_totals(rep);
 	report_phases(rep, run);
 	rep->version = JOULESTAT_VERSION;
-	if (rep->start_unix_ns > 0)
-		fmt_rfc3339(rep->start_time, sizeof rep->start_time, rep->start_unix_ns);
 	rep->visible = run->params.visible != NULL ? run->params.visible : "";
 }
 

@@ -11,6 +11,7 @@
 #include <linux/sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/wait.h>
@@ -234,14 +235,44 @@ add_fd(int fd, void *arg)
 	l->v[l->n++] = fd;
 }
 
+/*
+ * When the open descriptors are 0 to n-1, in *n; else false.  Linux 6.2
+ * and later give the number of a process's open descriptors as the size
+ * of /proc/PID/fd (proc(5)): one stat and n fcntl calls instead of reading
+ * the directory, in the common case where nothing but stdio was given.
+ */
+static bool
+fds_are_dense(size_t *n)
+{
+	struct stat	st;
+	size_t		fd;
+
+	if (stat("/proc/self/fd", &st) != 0 || st.st_size <= 0 || st.st_size > 16)
+		return false;
+	for (fd = 0; fd < (size_t)st.st_size; fd++) {
+		if (fcntl((int)fd, F_GETFD) == -1)
+			return false;
+	}
+	*n = (size_t)st.st_size;
+	return true;
+}
+
 void
 launch_fds_open(int **fds, size_t *n)
 {
 	struct fd_list	l = { NULL, 0 };
+	size_t		k, dense;
 
-	(void)each_fd(add_fd, &l);
-	if (l.n > 1)
-		qsort(l.v, l.n, sizeof *l.v, cmp_int);
+	if (fds_are_dense(&dense)) {
+		l.v = xreallocarray(NULL, dense, sizeof *l.v);
+		for (k = 0; k < dense; k++)
+			l.v[k] = (int)k;
+		l.n = dense;
+	} else {
+		(void)each_fd(add_fd, &l);
+		if (l.n > 1)
+			qsort(l.v, l.n, sizeof *l.v, cmp_int);
+	}
 	*fds = l.v;
 	*n = l.n;
 }
@@ -258,12 +289,40 @@ seal_fd(int fd, void *arg)
 		(void)fcntl(fd, F_SETFD, fl | FD_CLOEXEC);
 }
 
+/* At most this many inherited descriptors are stepped over with close_range. */
+#define SEAL_MAX_RANGES	64
+
+/*
+ * close_range(2) with CLOSE_RANGE_CLOEXEC (Linux 5.11) over every gap
+ * between the inherited descriptors: no directory to read.  -1 where it
+ * is missing (or under a checker that does not know it).
+ */
+static int
+seal_ranges(const int *inherited, size_t n)
+{
+	unsigned	lo = STDERR_FILENO + 1;
+	size_t		i;
+
+	if (n > SEAL_MAX_RANGES)
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (inherited[i] < (int)lo)
+			continue;
+		if ((unsigned)inherited[i] > lo &&
+		    close_range(lo, (unsigned)inherited[i] - 1, CLOSE_RANGE_CLOEXEC) != 0)
+			return -1;
+		lo = (unsigned)inherited[i] + 1;
+	}
+	return close_range(lo, ~0U, CLOSE_RANGE_CLOEXEC);
+}
+
 void
 launch_seal_fds(const int *inherited, size_t n)
 {
 	struct fd_list	l = { (int *)(uintptr_t)inherited, n };
 
-	(void)each_fd(seal_fd, &l);
+	if (seal_ranges(inherited, n) != 0)
+		(void)each_fd(seal_fd, &l);
 }
 
 void

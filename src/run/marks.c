@@ -7,11 +7,15 @@
  */
 #include "joulestat/marks.h"
 
+#include <linux/magic.h>
+#include <sys/random.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,11 +34,83 @@
 /* At the end, at most this many buffers of marks are still read. */
 #define MARKS_FINISH_BUFFERS	64
 
+/*
+ * A directory the user's runtime files may live in: absolute, a directory,
+ * owned by us and writable by nobody else (the XDG Base Directory
+ * Specification's terms for $XDG_RUNTIME_DIR), so nobody else can even see
+ * the FIFO there.
+ */
+static bool
+is_private_dir(const char *dir)
+{
+	struct stat	st;
+
+	return dir != NULL && dir[0] == '/' && stat(dir, &st) == 0 && S_ISDIR(st.st_mode) &&
+	    st.st_uid == geteuid() && (st.st_mode & (S_IWGRP | S_IWOTH)) == 0;
+}
+
+/*
+ * Where the FIFO may be made, the i-th choice: $XDG_RUNTIME_DIR when it is
+ * the user's own, then /dev/shm when it is a tmpfs, then the temporary
+ * directory; "" for a choice that is not there, NULL after the last.  In
+ * memory, creating and removing it costs a fraction of what it costs on a
+ * disk's file system (HACKING.md, "Start-up cost").
+ */
+static const char *
+fifo_dir(int i)
+{
+	const char	*dir;
+	struct statfs	 fs;
+
+	switch (i) {
+	case 0:
+		dir = getenv("XDG_RUNTIME_DIR");
+		return is_private_dir(dir) ? dir : "";
+	case 1:
+		return statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC ? "/dev/shm" : "";
+	case 2:
+		dir = temp_dir();
+		return dir[0] == '/' ? dir : "/tmp";
+	default:
+		return NULL;
+	}
+}
+
+/* An unpredictable name in dir, so nobody can make it first; -1 when none was free. */
+static int
+make_fifo(struct marks *mk, const char *dir)
+{
+	static const char	digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+	unsigned char		r[12];
+	char			name[sizeof r + 1];
+	size_t			k;
+	int			tries;
+
+	for (tries = 0; tries < 100; tries++) {
+		if (getrandom(r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
+			for (k = 0; k < sizeof r; k++)
+				r[k] = (unsigned char)(now_ns() >> (k % 8 * 5)) + (unsigned char)tries;
+		}
+		for (k = 0; k < sizeof r; k++)
+			name[k] = digits[r[k] % (sizeof digits - 1)];
+		name[sizeof r] = '\0';
+		snprintf(mk->path, sizeof mk->path, "%s/joulestat-%s.mark", dir, name);
+		/* mkfifo never follows or reuses what is there: the FIFO it makes is ours. */
+		if (mkfifo(mk->path, 0600) == 0)
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
 int
 marks_open(struct marks *mk, struct errbuf *err)
 {
-	const char	*tmp = getenv("TMPDIR");
+	const char	*dir, *tried = NULL;
 	struct rlimit	 rl;
+	int		 i, e = 0;
 
 	memset(mk, 0, sizeof *mk);
 	mk->fd = -1;
@@ -44,25 +120,28 @@ marks_open(struct marks *mk, struct errbuf *err)
 		    (unsigned long long)rl.rlim_cur, MARKS_MIN_NOFILE);
 		return -1;
 	}
-	if (tmp == NULL || tmp[0] != '/')
-		tmp = "/tmp";
-	snprintf(mk->dir, sizeof mk->dir, "%s/joulestat-XXXXXX", tmp);
-	/* mkdtemp makes it 0700: only the workload's user can write marks. */
-	if (mkdtemp(mk->dir) == NULL) {
-		errbuf_set(err, "cannot create a directory for phase marks in %s: %s", tmp,
-		    strerror(errno));
-		mk->dir[0] = '\0';
+	/* Mode 0600: only the workload's user can write marks.  A place that refuses it, the next. */
+	for (i = 0; (dir = fifo_dir(i)) != NULL; i++) {
+		if (dir[0] == '\0')
+			continue;
+		if (make_fifo(mk, dir) == 0)
+			break;
+		e = errno;
+		tried = dir;
+	}
+	if (dir == NULL) {
+		errbuf_set(err, "cannot create the phase mark FIFO in %s: %s", tried,
+		    strerror(e));
 		return -1;
 	}
-	snprintf(mk->path, sizeof mk->path, "%s/mark", mk->dir);
+	mk->is_made = true;
 	/*
 	 * Read and write on one descriptor (Linux's fifo(7) allows it): a writer
 	 * is always there, so the reader never sees end-of-file between the
 	 * workload's writers, and writers never block on open.
 	 */
-	if (mkfifo(mk->path, 0600) != 0 ||
-	    (mk->fd = open(mk->path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) == -1) {
-		errbuf_set(err, "cannot create the phase mark FIFO %s: %s", mk->path,
+	if ((mk->fd = open(mk->path, O_RDWR | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW)) == -1) {
+		errbuf_set(err, "cannot open the phase mark FIFO %s: %s", mk->path,
 		    strerror(errno));
 		marks_close(mk);
 		return -1;
@@ -77,11 +156,10 @@ marks_close(struct marks *mk)
 	if (mk->fd >= 0)
 		close(mk->fd);
 	mk->fd = -1;
-	if (mk->dir[0] != '\0') {
+	if (mk->is_made) {
 		unlink(mk->path);
-		rmdir(mk->dir);
 		unsetenv(MARKS_ENV);
-		mk->dir[0] = '\0';
+		mk->is_made = false;
 	}
 }
 

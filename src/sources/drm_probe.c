@@ -11,6 +11,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -463,16 +464,14 @@ drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
     struct errbuf *err)
 {
 	struct drm_ctx	*ctx;
-	int		 root, classfd;
+	char		 path[PATH_MAX];
+	int		 classfd;
 
 	*devs = NULL;
 	*ndev = 0;
-	/* No sysfs, or no DRM class: nothing here, and nothing to say. */
-	root = backend_open_dir(AT_FDCWD, sc->sysfs_root);
-	classfd = root == -1 ? -1 : backend_open_dir(root, "class/drm");
-	if (root != -1)
-		close(root);
-	if (classfd == -1)
+	/* No sysfs, or no DRM class: nothing here, and nothing to say (one openat). */
+	if (snprintf(path, sizeof path, "%s/class/drm", sc->sysfs_root) >= (int)sizeof path ||
+	    (classfd = backend_open_dir(AT_FDCWD, path)) == -1)
 		return 0;
 	ctx = xcalloc(1, sizeof *ctx);
 	ctx->proc_dirfd = -1;

@@ -134,6 +134,51 @@ test_no_library_descriptor_leaks() {
 	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn no_leaks --nvml-lib="$SIMLIB"
 }
 
+# only_fds FD:FILE... -- CMD...: CMD with stdin from /dev/null, stdout to
+# out, stderr to err and, beside them, the given descriptors only (read
+# from FILE), whatever this shell holds open: the dense 0..n-1 case
+# (3 alone) and gaps (5 and 9) are both joulestat's to tell apart.
+only_fds() {
+	timeout -k 5 $((t_timeout * TIMEOUT_MULT)) python3 -c '
+import os, sys
+a = sys.argv[1:]
+k = a.index("--")
+os.closerange(3, 65536)
+for spec in a[:k]:
+	n, path = spec.split(":", 1)
+	fd = os.open(path, os.O_RDONLY)
+	if fd != int(n):
+		os.dup2(fd, int(n))
+		os.close(fd)
+	else:
+		os.set_inheritable(fd, True)
+os.execvp(a[k + 1], a[k + 1:])' "$@" </dev/null >out 2>err
+	rc=$?
+}
+
+# given [JOULESTAT-OPTION...]: the descriptors the workload was given
+# beside stdio reach it open, and nothing else does.
+given() {
+	echo three >f3
+	echo five >f5
+	echo nine >f9
+	only_fds 3:f3 -- "$JOULESTAT" -q "$@" -- sh -c 'cat <&3; ls /proc/$$/fd; exit 0'
+	assert_rc 0
+	assert_file_is out three 0 1 2 3
+	only_fds 5:f5 9:f9 -- "$JOULESTAT" -q "$@" -- sh -c 'cat <&5; cat <&9; ls /proc/$$/fd; exit 0'
+	assert_rc 0
+	assert_file_is out five nine 0 1 2 5 9
+}
+
+test_given_descriptors_reach_workload() {
+	given
+}
+
+# With a library loaded, its descriptors are sealed but the given ones stay.
+test_given_descriptors_with_library() {
+	NVSIM_SCENARIO=$TOP/tests/sim/scenarios/demo.scn given --nvml-lib="$SIMLIB"
+}
+
 test_report_file_when_workload_fails() {
 	try "$JOULESTAT" -o report -- "$JS_WORK" exit 7
 	assert_rc 7
@@ -171,6 +216,8 @@ t_run "stdin from a pipe reaches the workload" test_stdin_from_pipe
 t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats_own
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
 t_run "no NVML library descriptor leaks into the workload" test_no_library_descriptor_leaks
+t_run "descriptors given to joulestat reach the workload" test_given_descriptors_reach_workload
+t_run "given descriptors stay open when a library is loaded" test_given_descriptors_with_library
 t_run "-o FILE gets the report when the workload fails" test_report_file_when_workload_fails
 t_run "-o to an unwritable path is 125" test_output_unwritable
 t_run "a broken pipe on stdout is named standard output" test_broken_pipe_names_stdout
