@@ -50,11 +50,12 @@ is_private_dir(const char *dir)
 }
 
 /*
- * Where the FIFO may be made, the i-th choice: $XDG_RUNTIME_DIR when it is
- * the user's own, then /dev/shm when it is a tmpfs, then the temporary
- * directory; "" for a choice that is not there, NULL after the last.  In
- * memory, creating and removing it costs a fraction of what it costs on a
- * disk's file system (HACKING.md, "Start-up cost").
+ * Where the FIFO may be made, the i-th choice: /dev/shm when it is a tmpfs
+ * (containers such as Apptainer's bind it, so a command run in one still
+ * sees the FIFO), then $XDG_RUNTIME_DIR when it is the user's own, then
+ * the temporary directory; "" for a choice that is not there, NULL after
+ * the last.  In memory, creating and removing it costs a fraction of what
+ * it costs on a disk's file system (HACKING.md, "Start-up cost").
  */
 static const char *
 fifo_dir(int i)
@@ -64,10 +65,10 @@ fifo_dir(int i)
 
 	switch (i) {
 	case 0:
+		return statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC ? "/dev/shm" : "";
+	case 1:
 		dir = getenv("XDG_RUNTIME_DIR");
 		return is_private_dir(dir) ? dir : "";
-	case 1:
-		return statfs("/dev/shm", &fs) == 0 && fs.f_type == TMPFS_MAGIC ? "/dev/shm" : "";
 	case 2:
 		dir = temp_dir();
 		return dir[0] == '/' ? dir : "/tmp";
