@@ -33,7 +33,8 @@ struct cgroup {
 };
 
 /*
- * Create the workload's cgroup under joulestat's own cgroup v2.  root is
+ * Create the workload's cgroup under joulestat's own cgroup v2, after
+ * removing there the empty ones of joulestats that are gone.  root is
  * where cgroup v2 is mounted, or NULL to find it in /proc/self/mountinfo
  * (/sys/fs/cgroup on a unified system, /sys/fs/cgroup/unified on a hybrid
  * one).  Returns 0, or -1 with the reason joulestat may not in err (no
@@ -81,6 +82,12 @@ int	cgroup_parse_keyed(const char *text, const char *key, uint64_t *value);
  * (proc_pid_mountinfo(5)), into buf.  0, or -ENOENT when it is not.
  */
 int	cgroup_parse_mountinfo(const char *text, char *buf, size_t size);
+
+/*
+ * The pid of the joulestat whose run's cgroup is called name
+ * ("joulestat-PID-N"), or -EINVAL when name is not one.
+ */
+int	cgroup_parse_name(const char *name, pid_t *pid);
 
 /* joulestat's cgroup v2 path from the text of /proc/self/cgroup (the "0::" line). */
 int	cgroup_parse_self(const char *text, char *buf, size_t size);

@@ -1,7 +1,8 @@
 /*
- * The poll loop (HACKING.md, "The pipeline"): one thread, one poll() on a
- * timerfd armed with absolute CLOCK_MONOTONIC deadlines, the signalfd for
- * child exits and signals, and pidfds for attached processes.  Each tick
+ * The poll loop (HACKING.md, "The pipeline"): one thread, one epoll set of
+ * a timerfd armed with absolute CLOCK_MONOTONIC deadlines, the signalfd for
+ * child exits and signals, pidfds for attached processes, the cgroup's
+ * events and the phase-mark FIFO.  Each tick
  * takes one reading (include/joulestat/reading.h).
  */
 #ifndef JOULESTAT_LOOP_H

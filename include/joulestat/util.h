@@ -86,7 +86,9 @@ int	parse_double(const char *s, double *out);
  * Read at most size - 1 bytes of a file at offset 0 into buf and
  * NUL-terminate it.  read_file opens path relative to dirfd (AT_FDCWD for
  * plain paths); pread_text re-reads an open fd, which is cheaper for files
- * read every tick.  Both return the byte count or -errno.
+ * read every tick.  A kernel text file shorter than half a page takes one
+ * read, not a second one to find its end.  Both return the byte count or
+ * -errno.
  */
 ssize_t	read_file(int dirfd, const char *path, char *buf, size_t size);
 ssize_t	pread_text(int fd, char *buf, size_t size);

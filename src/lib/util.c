@@ -300,6 +300,16 @@ parse_double(const char *s, double *out)
 	return 0;
 }
 
+/*
+ * The kernel makes the text of a /proc, sysfs or cgroup file at each read
+ * (seq_file): a read hands out whole lines until the caller's buffer or the
+ * kernel's own, a page at least, is full.  A read shorter than both, with
+ * room left in that page for one more line, has therefore given the whole
+ * file; reading on would make the text over again only to find its end,
+ * which doubles the cost of every file read each tick.
+ */
+#define PREAD_WHOLE_BELOW	2048
+
 ssize_t
 pread_text(int fd, char *buf, size_t size)
 {
@@ -317,6 +327,8 @@ pread_text(int fd, char *buf, size_t size)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n < size - 1 && (size_t)r < PREAD_WHOLE_BELOW)
+			break;
 	}
 	buf[n] = '\0';
 	return (ssize_t)n;

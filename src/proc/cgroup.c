@@ -12,6 +12,7 @@
 #include <sys/statfs.h>
 #include <sys/types.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -26,6 +27,8 @@
 #include "joulestat/util.h"
 
 #define CGROUP_TEXT_MAX	4096
+/* The name of a run's cgroup: the prefix, joulestat's pid, the run's number. */
+#define CGROUP_PREFIX	"joulestat-"
 /* Attempts at giving back processes that keep forking before the rmdir. */
 #define CGROUP_DRAIN_TRIES	16
 
@@ -196,6 +199,58 @@ open_own(struct cgroup *cg, const char *root, struct errbuf *err)
 	return 0;
 }
 
+int
+cgroup_parse_name(const char *name, pid_t *pid)
+{
+	const char	*p, *dash;
+	char		 num[16];
+	uint64_t	 v, run;
+	size_t		 n;
+
+	if (strncmp(name, CGROUP_PREFIX, strlen(CGROUP_PREFIX)) != 0)
+		return -EINVAL;
+	p = name + strlen(CGROUP_PREFIX);
+	if ((dash = strchr(p, '-')) == NULL || (n = (size_t)(dash - p)) == 0 || n >= sizeof num)
+		return -EINVAL;
+	memcpy(num, p, n);
+	num[n] = '\0';
+	if (parse_u64(num, &v) != 0 || v == 0 || v > INT32_MAX || parse_u64(dash + 1, &run) != 0)
+		return -EINVAL;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+/*
+ * A joulestat killed by SIGKILL leaves its cgroup behind, empty.  Before a
+ * run makes its own, the cgroups of joulestats that are gone are removed:
+ * a name of ours whose pid is no process (kill(2) says ESRCH).  One read of
+ * the parent directory; rmdir fails on a cgroup that still holds a process
+ * or a cgroup of its own, so nothing that runs is touched, and a living
+ * joulestat's is never even tried.
+ */
+static void
+remove_stale(int parentfd)
+{
+	struct dirent	*de;
+	DIR		*dir;
+	pid_t		 pid;
+	int		 fd;
+
+	if ((fd = openat(parentfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
+		return;
+	if ((dir = fdopendir(fd)) == NULL) {
+		close(fd);
+		return;
+	}
+	while ((de = readdir(dir)) != NULL) {
+		if ((de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) &&
+		    cgroup_parse_name(de->d_name, &pid) == 0 && pid != getpid() &&
+		    kill(pid, 0) == -1 && errno == ESRCH)
+			(void)unlinkat(parentfd, de->d_name, AT_REMOVEDIR);
+	}
+	closedir(dir);
+}
+
 static void
 close_all(struct cgroup *cg)
 {
@@ -226,8 +281,9 @@ cgroup_create(struct cgroup *cg, const char *root, struct errbuf *err)
 		close_all(cg);
 		return -1;
 	}
+	remove_stale(cg->parentfd);
 	for (i = 0; ; i++) {
-		snprintf(cg->name, sizeof cg->name, "joulestat-%d-%u", (int)getpid(), i);
+		snprintf(cg->name, sizeof cg->name, CGROUP_PREFIX "%d-%u", (int)getpid(), i);
 		if (mkdirat(cg->parentfd, cg->name, 0755) == 0)
 			break;
 		if (errno != EEXIST || i == 100) {

@@ -461,7 +461,9 @@ walk_scan(struct proctree *tree, int64_t t_ns)
  * A member listed by the cgroup.  A pid that was a member at the refresh
  * before is the same process unless its pidfd said it ended (then the pid
  * was reused); only a new one is read from /proc.  Without a pidfd (the
- * descriptor budget, kernels before 5.3) its stat file tells.
+ * descriptor budget, kernels before 5.3) its stat file, kept open, tells;
+ * with one, the stat file is closed at once, while the process lives, so
+ * that the reaper, not joulestat, frees its /proc entry.
  */
 static void
 visit_member(pid_t pid, void *arg)
@@ -485,8 +487,8 @@ visit_member(pid_t pid, void *arg)
 		return;
 	tree->nfds++;
 	ev.data.u64 = (uint64_t)(p - tree->procs);
-	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1)
-		close_fd(tree, &p->pidfd);
+	close_fd(tree, epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1 ? &p->pidfd :
+	    &p->stat_fd);
 }
 
 /* The members whose pidfd says they ended since the refresh before: they are gone. */

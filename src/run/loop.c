@@ -4,10 +4,11 @@
  * recorded with its lateness, and deadlines that passed while we were
  * busy are counted as missed, never caught up in a burst.  Child exits and
  * signals come through a signalfd, attached processes' exits through
- * pidfds; no handler ever runs asynchronously.
+ * pidfds, all in one epoll set; no handler ever runs asynchronously.
  */
 #include "joulestat/loop.h"
 
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/time.h>
 #include <sys/timerfd.h>
@@ -16,7 +17,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <poll.h>
 #include <stdbool.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -42,6 +42,7 @@ struct loop {
 	struct run	*run;
 	int		 timerfd;
 	int		 sigfd;
+	int		 epfd;		/* all of the loop's descriptors */
 	enum phase	 phase;
 	uint64_t	 deadlines;	/* deadlines passed since t0 */
 	int64_t		 kill_at_ns;
@@ -300,38 +301,93 @@ check_polled(struct loop *lp)
 	}
 }
 
-static void
-poll_once(struct loop *lp, struct pollfd *fds, size_t nfds)
+/* What a wake-up found ready, taken in a fixed order (poll_once). */
+enum {
+	EV_TIMER,
+	EV_SIGNAL,
+	EV_CGROUP,
+	EV_MARKS,
+	EV_PIDFD,	/* attach mode: EV_PIDFD + i for attached process i */
+};
+
+static int
+watch(int epfd, int fd, uint32_t events, uint64_t tag)
+{
+	struct epoll_event	ev = { .events = events, .data.u64 = tag };
+
+	return epoll_ctl(epfd, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/*
+ * One epoll set for the whole run: a wake-up costs the kernel a look at
+ * what woke it, not at every descriptor, as poll(2) would each time.
+ */
+static int
+watch_all(struct loop *lp, struct errbuf *err)
 {
 	struct run	*run = lp->run;
 	size_t		 i;
+	int		 rc;
 
-	if (poll(fds, (nfds_t)nfds, -1) == -1)
-		return;	/* EINTR: poll again */
-	if (fds[1].revents & POLLIN)
+	if ((lp->epfd = epoll_create1(EPOLL_CLOEXEC)) == -1) {
+		errbuf_set(err, "epoll_create1: %s", strerror(errno));
+		return -1;
+	}
+	rc = watch(lp->epfd, lp->timerfd, EPOLLIN, EV_TIMER) |
+	    watch(lp->epfd, lp->sigfd, EPOLLIN, EV_SIGNAL);
+	for (i = 0; i < run->npidfds; i++) {
+		if (run->pidfds[i] >= 0)
+			rc |= watch(lp->epfd, run->pidfds[i], EPOLLIN, EV_PIDFD + i);
+	}
+	/* cgroup.events changed: POLLPRI, until it is read again. */
+	if (run->tree.cg != NULL)
+		rc |= watch(lp->epfd, run->tree.cg->events_fd, EPOLLPRI, EV_CGROUP);
+	if (run->marks.fd >= 0)
+		rc |= watch(lp->epfd, run->marks.fd, EPOLLIN, EV_MARKS);
+	if (rc != 0) {
+		errbuf_set(err, "epoll_ctl: %s", strerror(errno));
+		close(lp->epfd);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+poll_once(struct loop *lp, struct epoll_event *evs, int nevs)
+{
+	struct run	*run = lp->run;
+	bool		 is_timer = false, is_sig = false, is_cg = false, is_marks = false;
+	uint64_t	 tag;
+	int		 n, k;
+
+	if ((n = epoll_wait(lp->epfd, evs, nevs, -1)) == -1)
+		return;	/* EINTR: wait again */
+	for (k = 0; k < n; k++) {
+		is_timer |= evs[k].data.u64 == EV_TIMER;
+		is_sig |= evs[k].data.u64 == EV_SIGNAL;
+		is_cg |= evs[k].data.u64 == EV_CGROUP;
+		is_marks |= evs[k].data.u64 == EV_MARKS;
+	}
+	if (is_sig)
 		on_sigfd(lp);
-	if (lp->phase != PHASE_DONE && (fds[0].revents & POLLIN)) {
+	if (lp->phase != PHASE_DONE && is_timer) {
 		on_timer(lp);
 		check_polled(lp);
 		if (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING)
 			check_drained(lp, now_ns());
 	}
-	for (i = 2; i < 2 + run->npidfds && lp->phase != PHASE_DONE; i++) {
-		if (fds[i].fd >= 0 && (fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-			on_pid_end(lp, i - 2);
-		if (run->pidfds[i - 2] < 0)
-			fds[i].fd = -1;
+	/* An attached process ended; its pidfd leaves the set when on_pid_end closes it. */
+	for (k = 0; k < n && lp->phase != PHASE_DONE; k++) {
+		tag = evs[k].data.u64;
+		if (tag >= EV_PIDFD && run->pidfds[tag - EV_PIDFD] >= 0)
+			on_pid_end(lp, (size_t)(tag - EV_PIDFD));
 	}
-	/*
-	 * cgroup.events changed (POLLPRI, until it is read again): when the
-	 * cgroup is empty, a run waiting for its descendants is over.
-	 */
-	if (run->tree.cg != NULL && (fds[2 + run->npidfds].revents & POLLPRI) &&
-	    cgroup_populated(run->tree.cg) == 0 &&
+	/* When the cgroup is empty, a run waiting for its descendants is over. */
+	if (is_cg && cgroup_populated(run->tree.cg) == 0 &&
 	    (lp->phase == PHASE_DRAINING || lp->phase == PHASE_KILLING))
 		check_drained(lp, now_ns());
 	/* Phase marks last: a reading they take sees what the others changed. */
-	if (lp->phase != PHASE_DONE && run->marks.fd >= 0 && (fds[nfds - 1].revents & POLLIN))
+	if (lp->phase != PHASE_DONE && is_marks)
 		marks_read(run);
 }
 
@@ -351,30 +407,25 @@ drain_timer(struct loop *lp)
 int
 loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
-	struct loop	 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
-	struct pollfd	*fds;
-	size_t		 nfds = 2 + run->npidfds + (run->tree.cg != NULL) + (run->marks.fd >= 0), i;
+	struct loop		 lp = { .run = run, .sigfd = sigfd, .phase = PHASE_RUNNING };
+	struct epoll_event	*evs;
+	size_t			 nevs = EV_PIDFD + run->npidfds;
 
 	if (arm_timer(&lp, err) != 0)
 		return -1;
-	fds = xcalloc(nfds, sizeof *fds);
-	fds[0] = (struct pollfd){ .fd = lp.timerfd, .events = POLLIN };
-	fds[1] = (struct pollfd){ .fd = sigfd, .events = POLLIN };
-	for (i = 0; i < run->npidfds; i++)
-		fds[2 + i] = (struct pollfd){ .fd = run->pidfds[i], .events = POLLIN };
-	/* After the pidfds: the cgroup's events, then the phase marks, last. */
-	if (run->tree.cg != NULL)
-		fds[2 + run->npidfds] = (struct pollfd){ .fd = run->tree.cg->events_fd,
-		    .events = POLLPRI };
-	if (run->marks.fd >= 0)
-		fds[nfds - 1] = (struct pollfd){ .fd = run->marks.fd, .events = POLLIN };
+	if (watch_all(&lp, err) != 0) {
+		close(lp.timerfd);
+		return -1;
+	}
+	evs = xcalloc(nevs, sizeof *evs);
 	/* The child may have ended before the loop started: look once. */
 	if (!run->is_attach)
 		on_sigchld(&lp);
 	while (lp.phase != PHASE_DONE)
-		poll_once(&lp, fds, nfds);
+		poll_once(&lp, evs, (int)nevs);
 	drain_timer(&lp);
-	free(fds);
+	free(evs);
+	close(lp.epfd);
 	close(lp.timerfd);
 	return 0;
 }

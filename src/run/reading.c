@@ -25,7 +25,8 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	struct dev_acct	*a;
 	size_t		 i;
 
-	if (b->is_gone)
+	/* A backend that found no device has nothing to read. */
+	if (b->is_gone || b->ndev == 0)
 		return;
 	run->pids.n = 0;
 	memset(b->cur, 0, b->ndev * sizeof *b->cur);

@@ -201,6 +201,60 @@ test_cgroup_gone_leave() {
 	    fail "the daemon is not back in joulestat's cgroup: $(cat "/proc/$t_file_pid/cgroup")"
 }
 
+# cg_empty DIR: cgroup.events of DIR says that nothing runs in it.
+cg_empty() {
+	grep -q '^populated 0$' "$1/cgroup.events"
+}
+
+# A joulestat killed by SIGKILL cannot remove its cgroup.  While its
+# workload runs on in it the cgroup stays; once that has ended, the next
+# run removes it.
+test_cgroup_stale_removed() {
+	need_cgroup
+	spawn "$JOULESTAT" -q -- sh -c 'grep "^0::" /proc/self/cgroup >cg; exec "$0" -p w sleep 30s' \
+	    "$JS_WORK"
+	wait_file w
+	t_kill_later KILL "$t_file_pid"
+	d=$(cg_dir_of cg)
+	[ -d "$d" ] || fail "no cgroup $d while the workload runs"
+	kill -KILL "$t_pid"
+	reap
+	assert_rc 137
+	[ -d "$d" ] || fail "$d is gone although joulestat was killed by SIGKILL"
+	try "$JOULESTAT" -q -- true
+	assert_rc 0
+	[ -d "$d" ] || fail "$d was removed with the workload still running in it"
+	kill -KILL "$t_file_pid"
+	wait_for cg_empty "$d"
+	try "$JOULESTAT" -q -- true
+	assert_rc 0
+	[ ! -e "$d" ] || fail "$d of a joulestat killed by SIGKILL is left after the next run"
+}
+
+# Only the cgroups of joulestats that are gone: a name whose pid lives is
+# left alone, whatever that process is.
+test_cgroup_stale_only_dead() {
+	need_cgroup
+	try "$JOULESTAT" -q -- sh -c 'grep "^0::" /proc/self/cgroup >cg'
+	p=$(dirname "$(cg_dir_of cg)")
+	"$JS_WORK" -p w sleep 30s &
+	t_kill_later KILL $!
+	wait_file w
+	live=$p/joulestat-$t_file_pid-77
+	"$JS_WORK" exit 0 &
+	dead=$!
+	wait $dead
+	dead=$p/joulestat-$dead-77
+	mkdir "$live" "$dead" || fail "cannot make cgroups in $p"
+	try "$JOULESTAT" -q -- true
+	is_live=$([ -d "$live" ] && echo y)
+	is_dead=$([ -d "$dead" ] && echo y)
+	rmdir "$live" "$dead" 2>/dev/null
+	assert_rc 0
+	[ "$is_live" = y ] || fail "$live was removed though its process lives"
+	[ -z "$is_dead" ] || fail "$dead is left though its process is gone"
+}
+
 # No cgroup v2 where JOULESTAT_CGROUP_ROOT points: auto walks /proc and says
 # why; --tracker=cgroup is a set-up failure.
 test_fallback_said() {
@@ -307,6 +361,9 @@ t_run "the cgroup is gone after SIGTERM" test_cgroup_gone_signal
 t_run "the cgroup is gone after exec failed" test_cgroup_gone_exec_failure
 t_run "the cgroup is gone with a daemon left running" test_cgroup_gone_leave
 t_run "the cgroup is gone after joulestat ran out of memory" test_cgroup_gone_out_of_memory
+t_run "a cgroup left by a joulestat killed by SIGKILL: removed by the next run once empty" \
+    test_cgroup_stale_removed
+t_run "only the cgroups of joulestats that are gone are removed" test_cgroup_stale_only_dead
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
 t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker

@@ -4,7 +4,8 @@
  * writes them, the mount table of a hybrid machine (cgroup v2 at
  * /sys/fs/cgroup/unified beside the v1 controllers) and of a unified one,
  * and /proc/self/cgroup with and without a v2 line.  Values absent or not
- * numbers are errors, never 0.
+ * numbers are errors, never 0.  A run's cgroup name gives its joulestat's
+ * pid, and nothing else is taken for one.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -139,6 +140,32 @@ test_self(void **state)
 	assert_int_equal(cgroup_parse_self(SELF_SCOPE, buf, 10), -ENOENT);
 }
 
+static void
+test_name(void **state)
+{
+	static const char *const	bad[] = {
+		"joulestat-", "joulestat--0", "joulestat-12", "joulestat-12-", "joulestat-12-x",
+		"joulestat-x-0", "joulestat-0-0", "joulestat-+12-0", "joulestat-12-0 ",
+		"joulestat-4294967308-0", "joulestat-99999999999999999999-0", "joulestat",
+		"system.slice", "Joulestat-12-0", "xjoulestat-12-0", "cgroup.procs",
+	};
+	pid_t				pid = 7;
+	size_t				i;
+
+	(void)state;
+	assert_int_equal(cgroup_parse_name("joulestat-4242-0", &pid), 0);
+	assert_int_equal(pid, 4242);
+	assert_int_equal(cgroup_parse_name("joulestat-1-17", &pid), 0);
+	assert_int_equal(pid, 1);
+	assert_int_equal(cgroup_parse_name("joulestat-2147483647-100", &pid), 0);
+	assert_int_equal(pid, 2147483647);
+	for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		pid = 7;
+		if (cgroup_parse_name(bad[i], &pid) != -EINVAL || pid != 7)
+			fail_msg("'%s' taken for a run's cgroup", bad[i]);
+	}
+}
+
 int
 main(void)
 {
@@ -149,6 +176,7 @@ main(void)
 		cmocka_unit_test(test_keyed_bad),
 		cmocka_unit_test(test_mountinfo),
 		cmocka_unit_test(test_self),
+		cmocka_unit_test(test_name),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

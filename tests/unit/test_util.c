@@ -4,13 +4,21 @@
  * through parse_u64 and friends, so signs, white space, trailing garbage
  * and overflow must be refused here, and *out must stay untouched on
  * failure.  errbuf_prefix must keep the context when the cause is long.
+ * pread_text reads the kernel's text files in one read where it can, and
+ * must still read a long one to its end.
  */
+#include <sys/mman.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -245,6 +253,65 @@ test_errbuf_prefix_truncation(void **state)
 	assert_int_equal(strlen(err.msg), sizeof err.msg - 1);
 }
 
+/*
+ * The kernel hands a text file longer than a page out a page of whole
+ * lines at a time (seq_file): such a short read is not the end.  The
+ * process's own maps, grown past two pages with mappings that cannot merge,
+ * read by pread_text and by plain reads to the end, are the same text.
+ */
+static void
+test_pread_text_long_proc(void **state)
+{
+	static char	 a[1 << 16], b[1 << 16];
+	void		*maps[80];
+	size_t		 i, n = 0;
+	ssize_t		 got, r;
+	int		 fd;
+
+	(void)state;
+	memset(a, 1, sizeof a);
+	memset(b, 1, sizeof b);
+	for (i = 0; i < ARRAY_SIZE(maps); i++) {
+		maps[i] = mmap(NULL, 4096, i % 2 ? PROT_READ : PROT_NONE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		assert_true(maps[i] != MAP_FAILED);
+	}
+	fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	got = pread_text(fd, a, sizeof a);
+	while ((r = pread(fd, b + n, sizeof b - 1 - n, (off_t)n)) > 0)
+		n += (size_t)r;
+	close(fd);
+	for (i = 0; i < ARRAY_SIZE(maps); i++)
+		munmap(maps[i], 4096);
+	assert_true(n > 4096 + 2048);
+	assert_int_equal(got, n);
+	assert_memory_equal(a, b, n);
+	assert_int_equal(a[n], '\0');
+}
+
+/* A short file is read whole; a long one up to the buffer, NUL-terminated. */
+static void
+test_pread_text_sizes(void **state)
+{
+	char	path[] = "/tmp/test_util.XXXXXX", text[3000], buf[4000];
+	int	fd = mkstemp(path);
+
+	(void)state;
+	assert_true(fd >= 0);
+	unlink(path);
+	memset(text, 'x', sizeof text);
+	assert_int_equal(write(fd, text, sizeof text), sizeof text);
+	assert_int_equal(pread_text(fd, buf, sizeof buf), sizeof text);
+	assert_memory_equal(buf, text, sizeof text);
+	assert_int_equal(buf[sizeof text], '\0');
+	assert_int_equal(pread_text(fd, buf, 1000), 999);
+	assert_int_equal(strlen(buf), 999);
+	assert_int_equal(pread_text(fd, buf, 0), -EINVAL);
+	close(fd);
+	assert_int_equal(pread_text(fd, buf, sizeof buf), -EBADF);
+}
+
 int
 main(void)
 {
@@ -255,6 +322,8 @@ main(void)
 		cmocka_unit_test(test_parse_double),
 		cmocka_unit_test(test_errbuf_set_prefix),
 		cmocka_unit_test(test_errbuf_prefix_truncation),
+		cmocka_unit_test(test_pread_text_long_proc),
+		cmocka_unit_test(test_pread_text_sizes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
