@@ -57,6 +57,7 @@ CSVTOOL	 = $(BUILD)/tests/csvtool
 JSONTOOL = $(BUILD)/tests/jsontool
 FAILMALLOC = $(BUILD)/tests/failmalloc.so
 SPAWNTIME = $(BUILD)/tests/spawntime
+TIMERFLOOR = $(BUILD)/tests/timerfloor
 TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
@@ -98,6 +99,10 @@ $(SPAWNTIME): tests/tools/spawntime.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $<
 
+$(TIMERFLOOR): tests/tools/timerfloor.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $<
+
 # A preload that makes the main program's own allocations fail on demand.
 $(FAILMALLOC): tests/tools/failmalloc.c
 	@mkdir -p $(@D)
@@ -125,7 +130,7 @@ check-valgrind: $(BIN) $(PLOT) $(TESTBINS)
 	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
 
-bench: $(BIN) $(WORK) $(SIMLIB) $(SPAWNTIME)
+bench: $(BIN) $(WORK) $(SIMLIB) $(SPAWNTIME) $(TIMERFLOOR)
 	BUILD=$(BUILD) sh scripts/bench.sh
 
 demo: $(BIN) $(WORK) $(SIMLIB)

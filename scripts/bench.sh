@@ -7,6 +7,7 @@
 #     joulestat's own CPU with a 100-process sleeping tree at 10 and 100 Hz,
 #     no devices; tick cost at 100 Hz for trees of 1, 100 and 1000
 #     processes; 5000 unrelated processes; timer lateness at 1 kHz
+#     and the machine's floor: a bare timer loop at 10 and 100 Hz
 #  2. the simulated NVML's own cost, apart: the same tree with one
 #     simulated GPU, with and without its per-process data
 #  3. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
@@ -102,6 +103,13 @@ wrapper_row() {
 	    a, b, a / b, ca, cb, t }')" "<= 1.1x"
 }
 
+# The machine's floor: a loop that only wakes up at 10 and 100 Hz, as
+# joulestat's does, costs this much by the same accounting (getrusage).
+for ms in 100 10; do
+	set -- $("$BUILD/tests/timerfloor" $ms $((5000 / ms)))
+	row "floor: a bare timer wake-up at $((1000 / ms)) Hz" "$2% of a core, $1 us a tick" \
+	    "(what any sampler pays here)"
+done
 for tr in $trackers; do
 	echo " -- tracker $tr"
 	[ -x /usr/bin/time ] && wrapper_row "$tr"
