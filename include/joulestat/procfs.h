@@ -45,6 +45,12 @@ struct proc_status {
 int	procfs_parse_stat(const char *text, struct proc_stat *out);
 
 /*
+ * The newest pid the kernel gave out in the reader's pid namespace: the
+ * last field of /proc/loadavg (proc_loadavg(5)).  0, or -1 when malformed.
+ */
+int	procfs_parse_last_pid(const char *loadavg, pid_t *pid);
+
+/*
  * Parse the text of /proc/PID/status.  Unknown keys are ignored; a known
  * key with a malformed value, or a kB value without its exact " kB" unit,
  * is -EINVAL.  Returns 0, -EINVAL or -ERANGE.

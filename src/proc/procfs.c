@@ -95,6 +95,18 @@ stat_store(struct proc_stat *st, int field, const char *tok)
 }
 
 int
+procfs_parse_last_pid(const char *loadavg, pid_t *pid)
+{
+	const char	*sp = strrchr(loadavg, ' ');
+	uint64_t	 v;
+
+	if (sp == NULL || parse_u64_line(sp + 1, &v) != 0 || v == 0 || v > INT32_MAX)
+		return -1;
+	*pid = (pid_t)v;
+	return 0;
+}
+
+int
 procfs_parse_stat(const char *text, struct proc_stat *out)
 {
 	const char	*lp, *rp, *p;

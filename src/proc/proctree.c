@@ -505,12 +505,41 @@ reap_ended(struct proctree *tree)
 	} while (n == (int)ARRAY_SIZE(evs));
 }
 
+/*
+ * No pid given out since the refresh before (last_pid) and no member's
+ * pidfd saying it ended: the members are the same, and cgroup.procs (its
+ * cost grows with the tree) is not read.  Without a pidfd a member cannot
+ * say it ended: false.
+ */
+static bool
+keep_members(struct proctree *tree, pid_t newest, int64_t t_ns)
+{
+	struct proc	*p;
+	size_t		 i;
+
+	if (tree->refreshes == 0 || newest == 0 || newest != tree->last_pid)
+		return false;
+	for (i = 0; i < tree->nprev; i++) {
+		if (tree->procs[tree->prev[i]].pidfd < 0)
+			return false;
+	}
+	for (i = 0; i < tree->nprev; i++) {
+		p = &tree->procs[tree->prev[i]];
+		p->is_alive = true;
+		p->last_seen_ns = t_ns;
+		live_push(tree, p);
+	}
+	return true;
+}
+
 static void
-walk_cgroup(struct proctree *tree, int64_t t_ns)
+walk_cgroup(struct proctree *tree, pid_t newest, int64_t t_ns)
 {
 	size_t	i;
 
 	reap_ended(tree);
+	if (keep_members(tree, newest, t_ns))
+		return;
 	tree->cur_ns = t_ns;
 	if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
 		tree->races++;
@@ -519,22 +548,17 @@ walk_cgroup(struct proctree *tree, int64_t t_ns)
 }
 
 /*
- * The newest pid the kernel gave out in joulestat's pid namespace (the
- * last field of /proc/loadavg, proc_loadavg(5)), or 0 when unknown.  The
- * same value at two refreshes means that no process or thread was created
- * in between: the tree's members can only have ended.
+ * The newest pid given out (procfs.h), or 0 when unknown: the same at two
+ * refreshes, no process or thread was created in between.
  */
 static pid_t
 last_pid(struct proctree *tree)
 {
-	char		 text[128], *sp;
-	uint64_t	 v;
+	char	text[128];
+	pid_t	pid;
 
-	if (read_keep(tree, "loadavg", &tree->loadavg_fd, text, sizeof text) < 0 ||
-	    (sp = strrchr(text, ' ')) == NULL || parse_u64_line(sp + 1, &v) != 0 ||
-	    v > INT32_MAX)
-		return 0;
-	return (pid_t)v;
+	return read_keep(tree, "loadavg", &tree->loadavg_fd, text, sizeof text) < 0 ||
+	    procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
 }
 
 /*
@@ -606,9 +630,9 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	newest = tree->cg == NULL ? last_pid(tree) : 0;
+	newest = last_pid(tree);
 	if (tree->cg != NULL)
-		walk_cgroup(tree, t_ns);
+		walk_cgroup(tree, newest, t_ns);
 	else if (newest == 0 || newest != tree->last_pid || tree->refreshes == 0 ||
 	    !restat_live(tree, t_ns)) {
 		if (tree->has_children_files)
@@ -669,30 +693,6 @@ proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err
 	}
 	tree->cg = cg;
 	return 0;
-}
-
-static const char *const tracker_names[] = {
-	[TRACKER_AUTO] = "auto",
-	[TRACKER_CGROUP] = "cgroup",
-	[TRACKER_PROC] = "proc",
-};
-
-const char *
-proctree_tracker_name(enum tracker t)
-{
-	return tracker_names[t];
-}
-
-int
-proctree_tracker_parse(const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < ARRAY_SIZE(tracker_names); i++) {
-		if (strcmp(s, tracker_names[i]) == 0)
-			return (int)i;
-	}
-	return -1;
 }
 
 const struct proc *

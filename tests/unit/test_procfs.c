@@ -553,6 +553,35 @@ test_pid_list_garbage(void **state)
 	assert_int_equal(p.v[1], 6);
 }
 
+/* /proc/loadavg as proc_loadavg(5) shows it; the last field is the newest pid. */
+static void
+test_last_pid(void **state)
+{
+	pid_t	pid = -7;
+	char	text[128];
+	FILE	*f;
+
+	(void)state;
+	assert_int_equal(procfs_parse_last_pid("0.20 0.18 0.12 1/80 11206\n", &pid), 0);
+	assert_int_equal(pid, 11206);
+	assert_int_equal(procfs_parse_last_pid("12.51 9.03 4.17 7/1532 4194303\n", &pid), 0);
+	assert_int_equal(pid, 4194303);
+	pid = -7;
+	assert_int_equal(procfs_parse_last_pid("0.20 0.18 0.12 1/80\n", &pid), -1);
+	assert_int_equal(procfs_parse_last_pid("0.20 0.18 0.12 1/80 \n", &pid), -1);
+	assert_int_equal(procfs_parse_last_pid("0.20 0.18 0.12 1/80 12x\n", &pid), -1);
+	assert_int_equal(procfs_parse_last_pid("0.20 0.18 0.12 1/80 99999999999\n", &pid), -1);
+	assert_int_equal(procfs_parse_last_pid("", &pid), -1);
+	assert_int_equal(pid, -7);
+	/* This machine's own file: the newest pid is at least ours. */
+	f = fopen("/proc/loadavg", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(text, sizeof text, f));
+	fclose(f);
+	assert_int_equal(procfs_parse_last_pid(text, &pid), 0);
+	assert_true(pid > 0);
+}
+
 int
 main(void)
 {
@@ -572,6 +601,7 @@ main(void)
 		cmocka_unit_test(test_pid_list),
 		cmocka_unit_test(test_pid_list_empty),
 		cmocka_unit_test(test_pid_list_garbage),
+		cmocka_unit_test(test_last_pid),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
