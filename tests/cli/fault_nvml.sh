@@ -539,7 +539,8 @@ test_counterless_power_from_start() {
 	window_check power
 	csv_get s.csv lost_s scope=device device=0
 	assert_near "$csv_v" "$(calc "$v_from - $v_first")" 0.000002 "lost_s: the time before the window"
-	assert_ge "$csv_v" 0.5 "lost_s (no power before 0.6 s)"
+	# The first reading comes later under a checker: less of the 0.6 s is seen.
+	assert_ge "$csv_v" "$([ -z "${WRAP:-}" ] && echo 0.5 || echo 0.4)" "lost_s (no power before 0.6 s)"
 	csv_get s.csv measured_s scope=device device=0
 	assert_near "$csv_v" "$w" 0.000002 "measured_s: the window"
 	assert_eq "$("$CSVTOOL" count s.csv scope=pstate pstate=unknown)" 0 "unknown P-state rows"

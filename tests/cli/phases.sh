@@ -153,8 +153,10 @@ test_phase_window_valid_readings() {
 	    fail "no readings_s"
 	to=$(cat v)
 	note "train begins at $begin s, its first power reading at $from s, last at $to s"
-	# The mark at 0.9 s, power back from 1.3 s: at least 0.3 s later.
-	assert_ge "$(calc "$from - $begin")" 0.3 "the phase's window starts with power"
+	# The mark at 0.9 s, power back from 1.3 s: at least 0.3 s later (under a
+	# checker the mark itself may come late).
+	assert_ge "$(calc "$from - $begin")" "$([ -z "${WRAP:-}" ] && echo 0.3 || echo 0.2)" \
+	    "the phase's window starts with power"
 	sum=$(csv_sum s.csv time_s scope=phase_pstate phase=train)
 	assert_near "$sum" "$(calc "$to - $from")" 0.00001 "P-state times of train: its window"
 	sum=$(csv_sum s.csv time_share scope=phase_pstate phase=train)
