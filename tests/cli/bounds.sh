@@ -316,7 +316,7 @@ series_bounded() {
 }
 
 test_series() {
-	local k pmax tv sv esv p name
+	local k pmax tv sv esv p name lim
 	alt_scn 70
 	sed -i 's/^energy_counter yes/energy_counter no/' alt.scn
 	for ((k = 0; k < 2; k++)); do	# 12 s of alternation, not 6
@@ -337,8 +337,10 @@ test_series() {
 		truth session last_ns index=0 n=$k
 		csv_get s.csv time_s scope=device device=0 run=$k
 		d=$(calc "$((t_v - w_first)) / 1e9 - $csv_v")
-		awk -v d="$d" 'BEGIN { exit !(d >= -0.000002 && d < 0.1) }' ||
-		    fail "run $k: session window - time_s = $d s, not in [0, 0.1)"
+		# The calls of the first and last readings take longer under a checker.
+		lim=$([ -z "${WRAP:-}" ] && echo 0.1 || echo 0.5)
+		awk -v d="$d" -v lim="$lim" 'BEGIN { exit !(d >= -0.000002 && d < lim) }' ||
+		    fail "run $k: session window - time_s = $d s, not in [0, $lim)"
 		sv="$sv $(calc "$d + 0.002")"
 		esv="$esv $(calc "($d + 0.002) * $pmax")"
 		truth session energy_mj index=0 n=$k
