@@ -506,18 +506,17 @@ reap_ended(struct proctree *tree)
 }
 
 /*
- * No pid given out since the refresh before (last_pid) and no member's
- * pidfd saying it ended: the members are the same, and cgroup.procs (its
- * cost grows with the tree) is not read.  Without a pidfd a member cannot
- * say it ended: false.
+ * Quiet (no pid given out) and no member's pidfd said it ended: the members
+ * are the same, and cgroup.procs (costlier the larger the tree) is not read.
+ * Without a pidfd a member cannot say it ended: false.
  */
 static bool
-keep_members(struct proctree *tree, pid_t newest, int64_t t_ns)
+keep_members(struct proctree *tree, bool is_quiet, int64_t t_ns)
 {
 	struct proc	*p;
 	size_t		 i;
 
-	if (tree->refreshes == 0 || newest == 0 || newest != tree->last_pid)
+	if (!is_quiet)
 		return false;
 	for (i = 0; i < tree->nprev; i++) {
 		if (tree->procs[tree->prev[i]].pidfd < 0)
@@ -533,12 +532,12 @@ keep_members(struct proctree *tree, pid_t newest, int64_t t_ns)
 }
 
 static void
-walk_cgroup(struct proctree *tree, pid_t newest, int64_t t_ns)
+walk_cgroup(struct proctree *tree, bool is_quiet, int64_t t_ns)
 {
 	size_t	i;
 
 	reap_ended(tree);
-	if (keep_members(tree, newest, t_ns))
+	if (keep_members(tree, is_quiet, t_ns))
 		return;
 	tree->cur_ns = t_ns;
 	if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
@@ -619,6 +618,7 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	uint64_t	rss = 0;
 	size_t		i, *swap, capswap;
 	pid_t		newest;
+	bool		is_quiet;
 
 	for (i = 0; i < tree->nlive; i++)
 		tree->procs[tree->live[i]].is_alive = false;
@@ -630,11 +630,11 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	newest = last_pid(tree);
+	newest = last_pid(tree);	/* the same: nothing was created since */
+	is_quiet = tree->refreshes > 0 && newest != 0 && newest == tree->last_pid;
 	if (tree->cg != NULL)
-		walk_cgroup(tree, newest, t_ns);
-	else if (newest == 0 || newest != tree->last_pid || tree->refreshes == 0 ||
-	    !restat_live(tree, t_ns)) {
+		walk_cgroup(tree, is_quiet, t_ns);
+	else if (!is_quiet || !restat_live(tree, t_ns)) {
 		if (tree->has_children_files)
 			walk_children(tree, t_ns);
 		else
