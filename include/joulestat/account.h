@@ -56,7 +56,7 @@ enum pstate_split {
 };
 
 struct dev_acct {
-	enum power_kind	power_kind;	/* what the power readings mean (account_init) */
+	enum power_kind	power_kind;	/* what the power readings mean; set by the caller */
 	bool		has_prev;
 	bool		is_after_gap;	/* readings were lost since prev */
 	struct sample	prev;		/* last good reading; points not kept */
@@ -250,9 +250,6 @@ int64_t	account_lost_ns(const struct dev_acct *a, enum energy_method method);
 
 /* The validity bit of the reading that gives method its figures. */
 unsigned	account_source_bit(enum energy_method method);
-
-/* An empty account of a device whose power readings mean kind. */
-void	account_init(struct dev_acct *a, enum power_kind kind);
 
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);

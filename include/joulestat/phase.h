@@ -81,7 +81,6 @@ struct phase_open {
 
 struct phases {
 	size_t			 ndev;
-	enum power_kind		*kinds;		/* each device's, for its accounts */
 	struct phase_open	 open[PHASES_DEPTH_MAX];
 	size_t			 nopen;
 	struct phase_occ	*occ;
@@ -92,8 +91,7 @@ struct phases {
 	uint64_t		 dropped;	/* past PHASES_DEPTH_MAX or PHASES_OCC_MAX */
 };
 
-/* kinds: each device's power kind (ndev of them), owned by ph from here. */
-void	phases_init(struct phases *ph, size_t ndev, enum power_kind *kinds);
+void	phases_init(struct phases *ph, size_t ndev);
 void	phases_free(struct phases *ph);
 
 /* A bad line (or an end of nothing): counted, and the first cause kept. */

@@ -89,7 +89,4 @@ void	setup_reset(struct run *run);
 /* How many devices the backends have, over all of them. */
 size_t	setup_ndev(const struct run *run);
 
-/* What each device's power readings mean, in device order; the caller frees it. */
-enum power_kind	*setup_power_kinds(const struct run *run);
-
 #endif

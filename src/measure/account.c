@@ -171,13 +171,6 @@ add_ticks(struct dev_acct *a, const struct sample *s)
 #define COUNTER_NONE	(-1.0)	/* no counter reading to take a delta from */
 #define COUNTER_RESET	(-2.0)	/* the counter went back: a reset, not a delta */
 
-void
-account_init(struct dev_acct *a, enum power_kind kind)
-{
-	memset(a, 0, sizeof *a);
-	a->power_kind = kind;
-}
-
 /* The counter's delta since the last reading that had one. */
 static double
 add_counter(struct dev_acct *a, const struct sample *s, uint64_t range_mj)

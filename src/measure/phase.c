@@ -14,11 +14,10 @@
 #include "joulestat/window.h"
 
 void
-phases_init(struct phases *ph, size_t ndev, enum power_kind *kinds)
+phases_init(struct phases *ph, size_t ndev)
 {
 	memset(ph, 0, sizeof *ph);
 	ph->ndev = ndev;
-	ph->kinds = kinds;
 }
 
 static void
@@ -39,7 +38,6 @@ phases_free(struct phases *ph)
 	for (i = 0; i < ph->nocc; i++)
 		free(ph->occ[i].devs);
 	free(ph->occ);
-	free(ph->kinds);
 	memset(ph, 0, sizeof *ph);
 }
 
@@ -80,7 +78,6 @@ begin(struct phases *ph, const char *name, bool is_phase, const struct phase_poi
 	o->attrib_a0_mj = xcalloc(ph->ndev, sizeof *o->attrib_a0_mj);
 	o->attrib_b0_ns = xcalloc(ph->ndev, sizeof *o->attrib_b0_ns);
 	for (d = 0; d < ph->ndev; d++) {
-		account_init(&o->acct[d], ph->kinds[d]);
 		/* The reading the mark shares is the phase's first. */
 		if (pt->cur[d] != NULL)
 			account_add(&o->acct[d], pt->cur[d], pt->range_mj[d]);

@@ -42,6 +42,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	for (i = 0; i < b->ndev; i++) {
 		a = &b->acct[i];
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
+		a->power_kind = b->devs[i].power_kind;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
 		if (run->phases.nopen > 0)
@@ -193,11 +194,8 @@ reading_idle_baseline(struct run *run, double seconds, int sigfd)
 	size_t			 i, k;
 	int			 sig = 0;
 
-	for (i = 0; i < run->nbackends; i++) {
+	for (i = 0; i < run->nbackends; i++)
 		acct[i] = xcalloc(run->backends[i].ndev, sizeof **acct);
-		for (k = 0; k < run->backends[i].ndev; k++)
-			account_init(&acct[i][k], run->backends[i].devs[k].power_kind);
-	}
 	for (; sig == 0; t += iv) {
 		/* Wait for the reading's deadline, or for a signal that ends it all. */
 		sig = wait_for_signal(sigfd, t);

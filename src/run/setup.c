@@ -84,10 +84,8 @@ setup_probe(struct run *run, const struct source_config *sc)
 		b->baseline_mw = xcalloc(b->ndev, sizeof *b->baseline_mw);
 		b->thr_power0_ns = xcalloc(b->ndev, sizeof *b->thr_power0_ns);
 		b->thr_thermal0_ns = xcalloc(b->ndev, sizeof *b->thr_thermal0_ns);
-		for (size_t k = 0; k < b->ndev; k++) {
+		for (size_t k = 0; k < b->ndev; k++)
 			b->baseline_mw[k] = NAN;
-			account_init(&b->acct[k], b->devs[k].power_kind);
-		}
 		run->nbackends++;
 	}
 	if (devsel_describe(sc->sel, what, sizeof what))
@@ -316,9 +314,9 @@ setup_reset(struct run *run)
 	attrib_reset(&run->attrib);
 	for (i = 0; i < run->nbackends; i++) {
 		b = &run->backends[i];
+		memset(b->acct, 0, b->ndev * sizeof *b->acct);
 		memset(b->span_ns, 0, b->ndev * sizeof *b->span_ns);
 		for (k = 0; k < b->ndev; k++) {
-			account_init(&b->acct[k], b->devs[k].power_kind);
 			b->thr_power0_ns[k] = b->devs[k].throttle_power_ns;
 			b->thr_thermal0_ns[k] = b->devs[k].throttle_thermal_ns;
 		}
@@ -438,17 +436,4 @@ setup_ndev(const struct run *run)
 	for (i = 0; i < run->nbackends; i++)
 		n += run->backends[i].ndev;
 	return n;
-}
-
-enum power_kind *
-setup_power_kinds(const struct run *run)
-{
-	enum power_kind	*kinds = xcalloc(setup_ndev(run) + 1, sizeof *kinds);
-	size_t		 i, k, n = 0;
-
-	for (i = 0; i < run->nbackends; i++) {
-		for (k = 0; k < run->backends[i].ndev; k++)
-			kinds[n++] = run->backends[i].devs[k].power_kind;
-	}
-	return kinds;
 }

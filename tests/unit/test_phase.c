@@ -64,7 +64,7 @@ setup(void **state)
 
 	if (w == NULL)
 		return -1;
-	phases_init(&w->ph, 1, xcalloc(1, sizeof *w->ph.kinds));
+	phases_init(&w->ph, 1);
 	*state = w;
 	return 0;
 }
