@@ -49,12 +49,15 @@ phases_bad(struct phases *ph, const char *why)
 }
 
 void
-phases_reading(struct phases *ph, size_t gdev, const struct sample *s, uint64_t range_mj)
+phases_reading(struct phases *ph, size_t gdev, const struct sample *s, uint64_t range_mj,
+    enum power_kind kind)
 {
 	size_t	i;
 
-	for (i = 0; i < ph->nopen && gdev < ph->ndev; i++)
+	for (i = 0; i < ph->nopen && gdev < ph->ndev; i++) {
+		ph->open[i].acct[gdev].power_kind = kind;
 		account_add(&ph->open[i].acct[gdev], s, range_mj);
+	}
 }
 
 static void

@@ -42,12 +42,13 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 	for (i = 0; i < b->ndev; i++) {
 		a = &b->acct[i];
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
+		/* The device's now: a GPU identified late learns it then. */
 		a->power_kind = b->devs[i].power_kind;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
 		if (run->phases.nopen > 0)
 			phases_reading(&run->phases, dev_base + i, &b->cur[i],
-			    b->devs[i].energy_range_mj);
+			    b->devs[i].energy_range_mj, a->power_kind);
 	}
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
