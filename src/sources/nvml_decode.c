@@ -502,19 +502,18 @@ enum power_kind
 nvml_decode_power_kind(const struct nvml_gpu_kind *k, enum nvml_kind_basis *basis)
 {
 	bool	is_ga100 = k->pci_device_id != 0 && nvml_decode_is_ga100(k->pci_device_id);
+	bool	is_cc80 = k->has_cc && k->cc_major == 8 && k->cc_minor == 0;	/* GA100 */
 
 	if (k->has_arch && k->arch != NVML_DEVICE_ARCH_UNKNOWN) {
 		*basis = NVML_KIND_BY_ARCH;
-		if (k->arch == NVML_DEVICE_ARCH_AMPERE && (is_ga100 ||
-		    (k->has_cc && k->cc_major == 8 && k->cc_minor == 0)))
+		if (k->arch == NVML_DEVICE_ARCH_AMPERE && (is_ga100 || is_cc80))
 			return POWER_KIND_INSTANT;
 		return k->arch >= NVML_DEVICE_ARCH_AMPERE ? POWER_KIND_AVERAGE_1S :
 		    POWER_KIND_INSTANT;
 	}
 	if (k->has_cc && k->cc_major > 0) {
 		*basis = NVML_KIND_BY_CC;
-		return k->cc_major < 8 || (k->cc_major == 8 && k->cc_minor == 0) ?
-		    POWER_KIND_INSTANT : POWER_KIND_AVERAGE_1S;
+		return k->cc_major < 8 || is_cc80 ? POWER_KIND_INSTANT : POWER_KIND_AVERAGE_1S;
 	}
 	if (k->pci_device_id != 0) {
 		*basis = NVML_KIND_BY_PCI_ID;
