@@ -246,6 +246,7 @@ struct sim_state {
 	bool		 is_truth_due;		/* initialized since the last truth write */
 	int		 ctl_fd;		/* held while initialized, without O_CLOEXEC; -1 */
 	int64_t		 t0_ns;			/* CLOCK_MONOTONIC of time 0 */
+	int64_t		 sess_gap_ns;		/* NVSIM_TRUTH_GAP_MS; 0: no sessions */
 	int64_t		 rt0_us;		/* CLOCK_REALTIME of time 0, in µs */
 	struct scenario	 sc;
 	pthread_t	 watch;			/* procs_watch_start */

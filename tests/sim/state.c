@@ -257,6 +257,20 @@ state_index_of(nvmlDevice_t h)
 	return index;
 }
 
+/* NVSIM_TRUTH_GAP_MS in ns; 0 when unset (no sessions). */
+static int64_t
+session_gap_ns(void)
+{
+	const char	*env = getenv("NVSIM_TRUTH_GAP_MS");
+	char		*end;
+	long		 v;
+
+	if (env == NULL || *env == '\0')
+		return 0;
+	v = strtol(env, &end, 10);
+	return *end == '\0' && v > 0 ? (int64_t)v * 1000000 : 0;
+}
+
 /*
  * Load the scenario once.  No NVSIM_SCENARIO, or a file that cannot be
  * opened, looks like a machine without the driver; a mistake in the file
@@ -278,6 +292,7 @@ load_locked(void)
 		return rc == -2 ? NVML_ERROR_DRIVER_NOT_LOADED : NVML_ERROR_UNKNOWN;
 	}
 	nvsim.t0_ns = state_now_ns();
+	nvsim.sess_gap_ns = session_gap_ns();
 	nvsim.rt0_us = clock_ns(CLOCK_REALTIME) / 1000;
 	nvsim.is_loaded = true;
 	return NVML_SUCCESS;
@@ -329,24 +344,10 @@ state_shutdown(void)
 	return NVML_SUCCESS;
 }
 
-/* NVSIM_TRUTH_GAP_MS in ns; 0 when unset (no sessions). */
-static int64_t
-session_gap_ns(void)
-{
-	const char	*env = getenv("NVSIM_TRUTH_GAP_MS");
-	char		*end;
-	long		 v;
-
-	if (env == NULL || *env == '\0')
-		return 0;
-	v = strtol(env, &end, 10);
-	return *end == '\0' && v > 0 ? (int64_t)v * 1000000 : 0;
-}
-
 void
 state_note_read(struct simdev *d, int64_t now_ns)
 {
-	int64_t	gap = session_gap_ns();
+	int64_t	gap = nvsim.sess_gap_ns;
 
 	if (gap > 0 && (d->nreads == 0 || now_ns - d->last_read_ns > gap)) {
 		d->is_sess_open = d->nsess < NVSIM_MAX_SESSIONS;
