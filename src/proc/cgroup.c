@@ -418,7 +418,8 @@ cgroup_signal(struct cgroup *cg, int sig)
 }
 
 struct give_back {
-	int	fd;
+	int	parentfd;
+	int	fd;	/* the parent's cgroup.procs, opened for the first pid */
 	size_t	n;
 };
 
@@ -429,7 +430,10 @@ give_back_one(pid_t pid, void *arg)
 	char			 num[24];
 	int			 n = snprintf(num, sizeof num, "%d\n", (int)pid);
 
-	(void)pwrite(g->fd, num, (size_t)n, 0);
+	if (g->fd == -1)
+		g->fd = openat(g->parentfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
+	if (g->fd != -1)
+		(void)pwrite(g->fd, num, (size_t)n, 0);
 	g->n++;
 }
 
@@ -441,10 +445,12 @@ cgroup_remove(struct cgroup *cg, struct errbuf *err)
 
 	if (cg->parentfd >= 0 && cg->name[0] != '\0') {
 		/* What is left running (--descendants=leave) goes back where joulestat is. */
-		g.fd = openat(cg->parentfd, "cgroup.procs", O_WRONLY | O_CLOEXEC);
-		for (i = 0; g.fd != -1 && i < CGROUP_DRAIN_TRIES; i++) {
+		g.parentfd = cg->parentfd;
+		g.fd = -1;
+		for (i = 0; i < CGROUP_DRAIN_TRIES; i++) {
 			g.n = 0;
-			if (cgroup_each_pid(cg, give_back_one, &g) != 0 || g.n == 0)
+			if (cgroup_each_pid(cg, give_back_one, &g) != 0 || g.n == 0 ||
+			    g.fd == -1)
 				break;
 		}
 		if (g.fd != -1)
