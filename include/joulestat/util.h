@@ -23,6 +23,23 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /*
+ * fmax(3) and fmin(3) as the compiler inlines them, so that joulestat needs
+ * no libm at start (HACKING.md, "Start-up cost"): the larger (smaller) of
+ * the two, a NaN losing to a number.
+ */
+static inline double
+max_d(double a, double b)
+{
+	return a != a || a < b ? b : a;
+}
+
+static inline double
+min_d(double a, double b)
+{
+	return a != a || b < a ? b : a;
+}
+
+/*
  * A one-line cause, written by a library module and printed (with context
  * added) by its caller.  msg is always NUL-terminated; empty means none.
  */
