@@ -19,30 +19,31 @@
 #define THERMAL_REASONS	(nvmlClocksEventReasonSwThermalSlowdown | \
 			 nvmlClocksThrottleReasonHwThermalSlowdown)
 
-nvmlReturn_t
-nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+/* The name (is_uuid false) or the UUID, of a board or of a MIG device. */
+static nvmlReturn_t
+device_string(const char *call, nvmlDevice_t device, char *buf, unsigned int length,
+    bool is_uuid)
 {
 	struct simdev	*d;
 	nvmlReturn_t	 rc;
 
 	if (state_is_mig(device))
-		return sim_mig_string(__func__, device, name, length, false);
-	if ((rc = state_enter_device(__func__, device, &d, NULL)) != NVML_SUCCESS)
+		return sim_mig_string(call, device, buf, length, is_uuid);
+	if ((rc = state_enter_device(call, device, &d, NULL)) != NVML_SUCCESS)
 		return rc;
-	return state_leave(state_copy_string(name, length, d->name));
+	return state_leave(state_copy_string(buf, length, is_uuid ? d->uuid : d->name));
+}
+
+nvmlReturn_t
+nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+{
+	return device_string(__func__, device, name, length, false);
 }
 
 nvmlReturn_t
 nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
 {
-	struct simdev	*d;
-	nvmlReturn_t	 rc;
-
-	if (state_is_mig(device))
-		return sim_mig_string(__func__, device, uuid, length, true);
-	if ((rc = state_enter_device(__func__, device, &d, NULL)) != NVML_SUCCESS)
-		return rc;
-	return state_leave(state_copy_string(uuid, length, d->uuid));
+	return device_string(__func__, device, uuid, length, true);
 }
 
 nvmlReturn_t
