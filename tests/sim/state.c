@@ -238,7 +238,7 @@ state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp, struct sim
 	now = state_now_ns();
 	if (state_is_lost(d, state_ms(now)))
 		return state_leave(NVML_ERROR_GPU_IS_LOST);
-	if (fault_for(d, call, false, 0) != NULL)
+	if (fault_for(d, call, FAULT_NOTSUPPORTED, 0) != NULL)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*dp = d;
 	*mp = m;
