@@ -476,41 +476,63 @@ nvml_probe_device(struct nvml_dev *d, struct device *dev, unsigned int pci_devic
 	dev->energy_range_mj = 0;
 }
 
+/* What names a GPU, read before anything is kept of it. */
+struct nvml_ident {
+	nvmlDevice_t	 handle;
+	unsigned int	 pci_device_id;		/* 0 when the PCI info did not answer */
+	char		 id[sizeof ((struct device *)NULL)->id];
+	char		 name[sizeof ((struct device *)NULL)->name];
+	char		 bus_id[sizeof ((struct device *)NULL)->bus_id];
+};
+
 /*
- * Handle, UUID, name and bus id of device index into d and dev.  Returns
- * NVML_SUCCESS, or the code of the call that failed when the device
- * cannot be identified.
+ * Handle, UUID, name and bus id of device index.  Returns NVML_SUCCESS, or
+ * the code of the call that failed when the device cannot be identified.
  */
 static nvmlReturn_t
-nvml_identify(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
-    struct device *dev, unsigned int *pci_device_id)
+nvml_identify(const struct nvml_fn *fn, unsigned int index, struct nvml_ident *id)
 {
-	const struct nvml_fn	*fn = &ctx->fn;
-	nvmlPciInfo_t		 pci;
-	nvmlReturn_t		 r;
+	nvmlPciInfo_t	 pci;
+	nvmlReturn_t	 r;
 
-	memset(dev, 0, sizeof *dev);
-	memset(d, 0, sizeof *d);
-	d->ctx = ctx;
-	if ((r = fn->handle_by_index(index, &d->handle)) != NVML_SUCCESS)
+	memset(id, 0, sizeof *id);
+	if ((r = fn->handle_by_index(index, &id->handle)) != NVML_SUCCESS)
 		return r;
 	if (fn->uuid == NULL)
 		return NVML_ERROR_FUNCTION_NOT_FOUND;
-	if ((r = fn->uuid(d->handle, dev->id, sizeof dev->id)) != NVML_SUCCESS)
+	if ((r = fn->uuid(id->handle, id->id, sizeof id->id)) != NVML_SUCCESS)
 		return r;
-	if (fn->name == NULL || fn->name(d->handle, dev->name, sizeof dev->name) != NVML_SUCCESS)
-		snprintf(dev->name, sizeof dev->name, "NVIDIA GPU %u", index);
-	*pci_device_id = 0;
+	if (fn->name == NULL || fn->name(id->handle, id->name, sizeof id->name) != NVML_SUCCESS)
+		snprintf(id->name, sizeof id->name, "NVIDIA GPU %u", index);
 	memset(&pci, 0, sizeof pci);
-	if (fn->pci_info != NULL && fn->pci_info(d->handle, &pci) == NVML_SUCCESS) {
-		snprintf(dev->bus_id, sizeof dev->bus_id, "%.*s", (int)sizeof pci.busId - 1,
+	if (fn->pci_info != NULL && fn->pci_info(id->handle, &pci) == NVML_SUCCESS) {
+		snprintf(id->bus_id, sizeof id->bus_id, "%.*s", (int)sizeof pci.busId - 1,
 		    pci.busId);
-		*pci_device_id = pci.pciDeviceId;
+		id->pci_device_id = pci.pciDeviceId;
 	}
+	return NVML_SUCCESS;
+}
+
+/* A device of this backend under index, with nothing known about it yet. */
+static void
+nvml_dev_init(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
+    struct device *dev)
+{
+	memset(dev, 0, sizeof *dev);
+	memset(d, 0, sizeof *d);
+	d->ctx = ctx;
 	dev->ops = &nvml_ops;
 	dev->index = index;
 	dev->priv = d;
-	return NVML_SUCCESS;
+}
+
+static void
+nvml_take_ident(struct nvml_dev *d, struct device *dev, const struct nvml_ident *id)
+{
+	d->handle = id->handle;
+	snprintf(dev->id, sizeof dev->id, "%s", id->id);
+	snprintf(dev->name, sizeof dev->name, "%s", id->name);
+	snprintf(dev->bus_id, sizeof dev->bus_id, "%s", id->bus_id);
 }
 
 /*
@@ -523,13 +545,8 @@ static void
 nvml_keep_pending(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
     struct device *dev, nvmlReturn_t r)
 {
-	memset(dev, 0, sizeof *dev);
-	memset(d, 0, sizeof *d);
-	d->ctx = ctx;
+	nvml_dev_init(ctx, index, d, dev);
 	d->is_pending = true;
-	dev->ops = &nvml_ops;
-	dev->index = index;
-	dev->priv = d;
 	snprintf(dev->id, sizeof dev->id, "nvml:%u", index);
 	snprintf(dev->name, sizeof dev->name, "NVIDIA GPU %u", index);
 	backend_note(dev, "did not answer at start (%s): kept, and tried again on every "
@@ -537,26 +554,22 @@ nvml_keep_pending(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 }
 
 /*
- * Identify and probe a GPU kept by nvml_keep_pending, keeping what
- * selection gave it (its number) and its notes.
+ * Identify and probe a GPU kept by nvml_keep_pending.  Until it answers,
+ * dev is left as it is; then what selection gave it (its number and
+ * family) and its notes stay, and the rest is found as at probe.
  */
 static nvmlReturn_t
 nvml_identify_late(struct device *dev, struct nvml_dev *d)
 {
-	struct device	 saved = *dev;
-	unsigned int	 pci_id;
-	nvmlReturn_t	 r;
+	struct nvml_ident	 id;
+	nvmlReturn_t		 r;
 
-	if ((r = nvml_identify(d->ctx, dev->index, d, dev, &pci_id)) != NVML_SUCCESS) {
-		*dev = saved;
-		d->is_pending = true;
+	if ((r = nvml_identify(&d->ctx->fn, dev->index, &id)) != NVML_SUCCESS)
 		return r;
-	}
-	dev->number = saved.number;
-	memcpy(dev->notes, saved.notes, sizeof dev->notes);
-	dev->nnotes = saved.nnotes;
+	d->is_pending = false;
+	nvml_take_ident(d, dev, &id);
 	nvml_mig_probe(d);
-	nvml_probe_device(d, dev, pci_id);
+	nvml_probe_device(d, dev, id.pci_device_id);
 	return NVML_SUCCESS;
 }
 
@@ -587,9 +600,10 @@ static int
 nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
     size_t *ndev, struct errbuf *err)
 {
+	struct nvml_ident id;
 	struct device	*dev;
 	struct nvml_dev	*d;
-	unsigned int	 count = 0, i, pci_id;
+	unsigned int	 count = 0, i;
 	nvmlReturn_t	 r;
 
 	if ((r = ctx->fn.count(&count)) != NVML_SUCCESS) {
@@ -602,18 +616,21 @@ nvml_enumerate(struct nvml_ctx *ctx, struct devsel *sel, struct device **devs,
 	for (i = 0; i < count; i++) {
 		dev = &(*devs)[*ndev];
 		d = &ctx->devs[*ndev];
-		if ((r = nvml_identify(ctx, i, d, dev, &pci_id)) != NVML_SUCCESS) {
+		if ((r = nvml_identify(&ctx->fn, i, &id)) != NVML_SUCCESS) {
 			if (!nvml_is_transient(r)) {
 				nvml_note(err, "GPU %u skipped: %s", i, nvml_strerror(ctx, r));
 				continue;
 			}
 			nvml_keep_pending(ctx, i, d, dev, r);
-		} else
+		} else {
+			nvml_dev_init(ctx, i, d, dev);
+			nvml_take_ident(d, dev, &id);
 			nvml_mig_probe(d);
+		}
 		if (!nvml_select(sel, i, d, dev))
 			continue;
 		if (!d->is_pending)
-			nvml_probe_device(d, dev, pci_id);
+			nvml_probe_device(d, dev, id.pci_device_id);
 		(*ndev)++;
 		ctx->ndev = *ndev;
 	}

@@ -5,7 +5,8 @@
  * MIG and virtualization modes.  Values come from the phase in force at
  * the moment of the call (model.c); power and energy readings are in
  * api_power.c.  Every function starts at state_enter_device, which has
- * already applied the init, handle and fault checks.
+ * already applied the init, handle and fault checks, most of them by way
+ * of state_enter_device_args, which then checks the arguments.
  */
 #include "nvsim.h"
 
@@ -18,45 +19,42 @@
 #define THERMAL_REASONS	(nvmlClocksEventReasonSwThermalSlowdown | \
 			 nvmlClocksThrottleReasonHwThermalSlowdown)
 
-nvmlReturn_t
-nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+/* The name (is_uuid false) or the UUID, of a board or of a MIG device. */
+static nvmlReturn_t
+device_string(const char *call, nvmlDevice_t device, char *buf, unsigned int length,
+    bool is_uuid)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
 	if (state_is_mig(device))
-		return sim_mig_string(__func__, device, name, length, false);
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+		return sim_mig_string(call, device, buf, length, is_uuid);
+	if ((rc = state_enter_device(call, device, &d, NULL)) != NVML_SUCCESS)
 		return rc;
-	return state_leave(state_copy_string(name, length, d->name));
+	return state_leave(state_copy_string(buf, length, is_uuid ? d->uuid : d->name));
+}
+
+nvmlReturn_t
+nvmlDeviceGetName(nvmlDevice_t device, char *name, unsigned int length)
+{
+	return device_string(__func__, device, name, length, false);
 }
 
 nvmlReturn_t
 nvmlDeviceGetUUID(nvmlDevice_t device, char *uuid, unsigned int length)
 {
-	struct simdev	*d;
-	int64_t		 now;
-	nvmlReturn_t	 rc;
-
-	if (state_is_mig(device))
-		return sim_mig_string(__func__, device, uuid, length, true);
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
-		return rc;
-	return state_leave(state_copy_string(uuid, length, d->uuid));
+	return device_string(__func__, device, uuid, length, true);
 }
 
 nvmlReturn_t
 nvmlDeviceGetIndex(nvmlDevice_t device, unsigned int *index)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, index != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (index == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*index = d->index;
 	return state_leave(NVML_SUCCESS);
 }
@@ -66,13 +64,11 @@ nvmlReturn_t
 nvmlDeviceGetPciInfo_v3(nvmlDevice_t device, nvmlPciInfo_t *pci)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, pci != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (pci == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	memset(pci, 0, sizeof(*pci));
 	pci->domain = d->pci_domain;
 	pci->bus = d->pci_bus;
@@ -91,13 +87,11 @@ nvmlReturn_t
 nvmlDeviceGetArchitecture(nvmlDevice_t device, nvmlDeviceArchitecture_t *arch)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, arch != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (arch == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->arch == 0)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*arch = d->arch;
@@ -157,10 +151,9 @@ nvmlReturn_t
 nvmlDeviceGetMaxClockInfo(nvmlDevice_t device, nvmlClockType_t type, unsigned int *clock)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	if ((rc = state_enter_device(__func__, device, &d, NULL)) != NVML_SUCCESS)
 		return rc;
 	if ((rc = check_clock_type(type, clock)) != NVML_SUCCESS)
 		return state_leave(rc);
@@ -176,10 +169,9 @@ nvmlDeviceGetPerformanceState(nvmlDevice_t device, nvmlPstates_t *pstate)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, pstate != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (pstate == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*pstate = (nvmlPstates_t)model_phase_at(d, state_ms(now))->pstate;
 	state_note_read(d, now);
 	return state_leave(NVML_SUCCESS);
@@ -193,10 +185,10 @@ nvmlDeviceGetTemperature(nvmlDevice_t device, nvmlTemperatureSensors_t sensor,
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device,
+	    temp != NULL && sensor == NVML_TEMPERATURE_GPU, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (temp == NULL || sensor != NVML_TEMPERATURE_GPU)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*temp = model_phase_at(d, state_ms(now))->temp_c;
 	return state_leave(NVML_SUCCESS);
 }
@@ -210,10 +202,9 @@ nvmlDeviceGetUtilizationRates(nvmlDevice_t device, nvmlUtilization_t *util)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, util != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (util == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->mig == MIG_ON)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	ph = model_phase_at(d, state_ms(now));
@@ -229,10 +220,9 @@ clocks_reasons(const char *call, nvmlDevice_t device, unsigned long long *mask)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(call, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(call, device, mask != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (mask == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*mask = model_phase_at(d, state_ms(now))->throttle;
 	return state_leave(NVML_SUCCESS);
 }
@@ -281,10 +271,9 @@ nvmlDeviceGetMemoryInfo(nvmlDevice_t device, nvmlMemory_t *mem)
 	unsigned long long	 used;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, mem != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (mem == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if ((rc = memory_now(d, now, &used)) != NVML_SUCCESS)
 		return state_leave(rc);
 	mem->total = d->mem_total;
@@ -302,10 +291,9 @@ nvmlDeviceGetMemoryInfo_v2(nvmlDevice_t device, nvmlMemory_v2_t *mem)
 	unsigned long long	 used;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, mem != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (mem == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (mem->version != nvmlMemory_v2)
 		return state_leave(NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	if ((rc = memory_now(d, now, &used)) != NVML_SUCCESS)
@@ -322,13 +310,11 @@ static nvmlReturn_t
 power_limit(const char *call, nvmlDevice_t device, unsigned int *limit)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(call, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(call, device, limit != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (limit == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->virt == NVML_GPU_VIRTUALIZATION_MODE_VGPU)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*limit = d->limit_mw;
@@ -378,10 +364,9 @@ nvmlDeviceGetViolationStatus(nvmlDevice_t device, nvmlPerfPolicyType_t policy,
 	unsigned long long	 mask;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, viol != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (viol == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if ((rc = policy_mask(policy, &mask)) != NVML_SUCCESS)
 		return state_leave(rc);
 	viol->referenceTime = state_wall_us(state_ms(now));
@@ -393,13 +378,12 @@ nvmlReturn_t
 nvmlDeviceGetMigMode(nvmlDevice_t device, unsigned int *current, unsigned int *pending)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, current != NULL && pending != NULL, &d,
+	    NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (current == NULL || pending == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->mig == MIG_UNSUPPORTED)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*current = *pending = d->mig == MIG_ON ? NVML_DEVICE_MIG_ENABLE : NVML_DEVICE_MIG_DISABLE;
@@ -411,13 +395,11 @@ nvmlReturn_t
 nvmlDeviceGetCudaComputeCapability(nvmlDevice_t device, int *major, int *minor)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, major != NULL && minor != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (major == NULL || minor == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->cc_major == 0)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*major = d->cc_major;
@@ -429,13 +411,11 @@ nvmlReturn_t
 nvmlDeviceGetVirtualizationMode(nvmlDevice_t device, nvmlGpuVirtualizationMode_t *mode)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, mode != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (mode == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*mode = d->virt;
 	return state_leave(NVML_SUCCESS);
 }

@@ -142,10 +142,9 @@ static nvmlReturn_t
 lock_clocks(nvmlDevice_t device, const struct lock_req *r)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(r->call, device, &d, &now)) == NVML_SUCCESS)
+	if ((rc = state_enter_device(r->call, device, &d, NULL)) == NVML_SUCCESS)
 		rc = state_leave(apply_locked(d, r));
 	/* Logged with the device's index even when a fault (lost GPU) refused it. */
 	log_call(r, state_index_of(device), rc);

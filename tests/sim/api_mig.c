@@ -29,13 +29,11 @@ nvmlReturn_t
 nvmlDeviceGetMaxMigDeviceCount(nvmlDevice_t device, unsigned int *count)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, count != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->mig == MIG_UNSUPPORTED)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*count = d->mig_max;
@@ -47,10 +45,9 @@ nvmlDeviceGetMigDeviceHandleByIndex(nvmlDevice_t device, unsigned int index,
     nvmlDevice_t *mig_device)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	if ((rc = state_enter_device(__func__, device, &d, NULL)) != NVML_SUCCESS)
 		return rc;
 	if (mig_device == NULL || index >= d->mig_max)
 		return state_leave(NVML_ERROR_INVALID_ARGUMENT);

@@ -119,10 +119,9 @@ nvmlDeviceGetFieldValues(nvmlDevice_t device, int count, nvmlFieldValue_t *value
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, count > 0 && values != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count <= 0 || values == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	for (int i = 0; i < count; i++)
 		field_read(d, state_ms(now), &values[i]);
 	state_note_read(d, now);
@@ -136,10 +135,9 @@ nvmlDeviceGetPowerUsage(nvmlDevice_t device, unsigned int *power)
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, power != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (power == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!has_power(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*power = model_reported_mw(d, state_ms(now));
@@ -154,10 +152,9 @@ nvmlDeviceGetTotalEnergyConsumption(nvmlDevice_t device, unsigned long long *ene
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, energy != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (energy == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!d->has_energy || !has_power(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*energy = model_counter_mj(d, state_ms(now));

@@ -121,10 +121,9 @@ nvmlDeviceGetProcessUtilization(nvmlDevice_t device, nvmlProcessUtilizationSampl
 	int64_t			 now;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, count != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!has_proc_util(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if ((rc = util_entries(d, now, last_us, &ul)) != NVML_SUCCESS)
@@ -150,10 +149,9 @@ nvmlDeviceGetProcessesUtilizationInfo(nvmlDevice_t device, nvmlProcessesUtilizat
 	int64_t			 now;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, info != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (info == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (info->version != nvmlProcessesUtilizationInfo_v1)
 		return state_leave(NVML_ERROR_ARGUMENT_VERSION_MISMATCH);
 	if (!has_proc_util(d))
@@ -218,10 +216,9 @@ running(const char *call, nvmlDevice_t device, unsigned int *count, void *infos,
 	int64_t			 now;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(call, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(call, device, state_is_buffer_ok(count, infos), &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count == NULL || (infos == NULL && *count != 0))
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (d->mig == MIG_ON && !nvsim.sc.is_root)
 		return state_leave(NVML_ERROR_NO_PERMISSION);
 	if (procs_collect(d, state_ms(now), &pl) == -1)
@@ -283,13 +280,11 @@ nvmlReturn_t
 nvmlDeviceGetAccountingMode(nvmlDevice_t device, nvmlEnableState_t *mode)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, mode != NULL, &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (mode == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	*mode = d->has_accounting && d->mig != MIG_ON ? NVML_FEATURE_ENABLED :
 	    NVML_FEATURE_DISABLED;
 	return state_leave(NVML_SUCCESS);
@@ -302,10 +297,9 @@ nvmlDeviceGetAccountingPids(nvmlDevice_t device, unsigned int *count, unsigned i
 	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, state_is_buffer_ok(count, pids), &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count == NULL || (pids == NULL && *count != 0))
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!procs_has_accounting(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if (procs_account(d, state_ms(now)) == -1)
@@ -338,10 +332,9 @@ nvmlDeviceGetAccountingStats(nvmlDevice_t device, unsigned int pid, nvmlAccounti
 	int64_t			 now;
 	nvmlReturn_t		 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, st != NULL, &d, &now);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (st == NULL)
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!procs_has_accounting(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if (procs_account(d, state_ms(now)) == -1)
@@ -365,13 +358,11 @@ nvmlReturn_t
 nvmlDeviceGetActiveVgpus(nvmlDevice_t device, unsigned int *count, nvmlVgpuInstance_t *ids)
 {
 	struct simdev	*d;
-	int64_t		 now;
 	nvmlReturn_t	 rc;
 
-	if ((rc = state_enter_device(__func__, device, &d, &now)) != NVML_SUCCESS)
+	rc = state_enter_device_args(__func__, device, state_is_buffer_ok(count, ids), &d, NULL);
+	if (rc != NVML_SUCCESS)
 		return rc;
-	if (count == NULL || (ids == NULL && *count != 0))
-		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
 	if (!is_vgpu_host(d))
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	if (*count < d->nvgpus) {

@@ -295,12 +295,20 @@ unsigned model_base_mhz(const struct simdev *d);
  * state.c.  Every exported device call starts with state_enter_device,
  * which applies the checks a real NVML makes (initialized, valid handle)
  * and the scenario's faults (slow, lost, notsupported).  On NVML_SUCCESS
- * the state lock is held, *dp is the device and *now_ns the time of the
- * call; the caller must end with state_leave.  On failure nothing is held.
+ * the state lock is held, *dp is the device and *now_ns (unless now_ns is
+ * NULL) the time of the call; the caller must end with state_leave.  On
+ * failure nothing is held.  state_enter_device_args then answers
+ * INVALID_ARGUMENT, with nothing held, when is_args_ok is false (a NULL
+ * output pointer, say): after those checks, as the order of NVML's codes
+ * goes.  state_is_buffer_ok is the buffer protocol's argument check: a
+ * count, and an array unless *count is 0.
  */
 nvmlReturn_t state_enter(const char *call);
 nvmlReturn_t state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp,
 	    int64_t *now_ns);
+nvmlReturn_t state_enter_device_args(const char *call, nvmlDevice_t h, bool is_args_ok,
+	    struct simdev **dp, int64_t *now_ns);
+bool	state_is_buffer_ok(const unsigned int *count, const void *buf);
 nvmlReturn_t state_leave(nvmlReturn_t rc);
 /*
  * The same for a MIG device handle (api_mig.c): init and handle checks, and

@@ -895,44 +895,44 @@ add_fault(struct parser *p, const char *call)
 	return f;
 }
 
+/*
+ * slow CALL MS FROM TO and fail CALL CODE FROM TO: a call that sleeps MS,
+ * or answers CODE, inside a window; neither number may be 0.
+ */
 static int
-kw_slow(struct parser *p, int argc, char **argv)
+timed_fault(struct parser *p, char **argv, bool is_slow)
 {
 	struct call_fault	*f;
 	struct window		 w;
-	unsigned		 ms;
+	unsigned		 v;
 
-	(void)argc;
-	if (parse_uint(p, "slow MS", argv[2], 600000, &ms) == -1 ||
-	    parse_window(p, argv + 3, &w) == -1)
+	if (parse_uint(p, is_slow ? "slow MS" : "fail CODE", argv[2], is_slow ? 600000 : 999,
+	    &v) == -1 || parse_window(p, argv + 3, &w) == -1)
 		return -1;
-	if (ms == 0)
-		return perr(p, "slow: 0 ms");
+	if (v == 0)
+		return perr(p, is_slow ? "slow: 0 ms" : "fail: code 0 is success");
 	if ((f = add_fault(p, argv[1])) == NULL)
 		return -1;
-	f->delay_ms = ms;
+	if (is_slow)
+		f->delay_ms = v;
+	else
+		f->rc = (nvmlReturn_t)v;
 	f->when = w;
 	return 0;
 }
 
 static int
+kw_slow(struct parser *p, int argc, char **argv)
+{
+	(void)argc;
+	return timed_fault(p, argv, true);
+}
+
+static int
 kw_fail(struct parser *p, int argc, char **argv)
 {
-	struct call_fault	*f;
-	struct window		 w;
-	unsigned		 rc;
-
 	(void)argc;
-	if (parse_uint(p, "fail CODE", argv[2], 999, &rc) == -1 ||
-	    parse_window(p, argv + 3, &w) == -1)
-		return -1;
-	if (rc == NVML_SUCCESS)
-		return perr(p, "fail: code 0 is success");
-	if ((f = add_fault(p, argv[1])) == NULL)
-		return -1;
-	f->rc = (nvmlReturn_t)rc;
-	f->when = w;
-	return 0;
+	return timed_fault(p, argv, false);
 }
 
 static int

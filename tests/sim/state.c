@@ -169,23 +169,43 @@ state_enter_device(const char *call, nvmlDevice_t h, struct simdev **dp, int64_t
 {
 	const struct call_fault	*f;
 	struct simdev		*d;
+	int64_t			 now;
 
 	pthread_mutex_lock(&nvsim.lock);
 	if (nvsim.refcount == 0)
 		return state_leave(NVML_ERROR_UNINITIALIZED);
 	if ((d = dev_of(h)) == NULL)
 		return state_leave(NVML_ERROR_INVALID_ARGUMENT);
-	*now_ns = state_now_ns();
-	if (!wait_slow(d, call, now_ns))
+	now = state_now_ns();
+	if (!wait_slow(d, call, &now))
 		return state_leave(NVML_ERROR_UNINITIALIZED);
-	if (state_is_lost(d, state_ms(*now_ns)))
+	if (state_is_lost(d, state_ms(now)))
 		return state_leave(NVML_ERROR_GPU_IS_LOST);
-	if ((f = fault_for(d, call, FAULT_FAIL, state_ms(*now_ns))) != NULL)
+	if ((f = fault_for(d, call, FAULT_FAIL, state_ms(now))) != NULL)
 		return state_leave(f->rc);
 	if (fault_for(d, call, FAULT_NOTSUPPORTED, 0) != NULL)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*dp = d;
+	if (now_ns != NULL)
+		*now_ns = now;
 	return NVML_SUCCESS;
+}
+
+nvmlReturn_t
+state_enter_device_args(const char *call, nvmlDevice_t h, bool is_args_ok, struct simdev **dp,
+    int64_t *now_ns)
+{
+	nvmlReturn_t	 rc;
+
+	if ((rc = state_enter_device(call, h, dp, now_ns)) != NVML_SUCCESS)
+		return rc;
+	return is_args_ok ? NVML_SUCCESS : state_leave(NVML_ERROR_INVALID_ARGUMENT);
+}
+
+bool
+state_is_buffer_ok(const unsigned int *count, const void *buf)
+{
+	return count != NULL && (buf != NULL || *count == 0);
 }
 
 /* The MIG device h is, and its board; NULL when h is none. */
@@ -218,7 +238,7 @@ state_enter_mig(const char *call, nvmlDevice_t h, struct simdev **dp, struct sim
 	now = state_now_ns();
 	if (state_is_lost(d, state_ms(now)))
 		return state_leave(NVML_ERROR_GPU_IS_LOST);
-	if (fault_for(d, call, false, 0) != NULL)
+	if (fault_for(d, call, FAULT_NOTSUPPORTED, 0) != NULL)
 		return state_leave(NVML_ERROR_NOT_SUPPORTED);
 	*dp = d;
 	*mp = m;

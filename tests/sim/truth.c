@@ -16,22 +16,27 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * The time and exact energy of each P-state in the window a_ns..b_ns (ns
+ * since time 0): "pstate" records for the whole window, or with session
+ * n (from 1) "session_pstate" records that carry it.
+ */
 static void
-write_pstates(FILE *f, const struct sim_state *st, const struct simdev *d)
+write_pstates(FILE *f, const struct simdev *d, int64_t a_ns, int64_t b_ns, size_t n)
 {
 	int64_t		 time_ns[NVSIM_PSTATE_BINS] = { 0 };
 	double		 energy_mj[NVSIM_PSTATE_BINS] = { 0 };
 
-	if (d->nreads == 0)
-		return;
-	model_pstate_split(d, d->first_read_ns - st->t0_ns, d->last_read_ns - st->t0_ns,
-	    time_ns, energy_mj);
+	model_pstate_split(d, a_ns, b_ns, time_ns, energy_mj);
 	for (unsigned b = 0; b < NVSIM_PSTATE_BINS; b++) {
 		if (time_ns[b] == 0)
 			continue;
-		fprintf(f, "pstate index=%u pstate=%u time_ns=%" PRId64 " energy_mj=%.3f\n",
-		    d->index, b < 16 ? b : (unsigned)NVML_PSTATE_UNKNOWN, time_ns[b],
-		    energy_mj[b]);
+		if (n == 0)
+			fprintf(f, "pstate index=%u", d->index);
+		else
+			fprintf(f, "session_pstate index=%u n=%zu", d->index, n);
+		fprintf(f, " pstate=%u time_ns=%" PRId64 " energy_mj=%.3f\n",
+		    b < 16 ? b : (unsigned)NVML_PSTATE_UNKNOWN, time_ns[b], energy_mj[b]);
 	}
 }
 
@@ -143,8 +148,6 @@ write_attrib(FILE *f, const struct sim_state *st, const struct simdev *d)
 static void
 write_sessions(FILE *f, const struct sim_state *st, const struct simdev *d)
 {
-	int64_t		 time_ns[NVSIM_PSTATE_BINS];
-	double		 energy_mj[NVSIM_PSTATE_BINS];
 	int64_t		 a, b;
 
 	for (size_t k = 0; k < d->nsess; k++) {
@@ -153,15 +156,7 @@ write_sessions(FILE *f, const struct sim_state *st, const struct simdev *d)
 		fprintf(f, "session index=%u n=%zu first_ns=%" PRId64 " last_ns=%" PRId64
 		    " energy_mj=%.3f\n", d->index, k + 1, d->sess_first_ns[k], d->sess_last_ns[k],
 		    model_energy_mj(d, (double)a / 1e6, (double)b / 1e6));
-		memset(time_ns, 0, sizeof time_ns);
-		memset(energy_mj, 0, sizeof energy_mj);
-		model_pstate_split(d, a, b, time_ns, energy_mj);
-		for (unsigned p = 0; p < NVSIM_PSTATE_BINS; p++) {
-			if (time_ns[p] != 0)
-				fprintf(f, "session_pstate index=%u n=%zu pstate=%u time_ns=%" PRId64
-				    " energy_mj=%.3f\n", d->index, k + 1, p < 16 ? p :
-				    (unsigned)NVML_PSTATE_UNKNOWN, time_ns[p], energy_mj[p]);
-		}
+		write_pstates(f, d, a, b, k + 1);
 	}
 }
 
@@ -177,7 +172,8 @@ write_device(FILE *f, const struct sim_state *st, const struct simdev *d)
 	    " energy_mj=%.3f reads=%lu\n", d->index, d->uuid,
 	    d->nreads > 0 ? d->first_read_ns : 0, d->nreads > 0 ? d->last_read_ns : 0, e,
 	    d->nreads);
-	write_pstates(f, st, d);
+	if (d->nreads > 0)
+		write_pstates(f, d, d->first_read_ns - st->t0_ns, d->last_read_ns - st->t0_ns, 0);
 	write_reasons(f, st, d);
 	write_attrib(f, st, d);
 	write_sessions(f, st, d);
