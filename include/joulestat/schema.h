@@ -24,123 +24,127 @@
 
 /*
  * The summary CSV's columns in their documented order: each is its enum
- * name and its header word.  Every row has every column.
+ * name, its header word and the unit of its figures in the long form
+ * (--csv-format=long): "" a word, "1" a count or a ratio, NULL for a
+ * column that names what its row is about.  Every row has every column.
  */
 #define SUMMARY_COLUMNS(C)						\
-	C(COL_SCHEMA, "schema_version")					\
-	C(COL_SCOPE, "scope")						\
-	C(COL_RUN, "run")						\
-	C(COL_HOST, "host")						\
-	C(COL_RANK, "rank")						\
-	C(COL_JOB, "job")						\
-	C(COL_START, "start_unix_s")					\
-	C(COL_COMMAND, "command")					\
-	C(COL_EXIT, "exit_status")					\
-	C(COL_OUTCOME, "outcome")					\
-	C(COL_WALL, "wall_s")						\
-	C(COL_USER, "user_s")						\
-	C(COL_SYS, "sys_s")						\
-	C(COL_MAXRSS, "max_rss_kib")					\
-	C(COL_TREERSS, "peak_tree_rss_kib")				\
-	C(COL_PROCS, "processes")					\
-	C(COL_MAXCONC, "max_concurrent")				\
-	C(COL_LEFTOVER, "still_running")				\
-	C(COL_INTERVAL, "interval_ms")					\
-	C(COL_TICKS, "ticks")						\
-	C(COL_MISSED, "missed_ticks")					\
-	C(COL_LATEMAX, "late_max_ms")					\
-	C(COL_LATEP50, "late_p50_ms")					\
-	C(COL_LATEP99, "late_p99_ms")					\
-	C(COL_SAMPLERCPU, "sampler_cpu_s")				\
-	C(COL_DEVICE, "device")						\
-	C(COL_DEVID, "device_id")					\
-	C(COL_DEVNAME, "device_name")					\
-	C(COL_BACKEND, "backend")					\
-	C(COL_POWERKIND, "power_kind")					\
-	C(COL_WITHIN, "within_device")					\
-	C(COL_PSTATE, "pstate")						\
-	C(COL_TIME, "time_s")						\
-	C(COL_TIME_ERR, "time_err_s")					\
-	C(COL_SHARE, "time_share")					\
-	C(COL_ENERGY, "energy_j")					\
-	C(COL_METHOD, "energy_method")					\
-	C(COL_ENERGY_ERR, "energy_err_j")				\
-	C(COL_E_COUNTER, "energy_counter_j")				\
-	C(COL_E_COUNTER_ERR, "energy_counter_err_j")			\
-	C(COL_E_POINTS, "energy_driver_samples_j")			\
-	C(COL_E_POINTS_ERR, "energy_driver_samples_err_j")		\
-	C(COL_E_TICKS, "energy_readings_j")				\
-	C(COL_E_TICKS_ERR, "energy_readings_err_j")			\
-	C(COL_AVGPOWER, "avg_power_w")					\
-	C(COL_PEAKPOWER, "peak_power_w")				\
-	C(COL_AVGSM, "avg_sm_mhz")					\
-	C(COL_AVGGFX, "avg_gfx_mhz")					\
-	C(COL_AVGMEM, "avg_mem_mhz")					\
-	C(COL_LOST, "lost_readings")					\
-	C(COL_LOSTS, "lost_s")						\
-	C(COL_MEASURED, "measured_s")					\
-	C(COL_PARTIAL, "partial")					\
-	C(COL_THR_POWER, "throttled_power_s")				\
-	C(COL_THR_THERMAL, "throttled_thermal_s")			\
-	C(COL_REASONS_KNOWN, "reasons_known_s")				\
-	C(COL_R_IDLE, "reason_idle_s")					\
-	C(COL_R_IDLE_ERR, "reason_idle_err_s")				\
-	C(COL_R_APP, "reason_applications_clocks_s")			\
-	C(COL_R_APP_ERR, "reason_applications_clocks_err_s")		\
-	C(COL_R_SWPOWER, "reason_sw_power_cap_s")			\
-	C(COL_R_SWPOWER_ERR, "reason_sw_power_cap_err_s")		\
-	C(COL_R_HWSLOW, "reason_hw_slowdown_s")				\
-	C(COL_R_HWSLOW_ERR, "reason_hw_slowdown_err_s")			\
-	C(COL_R_SYNC, "reason_sync_boost_s")				\
-	C(COL_R_SYNC_ERR, "reason_sync_boost_err_s")			\
-	C(COL_R_SWTHERMAL, "reason_sw_thermal_s")			\
-	C(COL_R_SWTHERMAL_ERR, "reason_sw_thermal_err_s")		\
-	C(COL_R_HWTHERMAL, "reason_hw_thermal_s")			\
-	C(COL_R_HWTHERMAL_ERR, "reason_hw_thermal_err_s")		\
-	C(COL_R_BRAKE, "reason_hw_power_brake_s")			\
-	C(COL_R_BRAKE_ERR, "reason_hw_power_brake_err_s")		\
-	C(COL_R_DISPLAY, "reason_display_clocks_s")			\
-	C(COL_R_DISPLAY_ERR, "reason_display_clocks_err_s")		\
-	C(COL_R_OTHER, "reason_other_s")				\
-	C(COL_R_OTHER_ERR, "reason_other_err_s")			\
-	C(COL_IDLE, "idle_power_w")					\
-	C(COL_IDLEMETHOD, "idle_method")				\
-	C(COL_ABOVEIDLE, "energy_above_idle_j")				\
-	C(COL_WORKLOAD, "workload_energy_j")				\
-	C(COL_OTHER, "other_energy_j")					\
-	C(COL_UNATTR, "unattributed_energy_j")				\
-	C(COL_SHARE_E, "energy_share")					\
-	C(COL_PID, "pid")						\
-	C(COL_PROCESS, "process")					\
-	C(COL_SMPCT, "sm_pct")						\
-	C(COL_MEMPCT, "mem_pct")					\
-	C(COL_GPUMEM, "gpu_mem_kib")					\
-	C(COL_GATE, "gate")						\
-	C(COL_GATEWHAT, "gate_figure")					\
-	C(COL_GATELIMIT, "gate_limit")					\
-	C(COL_GATEMEAS, "gate_measured")				\
-	C(COL_GATEVERDICT, "gate_verdict")				\
-	C(COL_PHASE, "phase")						\
-	C(COL_PHASECOUNT, "phase_count")				\
-	C(COL_PHASEBEGIN, "phase_begin_s")				\
-	C(COL_TOTAL, "total_energy_j")					\
-	C(COL_TOTALERR, "total_energy_err_j")				\
-	C(COL_TOTALDEVS, "total_energy_devices")			\
-	C(COL_TOTALWORK, "total_workload_energy_j")			\
-	C(COL_STARTTIME, "start_time")					\
-	C(COL_VERSION, "joulestat_version")				\
-	C(COL_TRACKER, "tracker")					\
-	C(COL_VISIBLE, "visible_devices")				\
-	C(COL_BUSID, "device_bus_id")					\
-	C(COL_DEVVERSION, "device_versions")				\
-	C(COL_DEVARCH, "device_architecture")
+	C(COL_SCHEMA, "schema_version", NULL)				\
+	C(COL_SCOPE, "scope", NULL)					\
+	C(COL_RUN, "run", NULL)						\
+	C(COL_HOST, "host", NULL)					\
+	C(COL_RANK, "rank", NULL)					\
+	C(COL_JOB, "job", NULL)						\
+	C(COL_START, "start_unix_s", "s")				\
+	C(COL_COMMAND, "command", NULL)					\
+	C(COL_EXIT, "exit_status", "1")					\
+	C(COL_OUTCOME, "outcome", "")					\
+	C(COL_WALL, "wall_s", "s")					\
+	C(COL_USER, "user_s", "s")					\
+	C(COL_SYS, "sys_s", "s")					\
+	C(COL_MAXRSS, "max_rss_kib", "KiB")				\
+	C(COL_TREERSS, "peak_tree_rss_kib", "KiB")			\
+	C(COL_PROCS, "processes", "1")					\
+	C(COL_MAXCONC, "max_concurrent", "1")				\
+	C(COL_LEFTOVER, "still_running", "1")				\
+	C(COL_INTERVAL, "interval_ms", "ms")				\
+	C(COL_TICKS, "ticks", "1")					\
+	C(COL_MISSED, "missed_ticks", "1")				\
+	C(COL_LATEMAX, "late_max_ms", "ms")				\
+	C(COL_LATEP50, "late_p50_ms", "ms")				\
+	C(COL_LATEP99, "late_p99_ms", "ms")				\
+	C(COL_SAMPLERCPU, "sampler_cpu_s", "s")				\
+	C(COL_DEVICE, "device", NULL)					\
+	C(COL_DEVID, "device_id", NULL)					\
+	C(COL_DEVNAME, "device_name", NULL)				\
+	C(COL_BACKEND, "backend", NULL)					\
+	C(COL_POWERKIND, "power_kind", "")				\
+	C(COL_WITHIN, "within_device", NULL)				\
+	C(COL_PSTATE, "pstate", NULL)					\
+	C(COL_TIME, "time_s", "s")					\
+	C(COL_TIME_ERR, "time_err_s", "s")				\
+	C(COL_SHARE, "time_share", "1")					\
+	C(COL_ENERGY, "energy_j", "J")					\
+	C(COL_METHOD, "energy_method", "")				\
+	C(COL_ENERGY_ERR, "energy_err_j", "J")				\
+	C(COL_E_COUNTER, "energy_counter_j", "J")			\
+	C(COL_E_COUNTER_ERR, "energy_counter_err_j", "J")		\
+	C(COL_E_POINTS, "energy_driver_samples_j", "J")			\
+	C(COL_E_POINTS_ERR, "energy_driver_samples_err_j", "J")		\
+	C(COL_E_TICKS, "energy_readings_j", "J")			\
+	C(COL_E_TICKS_ERR, "energy_readings_err_j", "J")		\
+	C(COL_AVGPOWER, "avg_power_w", "W")				\
+	C(COL_PEAKPOWER, "peak_power_w", "W")				\
+	C(COL_AVGSM, "avg_sm_mhz", "MHz")				\
+	C(COL_AVGGFX, "avg_gfx_mhz", "MHz")				\
+	C(COL_AVGMEM, "avg_mem_mhz", "MHz")				\
+	C(COL_LOST, "lost_readings", "1")				\
+	C(COL_LOSTS, "lost_s", "s")					\
+	C(COL_MEASURED, "measured_s", "s")				\
+	C(COL_PARTIAL, "partial", "1")					\
+	C(COL_THR_POWER, "throttled_power_s", "s")			\
+	C(COL_THR_THERMAL, "throttled_thermal_s", "s")			\
+	C(COL_REASONS_KNOWN, "reasons_known_s", "s")			\
+	C(COL_R_IDLE, "reason_idle_s", "s")				\
+	C(COL_R_IDLE_ERR, "reason_idle_err_s", "s")			\
+	C(COL_R_APP, "reason_applications_clocks_s", "s")		\
+	C(COL_R_APP_ERR, "reason_applications_clocks_err_s", "s")	\
+	C(COL_R_SWPOWER, "reason_sw_power_cap_s", "s")			\
+	C(COL_R_SWPOWER_ERR, "reason_sw_power_cap_err_s", "s")		\
+	C(COL_R_HWSLOW, "reason_hw_slowdown_s", "s")			\
+	C(COL_R_HWSLOW_ERR, "reason_hw_slowdown_err_s", "s")		\
+	C(COL_R_SYNC, "reason_sync_boost_s", "s")			\
+	C(COL_R_SYNC_ERR, "reason_sync_boost_err_s", "s")		\
+	C(COL_R_SWTHERMAL, "reason_sw_thermal_s", "s")			\
+	C(COL_R_SWTHERMAL_ERR, "reason_sw_thermal_err_s", "s")		\
+	C(COL_R_HWTHERMAL, "reason_hw_thermal_s", "s")			\
+	C(COL_R_HWTHERMAL_ERR, "reason_hw_thermal_err_s", "s")		\
+	C(COL_R_BRAKE, "reason_hw_power_brake_s", "s")			\
+	C(COL_R_BRAKE_ERR, "reason_hw_power_brake_err_s", "s")		\
+	C(COL_R_DISPLAY, "reason_display_clocks_s", "s")		\
+	C(COL_R_DISPLAY_ERR, "reason_display_clocks_err_s", "s")	\
+	C(COL_R_OTHER, "reason_other_s", "s")				\
+	C(COL_R_OTHER_ERR, "reason_other_err_s", "s")			\
+	C(COL_IDLE, "idle_power_w", "W")				\
+	C(COL_IDLEMETHOD, "idle_method", "")				\
+	C(COL_ABOVEIDLE, "energy_above_idle_j", "J")			\
+	C(COL_WORKLOAD, "workload_energy_j", "J")			\
+	C(COL_OTHER, "other_energy_j", "J")				\
+	C(COL_UNATTR, "unattributed_energy_j", "J")			\
+	C(COL_SHARE_E, "energy_share", "1")				\
+	C(COL_PID, "pid", NULL)						\
+	C(COL_PROCESS, "process", NULL)					\
+	C(COL_SMPCT, "sm_pct", "%")					\
+	C(COL_MEMPCT, "mem_pct", "%")					\
+	C(COL_GPUMEM, "gpu_mem_kib", "KiB")				\
+	C(COL_GATE, "gate", NULL)					\
+	C(COL_GATEWHAT, "gate_figure", NULL)				\
+	C(COL_GATELIMIT, "gate_limit", "")				\
+	C(COL_GATEMEAS, "gate_measured", "")				\
+	C(COL_GATEVERDICT, "gate_verdict", "")				\
+	C(COL_PHASE, "phase", NULL)					\
+	C(COL_PHASECOUNT, "phase_count", "1")				\
+	C(COL_PHASEBEGIN, "phase_begin_s", "s")				\
+	C(COL_TOTAL, "total_energy_j", "J")				\
+	C(COL_TOTALERR, "total_energy_err_j", "J")			\
+	C(COL_TOTALDEVS, "total_energy_devices", "1")			\
+	C(COL_TOTALWORK, "total_workload_energy_j", "J")		\
+	C(COL_STARTTIME, "start_time", "")				\
+	C(COL_VERSION, "joulestat_version", "")				\
+	C(COL_TRACKER, "tracker", "")					\
+	C(COL_VISIBLE, "visible_devices", "")				\
+	C(COL_BUSID, "device_bus_id", "")				\
+	C(COL_DEVVERSION, "device_versions", "")			\
+	C(COL_DEVARCH, "device_architecture", "")
 
 #define SCHEMA_ENUM(e, name)	e,
+#define SCHEMA_ENUM_UNIT(e, name, unit)	e,
 enum summary_col {
-	SUMMARY_COLUMNS(SCHEMA_ENUM)
+	SUMMARY_COLUMNS(SCHEMA_ENUM_UNIT)
 	COL_NCOLS,
 	COL_NONE = COL_NCOLS		/* a figure without a column (JSON only) */
 };
+#undef SCHEMA_ENUM_UNIT
 
 /*
  * The merged CSV's columns (joulestat merge --csv), in order; its JSON

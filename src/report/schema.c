@@ -12,9 +12,16 @@
 #include "joulestat/util.h"
 
 #define SCHEMA_NAME(e, name)	[e] = name,
+#define SCHEMA_NAME_UNIT(e, name, unit)	[e] = name,
+#define SCHEMA_UNIT(e, name, unit)	[e] = unit,
 
 static const char *const summary_columns[COL_NCOLS] = {
-	SUMMARY_COLUMNS(SCHEMA_NAME)
+	SUMMARY_COLUMNS(SCHEMA_NAME_UNIT)
+};
+
+/* Each column's unit in the long form (schema.h, SUMMARY_COLUMNS). */
+static const char *const column_units[COL_NCOLS] = {
+	SUMMARY_COLUMNS(SCHEMA_UNIT)
 };
 
 static const char *const merge_columns[MCOL_NCOLS] = {
@@ -27,32 +34,6 @@ static const char *const timeline_columns[TCOL_NCOLS] = {
 
 static const char *const long_columns[LCOL_NCOLS] = {
 	LONG_COLUMNS(SCHEMA_NAME)
-};
-
-/*
- * The unit of each column's figures in the long form; a column left out
- * (NULL) names what its row is about.  "" is a word, "1" a count or a
- * ratio.
- */
-static const char *const column_units[COL_NCOLS] = {
-	[COL_START] = "s", [COL_EXIT] = "1", [COL_OUTCOME] = "",
-	[COL_WALL] = "s", [COL_USER] = "s", [COL_SYS] = "s",
-	[COL_MAXRSS] = "KiB", [COL_TREERSS] = "KiB", [COL_PROCS] = "1", [COL_MAXCONC] = "1",
-	[COL_LEFTOVER] = "1", [COL_INTERVAL] = "ms", [COL_TICKS] = "1", [COL_MISSED] = "1",
-	[COL_LATEMAX] = "ms", [COL_LATEP50] = "ms", [COL_LATEP99] = "ms",
-	[COL_SAMPLERCPU] = "s", [COL_POWERKIND] = "", [COL_TIME] = "s", [COL_SHARE] = "1",
-	[COL_ENERGY] = "J", [COL_METHOD] = "", [COL_E_COUNTER] = "J", [COL_E_POINTS] = "J",
-	[COL_E_TICKS] = "J", [COL_AVGPOWER] = "W", [COL_PEAKPOWER] = "W", [COL_AVGSM] = "MHz",
-	[COL_LOST] = "1", [COL_LOSTS] = "s", [COL_MEASURED] = "s", [COL_THR_POWER] = "s",
-	[COL_PARTIAL] = "1",
-	[COL_THR_THERMAL] = "s", [COL_IDLE] = "W", [COL_IDLEMETHOD] = "",
-	[COL_ABOVEIDLE] = "J", [COL_WORKLOAD] = "J", [COL_OTHER] = "J", [COL_UNATTR] = "J",
-	[COL_SHARE_E] = "1", [COL_SMPCT] = "%", [COL_MEMPCT] = "%", [COL_GPUMEM] = "KiB",
-	[COL_GATELIMIT] = "", [COL_GATEMEAS] = "", [COL_GATEVERDICT] = "",
-	[COL_TOTAL] = "J", [COL_TOTALDEVS] = "1", [COL_TOTALWORK] = "J",
-	[COL_STARTTIME] = "", [COL_VERSION] = "", [COL_TRACKER] = "", [COL_VISIBLE] = "",
-	[COL_BUSID] = "", [COL_DEVVERSION] = "", [COL_DEVARCH] = "",
-	[COL_PHASECOUNT] = "1", [COL_PHASEBEGIN] = "s",
 };
 
 /* Look a word up in a table indexed by an enum; "" past its end. */

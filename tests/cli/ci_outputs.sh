@@ -289,6 +289,31 @@ test_csv_totals_series_long() {
 	assert_match err "invalid --csv-format 'bad': expected wide or long"
 }
 
+# Every figure of the wide form is in the long form, with its unit: two
+# runs of a scenario with bounds and clocks-event reasons give the same
+# columns, so each scope's non-empty wide columns, bar those that name
+# what the row is about, are each scope's long figures.
+test_long_has_every_figure() {
+	sim bounds-reasons.scn -q -r 2 --csv=w.csv -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	sim bounds-reasons.scn -q -r 2 --csv=l.csv --csv-format=long -- "$JS_WORK" sleep 0.3s
+	assert_rc 0
+	"$CSVTOOL" filled w.csv scope | grep -v "	\(schema_version\|run\|host\|rank\|job\|command\|device\|device_id\|device_name\|backend\|within_device\|pstate\|pid\|process\|gate\|gate_figure\|phase\)$" |
+	    sort -u >wide.txt
+	"$CSVTOOL" values l.csv scope figure | sort -u >long.txt
+	grep -q '	energy_err_j$' wide.txt || fail "no bound in the wide form: the scenario changed"
+	grep -q '	reason_sw_power_cap_s$' wide.txt || fail "no reason in the wide form: the scenario changed"
+	comm -23 wide.txt long.txt | tr '\t' : >missing.txt
+	[ ! -s missing.txt ] || fail "figures missing from the long form: $(tr '\n' ' ' <missing.txt)"
+	for f in energy_err_j:J time_err_s:s reason_sw_power_cap_s:s reason_sw_power_cap_err_s:s \
+	    avg_gfx_mhz:MHz avg_mem_mhz:MHz total_energy_err_j:J; do
+		n=$("$CSVTOOL" count l.csv figure="${f%%:*}")
+		[ "$n" -gt 0 ] || continue
+		n=$("$CSVTOOL" count l.csv figure="${f%%:*}" unit="${f#*:}")
+		[ "$n" -gt 0 ] || fail "${f%%:*} is not in ${f#*:}"
+	done
+}
+
 test_unit_suffixes() {
 	check() {
 		sim gate.scn -q --csv=s.csv "$1" -- "$JS_WORK" sleep 0.05s
@@ -380,6 +405,7 @@ t_run "GitHub annotations for failed gates only" test_github_annotations
 t_run "run metadata, the same in CSV and JSON" test_metadata_csv_and_json
 t_run "device architecture from the driver" test_architecture
 t_run "CSV: run totals, series rows, long form" test_csv_totals_series_long
+t_run "the long form has every figure of the wide form" test_long_has_every_figure
 t_run "unit suffixes on input" test_unit_suffixes
 t_run "timeline P-states use the summary's names" test_timeline_pstate_names
 t_run "--list-devices --require and --json" test_list_devices_require

@@ -8,6 +8,10 @@
  *	csvtool [-s SEP] check FILE                    rows=N fields=M
  *	csvtool [-s SEP] get FILE COLUMN [KEY=VALUE...] the value in the first match
  *	csvtool [-s SEP] count FILE [KEY=VALUE...]      how many data rows match
+ *	csvtool [-s SEP] filled FILE KEY                 "KEY's value<TAB>column" for
+ *	                                                 every non-empty cell of a row
+ *	csvtool [-s SEP] values FILE COLUMN...           the columns' values of each
+ *	                                                 row, tab-separated
  *
  * The first row is the header for get and count.  FILE "-" is stdin.
  * Exit status: 0 success; 1 rows of differing lengths, or no such column
@@ -61,7 +65,9 @@ usage(void)
 {
 	fprintf(stderr, "usage: csvtool [-s SEP] check FILE\n"
 	    "       csvtool [-s SEP] get FILE COLUMN [KEY=VALUE ...]\n"
-	    "       csvtool [-s SEP] count FILE [KEY=VALUE ...]\n");
+	    "       csvtool [-s SEP] count FILE [KEY=VALUE ...]\n"
+	    "       csvtool [-s SEP] filled FILE KEY\n"
+	    "       csvtool [-s SEP] values FILE COLUMN ...\n");
 	exit(EXIT_TROUBLE);
 }
 
@@ -300,10 +306,55 @@ cmd_count(const struct table *t, int argc, char **argv)
 	return 0;
 }
 
+/* Print one field, then c. */
+static void
+put_field(const struct row *r, size_t col, int c)
+{
+	if (col < r->nfields)
+		fwrite(r->fields[col].s, 1, r->fields[col].len, stdout);
+	putchar(c);
+}
+
+static int
+cmd_filled(const struct table *t, int argc, char **argv)
+{
+	size_t			 key = (size_t)column_need(t, argv[0]);
+	const struct row	*r, *h = &t->rows[0];
+
+	(void)argc;
+	for (size_t i = 1; i < t->nrows; i++) {
+		r = &t->rows[i];
+		for (size_t j = 0; j < r->nfields && j < h->nfields; j++) {
+			if (j == key || r->fields[j].len == 0)
+				continue;
+			put_field(r, key, '\t');
+			put_field(h, j, '\n');
+		}
+	}
+	return 0;
+}
+
+static int
+cmd_values(const struct table *t, int argc, char **argv)
+{
+	size_t	*cols = xreallocarray(NULL, (size_t)argc, sizeof(*cols));
+
+	for (int k = 0; k < argc; k++)
+		cols[k] = (size_t)column_need(t, argv[k]);
+	for (size_t i = 1; i < t->nrows; i++) {
+		for (int k = 0; k < argc; k++)
+			put_field(&t->rows[i], cols[k], k + 1 < argc ? '\t' : '\n');
+	}
+	free(cols);
+	return 0;
+}
+
 static const struct cmd cmds[] = {
 	{ "check", 0, 0, cmd_check },
 	{ "count", 0, -1, cmd_count },
+	{ "filled", 1, 1, cmd_filled },
 	{ "get", 1, -1, cmd_get },
+	{ "values", 1, -1, cmd_values },
 };
 
 static const struct cmd *
