@@ -65,7 +65,7 @@ average_window_mj(const struct dev_acct *a, double first_mw, double last_mw)
 {
 	if (a->power_kind != POWER_KIND_AVERAGE_1S && a->power_kind != POWER_KIND_AVERAGE_FW)
 		return 0;
-	return fmax(first_mw, last_mw) * 1.0;
+	return max_d(first_mw, last_mw) * 1.0;
 }
 
 /*
@@ -254,16 +254,16 @@ split_counter(const struct sample *p, const struct sample *s, double e, double *
 	double	h = (double)(s->t_ns - p->t_ns) / 1e9, pa = p->power_mw, pb = s->power_mw;
 	double	dp = pb - pa, raw, f, ea;
 
-	if (fabs(dp) <= 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.01 * fmax(pa, pb)) {
+	if (fabs(dp) <= 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.01 * max_d(pa, pb)) {
 		*err = e / 2;		/* no power step to place the crossing by */
 		return e / 2;
 	}
 	raw = (pb - e / h) / dp;
-	f = fmin(1, fmax(0, raw));
-	ea = fmin(e, f * h * pa);
+	f = min_d(1, max_d(0, raw));
+	ea = min_d(e, f * h * pa);
 	*err = 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(dp) * (double)(p->read_ns + s->read_ns) /
 	    1e9 + fabs(raw - f) * h * fabs(dp);
-	*err = fmin(*err, fmax(ea, e - ea));
+	*err = min_d(*err, max_d(ea, e - ea));
 	return ea;
 }
 
@@ -309,8 +309,8 @@ check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s,
 {
 	double	h = (double)(s->t_ns - p->t_ns) / 1e9, lo, hi, tol, mean = e / h, dev;
 
-	lo = fmin(p->power_mw, s->power_mw);
-	hi = fmax(p->power_mw, s->power_mw);
+	lo = min_d(p->power_mw, s->power_mw);
+	hi = max_d(p->power_mw, s->power_mw);
 	tol = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.02 * hi;
 	dev = mean < lo ? lo - mean : mean > hi ? mean - hi : 0;
 	if (dev > tol && is_toward_other(a, state_slot(p), (lo + hi) / 2, mean, dev)) {
@@ -424,9 +424,9 @@ split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 		ea = e * w0;
 		/* The crossing anywhere in the interval: half of it at the higher power. */
 		err = has_both(p, s, M_POWER) ? (double)(dt - half) / 1e9 *
-		    fmax(p->power_mw, s->power_mw) : e / 2;
+		    max_d(p->power_mw, s->power_mw) : e / 2;
 		if (is_counter)
-			err = fmax(ea, e - ea);
+			err = max_d(ea, e - ea);
 		else if (has_both(p, s, M_POWER))
 			err += average_window_mj(a, p->power_mw, s->power_mw);
 		if (has_e && is_counter && a->power_kind != POWER_KIND_INSTANT &&

@@ -8,6 +8,7 @@
 #include <math.h>
 
 #include "joulestat/account.h"
+#include "joulestat/util.h"
 
 void
 statepower_add(struct state_power *sp, double e_mj, double h_s)
@@ -19,7 +20,7 @@ statepower_add(struct state_power *sp, double e_mj, double h_s)
 	m = e_mj / h_s;
 	q = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h_s;
 	if (sp->n == 0 || m - q < sp->lo_mw)
-		sp->lo_mw = fmax(0, m - q);
+		sp->lo_mw = max_d(0, m - q);
 	if (sp->n == 0 || m + q > sp->hi_mw)
 		sp->hi_mw = m + q;
 	sp->mj += e_mj;
@@ -40,11 +41,11 @@ statepower_mw(const struct state_power *sp)
 static double
 part_of(double e, double h, double pa, double pb, double *out)
 {
-	double	raw = (pb - e / h) / (pb - pa), f = fmin(1, fmax(0, raw));
+	double	raw = (pb - e / h) / (pb - pa), f = min_d(1, max_d(0, raw));
 
 	if (out != NULL)
 		*out = fabs(raw - f) * h * fabs(pb - pa);
-	return fmin(e, f * h * pa);
+	return min_d(e, f * h * pa);
 }
 
 bool
@@ -68,10 +69,10 @@ statepower_split(const struct state_power *a, const struct state_power *b, doubl
 	/* The part is monotonic in each power: its extremes are at the corners. */
 	for (i = 0; i < 4; i++) {
 		c = part_of(e_mj, h_s, i & 1 ? ahi : alo, i & 2 ? bhi : blo, NULL);
-		err = fmax(err, fabs(c - ea));
+		err = max_d(err, fabs(c - ea));
 	}
 	err += 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(pb - pa) * read_s + outside;
-	*err_mj = fmin(err, fmax(ea, e_mj - ea));
+	*err_mj = min_d(err, max_d(ea, e_mj - ea));
 	*ea_mj = ea;
 	return true;
 }

@@ -78,7 +78,7 @@ series_figure(const double *v, size_t n, struct series_stat *out)
 static double
 farther(double x, double lo, double hi)
 {
-	return fmax(x - lo, hi - x);
+	return max_d(x - lo, hi - x);
 }
 
 void

@@ -182,7 +182,7 @@ add_beyond(struct merge_group *g, const struct meas *m, double lo, double hi)
 	if (m->d->n_energy > 0) {
 		share = m->d->energy_j * f;
 		g->energy_j += share;
-		g->energy_err_j += fmax(fabs(share), fabs(m->d->energy_j - share) +
+		g->energy_err_j += max_d(fabs(share), fabs(m->d->energy_j - share) +
 		    m->d->energy_err_j);
 		if (!merge_has_bound(m->d->n_energy, m->d->n_energy_err))
 			g->has_energy_err = false;

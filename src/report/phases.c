@@ -111,7 +111,7 @@ summarize(struct report *rep, struct phase_report *p)
 		pd->has_above_idle = pd->method != ENERGY_NONE &&
 		    rep->devs[d].idle_method != IDLE_UNKNOWN;
 		if (pd->has_above_idle)
-			pd->above_idle_mj = fmax(0, pd->energy_mj -
+			pd->above_idle_mj = max_d(0, pd->energy_mj -
 			    rep->devs[d].idle_mw * (double)covered / 1e9);
 	}
 	free(v);

@@ -221,7 +221,7 @@ widen_blind(struct dev_report *d)
 			s->time_err_ns = whole;
 		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
 		if (s->has_energy)
-			s->energy_err_mj = fmax(s->energy_err_mj, fmax(s->energy_mj,
+			s->energy_err_mj = max_d(s->energy_err_mj, max_d(s->energy_mj,
 			    d->energy_mj - s->energy_mj) + d->energy_err_mj);
 	}
 }
@@ -313,7 +313,7 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i,
 	d->has_above_idle = d->idle_method != IDLE_UNKNOWN && d->method != ENERGY_NONE;
 	/* Above idle is never below nothing: an idle power above the mean gives 0. */
 	if (d->has_above_idle)
-		d->above_idle_mj = fmax(0, d->energy_mj - d->idle_mw * (double)d->measured_ns / 1e9);
+		d->above_idle_mj = max_d(0, d->energy_mj - d->idle_mw * (double)d->measured_ns / 1e9);
 }
 
 static void
