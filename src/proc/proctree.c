@@ -26,6 +26,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "joulestat/newpids.h"
 #include "joulestat/procfs.h"
 #include "joulestat/util.h"
 
@@ -546,27 +547,23 @@ walk_cgroup(struct proctree *tree, bool is_quiet, int64_t t_ns)
 		tree->procs[tree->live[i]].last_seen_ns = t_ns;
 }
 
-/*
- * The newest pid given out (procfs.h), or 0 when unknown: the same at two
- * refreshes, no process or thread was created in between.
- */
-static pid_t
-last_pid(struct proctree *tree)
+/* A new pid's parent is a root or a process seen before (newpids.h). */
+static bool
+is_tree_parent(pid_t ppid, void *arg)
 {
-	char	text[128];
-	pid_t	pid;
+	const struct proctree	*tree = arg;
+	size_t			 i = 0;
 
-	return read_keep(tree, "loadavg", &tree->loadavg_fd, text, sizeof text) < 0 ||
-	    procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
+	while (i < tree->nroots && tree->roots[i] != ppid)
+		i++;
+	return i < tree->nroots || lookup(tree, ppid) != NULL;
 }
 
 /*
- * Nothing was created since the refresh before: the members are the last
- * ones, so only their stat files are read, not their children files.  No
- * pid can have been reused meanwhile, so a stat file not kept open is
- * opened again by its pid.  When one of them has ended, false: a pid was
- * freed, and a program that sets ns_last_pid can have it given out again
- * with the newest pid the same, so the tree must be walked.
+ * Nothing of the tree's was created since the refresh before: only the
+ * members' stat files are read (one not kept open, by its pid: none was
+ * reused).  One that ended makes it false: its pid was freed, and a program
+ * that sets ns_last_pid can have it given out again unseen.
  */
 static bool
 restat_live(struct proctree *tree, int64_t t_ns)
@@ -630,8 +627,11 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	newest = last_pid(tree);	/* the same: nothing was created since */
-	is_quiet = tree->refreshes > 0 && newest != 0 && newest == tree->last_pid;
+	newest = newpids_newest(tree->proc_dirfd, &tree->loadavg_fd);
+	/* Nothing of the tree's was created since: the same newest pid, or new ones not its. */
+	is_quiet = tree->refreshes > 0 && newest != 0 && (newest == tree->last_pid ||
+	    (tree->cg == NULL && newpids_outside(tree->proc_dirfd, tree->last_pid, newest,
+	    tree->nprev, is_tree_parent, tree)));
 	if (tree->cg != NULL)
 		walk_cgroup(tree, is_quiet, t_ns);
 	else if (!is_quiet || !restat_live(tree, t_ns)) {

@@ -339,6 +339,22 @@ test_proc_quiet_pidns() {
 	reuse_pid_counted
 }
 
+# Other programs start processes all the time, so the newest pid changes at
+# every tick: the tree's own forks, later in the run, are all still seen
+# (newpids.c looks at each new pid's parent instead of walking the tree).
+test_proc_busy_machine() {
+	(while :; do /bin/true; done) &
+	churn=$!
+	tracked proc -i 20 -- sh -c 'sleep 0.4; exec "$0" tree 2 3 1s' "$JS_WORK"
+	kill "$churn"
+	wait "$churn" 2>/dev/null
+	assert_rc 0
+	csv_get s.csv processes scope=run
+	assert_eq "$csv_v" 14 "processes (sh, sleep, then js-work's 3 + 9)"
+	csv_get s.csv max_concurrent scope=run
+	assert_eq "$csv_v" 13 "max_concurrent (js-work, 3 + 9)"
+}
+
 test_tracker_bogus() {
 	try "$JOULESTAT" --tracker=bogus -- "$JS_WORK" exit 0
 	assert_rc 125
@@ -349,6 +365,7 @@ test_tracker_bogus() {
 }
 
 t_run "forkmany 2000, cgroup: CPU totals match the workload's rusage" test_forkmany_cgroup
+t_run "proc: the tree's forks seen while other programs fork" test_proc_busy_machine
 t_run "forkmany 2000, proc: CPU totals match the workload's rusage" test_forkmany_proc
 t_run "1,000 concurrent processes, cgroup: 1000 counted" test_tree1000_cgroup
 t_run "1,000 concurrent processes, proc: 1000 counted" test_tree1000_proc
