@@ -339,20 +339,26 @@ test_proc_quiet_pidns() {
 	reuse_pid_counted
 }
 
-# Other programs start processes all the time, so the newest pid changes at
-# every tick: the tree's own forks, later in the run, are all still seen
-# (newpids.c looks at each new pid's parent instead of walking the tree).
+# Other programs start processes now and then, so the newest pid changes
+# between ticks: a process the tree starts later, while none of its
+# members ends, is still seen at once (newpids.c looks at each new pid's
+# parent instead of walking the tree).  Seen late (at the next end of a
+# member), the spin's CPU time would be missing from the phase it runs in.
 test_proc_busy_machine() {
-	(while :; do /bin/true; done) &
+	(while :; do sleep 0.05; done) &
 	churn=$!
-	tracked proc -i 20 -- sh -c 'sleep 0.4; exec "$0" tree 2 3 1s' "$JS_WORK"
+	# The shell counts (no process) between the sleep's end and the spin.
+	tracked proc -i 20 -- sh -c '"$0" tree 1 40 1.5s & sleep 0.3; i=0
+	    while [ $i -lt 30000 ]; do i=$((i + 1)); done; "$0" spin 1s &
+	    "$0" marks log 0.2s begin:spin 0.5s end:spin; wait' "$JS_WORK"
 	kill "$churn"
 	wait "$churn" 2>/dev/null
 	assert_rc 0
+	csv_get s.csv user_s scope=phase phase=spin
+	note "phase spin: user_s $csv_v for 0.5 s of a spin started by the tree"
+	assert_ge "$csv_v" 0.25 "the phase's user_s"
 	csv_get s.csv processes scope=run
-	assert_eq "$csv_v" 14 "processes (sh, sleep, then js-work's 3 + 9)"
-	csv_get s.csv max_concurrent scope=run
-	assert_eq "$csv_v" 13 "max_concurrent (js-work, 3 + 9)"
+	assert_eq "$csv_v" 45 "processes (sh, js-work tree's 1 + 40, sleep, spin, marks)"
 }
 
 test_tracker_bogus() {
