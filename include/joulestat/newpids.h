@@ -14,10 +14,11 @@
 /*
  * The newest pid given out in the proc root at proc_dirfd, from its
  * loadavg (procfs.h), or 0 when unknown.  *fd keeps the file open between
- * calls (-1 the first time; the caller closes it).  The same at two
+ * calls (-1 the first time; the caller closes it) when *nfds, the files
+ * the caller keeps, is below maxfds, and counts it there.  The same at two
  * refreshes: no process or thread was created in between.
  */
-pid_t	newpids_newest(int proc_dirfd, int *fd);
+pid_t	newpids_newest(int proc_dirfd, int *fd, size_t *nfds, size_t maxfds);
 
 /*
  * True when none of the pids after "from", up to "to", can be the tree's:

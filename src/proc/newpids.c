@@ -20,15 +20,18 @@
 #include "joulestat/util.h"
 
 pid_t
-newpids_newest(int proc_dirfd, int *fd)
+newpids_newest(int proc_dirfd, int *fd, size_t *nfds, size_t maxfds)
 {
 	char	text[128];
 	pid_t	pid;
+	ssize_t	n;
 
-	if (*fd < 0 && (*fd = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) < 0)
-		return 0;
-	return pread_text(*fd, text, sizeof text) < 0 ||
-	    procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
+	if (*fd >= 0)
+		n = pread_text(*fd, text, sizeof text);
+	else if ((n = read_file(proc_dirfd, "loadavg", text, sizeof text)) >= 0 &&
+	    *nfds < maxfds && (*fd = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) >= 0)
+		(*nfds)++;
+	return n < 0 || procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
 }
 
 bool

@@ -627,8 +627,8 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	tree->live = swap;
 	tree->caplive = capswap;
 	tree->nlive = 0;
-	newest = newpids_newest(tree->proc_dirfd, &tree->loadavg_fd);
 	/* Nothing of the tree's was created since: the same newest pid, or new ones not its. */
+	newest = newpids_newest(tree->proc_dirfd, &tree->loadavg_fd, &tree->nfds, tree->maxfds);
 	is_quiet = tree->refreshes > 0 && newest != 0 && (newest == tree->last_pid ||
 	    (tree->cg == NULL && newpids_outside(tree->proc_dirfd, tree->last_pid, newest,
 	    tree->nprev, is_tree_parent, tree)));
