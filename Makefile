@@ -45,7 +45,7 @@ PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.
 	   src/merge/mergeout.c src/lib/fmt.c src/lib/units.c src/cli/config_ci.c \
 	   src/out/annotate.c src/out/doc.c src/out/markdown.c src/out/junit.c \
 	   src/out/openmetrics.c \
-	   src/proc/proctree.c src/proc/cgroup.c src/proc/tracker.c src/proc/newpids.c
+	   src/proc/proctree.c src/proc/proctree_walk.c src/proc/cgroup.c src/proc/tracker.c src/proc/newpids.c
 LIBOBJ	 = $(filter-out $(BUILD)/src/main.o,$(OBJ))
 BIN	 = $(BUILD)/joulestat
 # joulestat --plot looks for joulestat-plot next to itself first.

@@ -1,24 +1,21 @@
 /*
- * The workload's process tree (HACKING.md, "Measurement rules").  Each refresh
- * walks from the roots through /proc/PID/task/TID/children, so per-tick
- * work grows with the tree, not with the machine; only kernels without
- * CONFIG_PROC_CHILDREN get one scan of the whole proc root per tick.
- * Processes are identified by (pid, starttime) and kept after they exit,
- * so totals and per-process tables survive them.  The stat and children
- * files of live processes stay open and are re-read with pread, within a
- * budget of file descriptors; an open /proc file never reads a new process
- * that reused the pid (it fails with ESRCH instead).  Reads that race with an
- * exiting process are skipped and counted, never fatal.
+ * The workload's process tree (HACKING.md, "Measurement rules"): its
+ * records, and one refresh.  How a refresh finds the members is in
+ * proctree_walk.c.  Processes are identified by (pid, starttime) and kept
+ * after they exit, so totals and per-process tables survive them.  The
+ * stat and children files of live processes stay open and are re-read with
+ * pread, within a budget of file descriptors; an open /proc file never
+ * reads a new process that reused the pid (it fails with ESRCH instead).
+ * Reads that race with an exiting process are skipped and counted, never
+ * fatal.
  */
 #include "joulestat/proctree.h"
 
 #include <sys/epoll.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -27,10 +24,9 @@
 #include <unistd.h>
 
 #include "joulestat/newpids.h"
-#include "joulestat/procfs.h"
 #include "joulestat/util.h"
 
-#define PROCTREE_TEXT_MAX	4096
+#include "proctree_priv.h"
 
 static size_t
 slot_of(const struct proctree *tree, pid_t pid)
@@ -61,8 +57,8 @@ slots_grow(struct proctree *tree)
 }
 
 /* The newest process seen with this pid, or NULL. */
-static struct proc *
-lookup(const struct proctree *tree, pid_t pid)
+struct proc *
+tree_lookup(const struct proctree *tree, pid_t pid)
 {
 	size_t	i;
 
@@ -97,20 +93,8 @@ add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
 	return p;
 }
 
-static void
-queue_push(pid_t pid, void *arg)
-{
-	struct proctree	*tree = arg;
-
-	if (tree->nqueue == tree->capqueue) {
-		tree->capqueue = tree->capqueue == 0 ? 64 : tree->capqueue * 2;
-		tree->queue = xreallocarray(tree->queue, tree->capqueue, sizeof *tree->queue);
-	}
-	tree->queue[tree->nqueue++] = pid;
-}
-
-static void
-live_push(struct proctree *tree, struct proc *p)
+void
+tree_live_push(struct proctree *tree, struct proc *p)
 {
 	if (tree->nlive == tree->caplive) {
 		tree->caplive = tree->caplive == 0 ? 64 : tree->caplive * 2;
@@ -119,8 +103,8 @@ live_push(struct proctree *tree, struct proc *p)
 	tree->live[tree->nlive++] = (size_t)(p - tree->procs);
 }
 
-static void
-close_fd(struct proctree *tree, int *fd)
+void
+tree_close_fd(struct proctree *tree, int *fd)
 {
 	if (*fd >= 0) {
 		close(*fd);
@@ -130,8 +114,8 @@ close_fd(struct proctree *tree, int *fd)
 }
 
 /* Open path under the proc root and keep it in *slot if the budget allows. */
-static ssize_t
-read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t size)
+ssize_t
+tree_read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t size)
 {
 	ssize_t	n;
 	int	fd;
@@ -139,7 +123,7 @@ read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t
 	if (*slot >= 0) {
 		if ((n = pread_text(*slot, text, size)) >= 0)
 			return n;
-		close_fd(tree, slot);
+		tree_close_fd(tree, slot);
 	}
 	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -errno;
@@ -152,71 +136,8 @@ read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t
 	return n;
 }
 
-/*
- * Read a children file whole into the tree's growing buffer: a list of a
- * thousand children is longer than any fixed buffer, and a pid cut at the
- * buffer's end would be read as another pid.  fd is kept open in *slot.
- */
-static ssize_t
-read_children(struct proctree *tree, int dirfd, const char *path, int *slot)
-{
-	ssize_t	n;
-
-	if (tree->capkids == 0) {
-		tree->capkids = PROCTREE_TEXT_MAX;
-		tree->kids = xmalloc(tree->capkids);
-	}
-	for (;;) {
-		if (dirfd == tree->proc_dirfd)
-			n = read_keep(tree, path, slot, tree->kids, tree->capkids);
-		else
-			n = read_file(dirfd, path, tree->kids, tree->capkids);
-		if (n < 0 || (size_t)n < tree->capkids - 1)
-			return n;
-		tree->capkids *= 2;
-		tree->kids = xreallocarray(tree->kids, tree->capkids, 1);
-	}
-}
-
-/* Queue the children of every thread of p.  Returns false when it is gone. */
-static bool
-queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthreads)
-{
-	char		 path[64];
-	struct dirent	*de;
-	DIR		*dir;
-	int		 fd, none = -1;
-
-	if (nthreads == 1) {
-		snprintf(path, sizeof path, "%d/task/%d/children", (int)pid, (int)pid);
-		if (read_children(tree, tree->proc_dirfd, path,
-		    p != NULL ? &p->children_fd : &none) < 0)
-			return false;
-		procfs_parse_pid_list(tree->kids, queue_push, tree);
-		return true;
-	}
-	if (p != NULL)
-		close_fd(tree, &p->children_fd);	/* threads now: list each one */
-	snprintf(path, sizeof path, "%d/task", (int)pid);
-	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
-		return false;
-	if ((dir = fdopendir(fd)) == NULL) {
-		close(fd);
-		return false;
-	}
-	while ((de = readdir(dir)) != NULL) {
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%.20s/children", de->d_name);
-		if (read_children(tree, dirfd(dir), path, &none) >= 0)
-			procfs_parse_pid_list(tree->kids, queue_push, tree);
-	}
-	closedir(dir);
-	return true;
-}
-
-static int
-read_stat(const struct proctree *tree, pid_t pid, struct proc_stat *st)
+int
+tree_read_stat(const struct proctree *tree, pid_t pid, struct proc_stat *st)
 {
 	char	path[32], text[PROCTREE_TEXT_MAX];
 	ssize_t	n;
@@ -236,7 +157,7 @@ static int
 stat_of(struct proctree *tree, pid_t pid, struct proc_stat *st, struct proc **known)
 {
 	char		 path[32], text[PROCTREE_TEXT_MAX];
-	struct proc	*p = lookup(tree, pid);
+	struct proc	*p = tree_lookup(tree, pid);
 	int		 fd = -1, r;
 	ssize_t		 n;
 
@@ -247,14 +168,14 @@ stat_of(struct proctree *tree, pid_t pid, struct proc_stat *st, struct proc **kn
 			*known = p;
 			return 0;
 		}
-		close_fd(tree, &p->stat_fd);	/* it ended; pid may be someone else's */
-		close_fd(tree, &p->children_fd);
+		tree_close_fd(tree, &p->stat_fd);	/* it ended; pid may be someone else's */
+		tree_close_fd(tree, &p->children_fd);
 	}
 	snprintf(path, sizeof path, "%d/stat", (int)pid);
-	if ((n = read_keep(tree, path, &fd, text, sizeof text)) < 0)
+	if ((n = tree_read_keep(tree, path, &fd, text, sizeof text)) < 0)
 		return (int)n;
 	if ((r = procfs_parse_stat(text, st)) != 0) {
-		close_fd(tree, &fd);
+		tree_close_fd(tree, &fd);
 		return r;
 	}
 	if (p != NULL && p->starttime_ticks == st->starttime_ticks && p->stat_fd < 0) {
@@ -284,8 +205,8 @@ static void	note_stat(struct proctree *, struct proc *, const struct proc_stat *
  * Record one process found by the walk; returns it, or NULL if it vanished
  * or was set aside (then its subtree is not walked either).
  */
-static struct proc *
-visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
+struct proc *
+tree_visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 {
 	struct proc	*p;
 
@@ -295,17 +216,17 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 		return NULL;
 	}
 	if (p == NULL && is_excluded(tree, st)) {
-		close_fd(tree, &tree->pending_fd);
+		tree_close_fd(tree, &tree->pending_fd);
 		return NULL;
 	}
 	if (p != NULL && p->is_alive) {
-		close_fd(tree, &tree->pending_fd);
+		tree_close_fd(tree, &tree->pending_fd);
 		return NULL;	/* already visited in this walk */
 	}
 	if (p == NULL) {
-		p = lookup(tree, pid);
+		p = tree_lookup(tree, pid);
 		if (p != NULL && p->starttime_ticks == st->starttime_ticks && p->is_alive) {
-			close_fd(tree, &tree->pending_fd);
+			tree_close_fd(tree, &tree->pending_fd);
 			return NULL;
 		}
 		if (p == NULL || p->starttime_ticks != st->starttime_ticks) {
@@ -319,7 +240,7 @@ visit(struct proctree *tree, pid_t pid, int64_t t_ns, struct proc_stat *st)
 			p->stat_fd = tree->pending_fd;
 			tree->pending_fd = -1;
 		}
-		close_fd(tree, &tree->pending_fd);
+		tree_close_fd(tree, &tree->pending_fd);
 	}
 	note_stat(tree, p, st, t_ns);
 	return p;
@@ -341,210 +262,7 @@ note_stat(struct proctree *tree, struct proc *p, const struct proc_stat *st, int
 		p->max_rss_kib = p->rss_kib;
 	p->last_seen_ns = t_ns;
 	p->is_alive = true;
-	live_push(tree, p);
-}
-
-/* Walk by children files: the cost is proportional to the tree. */
-static void
-walk_children(struct proctree *tree, int64_t t_ns)
-{
-	struct proc_stat	 st;
-	struct proc		*p;
-	size_t			 head = 0, i;
-
-	tree->nqueue = 0;
-	for (i = 0; i < tree->nroots; i++) {
-		if (tree->is_root_included)
-			queue_push(tree->roots[i], tree);
-		else
-			queue_children(tree, NULL, tree->roots[i], 0);
-	}
-	while (head < tree->nqueue) {
-		if ((p = visit(tree, tree->queue[head++], t_ns, &st)) == NULL)
-			continue;
-		p->is_root = tree->is_root_included && head <= tree->nroots;
-		if (!queue_children(tree, p, p->pid, st.num_threads))
-			tree->races++;
-	}
-}
-
-struct pidpair {
-	pid_t	pid;
-	pid_t	ppid;
-};
-
-static int
-pidpair_cmp(const void *a, const void *b)
-{
-	const struct pidpair	*x = a, *y = b;
-
-	return (x->ppid > y->ppid) - (x->ppid < y->ppid);
-}
-
-/* Read (pid, ppid) of every process under the proc root, sorted by ppid. */
-static struct pidpair *
-scan_all(const struct proctree *tree, size_t *npairs)
-{
-	struct pidpair		*pairs = NULL;
-	struct proc_stat	 st;
-	struct dirent		*de;
-	DIR			*dir;
-	size_t			 n = 0, cap = 0;
-	uint64_t		 v;
-	int			 fd;
-
-	if ((fd = openat(tree->proc_dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1 ||
-	    (dir = fdopendir(fd)) == NULL) {
-		if (fd != -1)
-			close(fd);
-		*npairs = 0;
-		return NULL;
-	}
-	while ((de = readdir(dir)) != NULL) {
-		if (parse_u64(de->d_name, &v) != 0 || read_stat(tree, (pid_t)v, &st) != 0)
-			continue;
-		if (n == cap) {
-			cap = cap == 0 ? 512 : cap * 2;
-			pairs = xreallocarray(pairs, cap, sizeof *pairs);
-		}
-		pairs[n].pid = st.pid;
-		pairs[n++].ppid = st.ppid;
-	}
-	closedir(dir);
-	qsort(pairs, n, sizeof *pairs, pidpair_cmp);
-	*npairs = n;
-	return pairs;
-}
-
-static void
-queue_scanned_children(struct proctree *tree, const struct pidpair *pairs, size_t n, pid_t ppid)
-{
-	size_t	lo = 0, hi = n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (pairs[mid].ppid < ppid)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	for (; lo < n && pairs[lo].ppid == ppid; lo++)
-		queue_push(pairs[lo].pid, tree);
-}
-
-/* Fallback for kernels without children files: one scan of the proc root. */
-static void
-walk_scan(struct proctree *tree, int64_t t_ns)
-{
-	struct proc_stat	 st;
-	struct pidpair		*pairs;
-	struct proc		*p;
-	size_t			 npairs, head = 0, i;
-
-	pairs = scan_all(tree, &npairs);
-	tree->nqueue = 0;
-	for (i = 0; i < tree->nroots; i++) {
-		if (tree->is_root_included)
-			queue_push(tree->roots[i], tree);
-		else
-			queue_scanned_children(tree, pairs, npairs, tree->roots[i]);
-	}
-	while (head < tree->nqueue) {
-		if ((p = visit(tree, tree->queue[head++], t_ns, &st)) == NULL)
-			continue;
-		p->is_root = tree->is_root_included && head <= tree->nroots;
-		queue_scanned_children(tree, pairs, npairs, p->pid);
-	}
-	free(pairs);
-}
-
-/*
- * A member listed by the cgroup.  A pid that was a member at the refresh
- * before is the same process unless its pidfd said it ended (then the pid
- * was reused); only a new one is read from /proc.  Without a pidfd (the
- * descriptor budget, kernels before 5.3) its stat file, kept open, tells;
- * with one, the stat file is closed at once, while the process lives, so
- * that the reaper, not joulestat, frees its /proc entry.
- */
-static void
-visit_member(pid_t pid, void *arg)
-{
-	struct proctree		*tree = arg;
-	struct proc_stat	 st;
-	struct proc		*p = lookup(tree, pid);
-	struct epoll_event	 ev = { .events = EPOLLIN };
-
-	if (p != NULL && p->is_alive)
-		return;
-	if (p != NULL && p->pidfd >= 0 && p->last_seen_ns == tree->walk_ns) {
-		p->is_alive = true;
-		live_push(tree, p);
-		return;
-	}
-	if ((p = visit(tree, pid, tree->cur_ns, &st)) == NULL || p->pidfd >= 0 ||
-	    tree->nfds >= tree->maxfds)
-		return;
-	if ((p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
-		return;
-	tree->nfds++;
-	ev.data.u64 = (uint64_t)(p - tree->procs);
-	close_fd(tree, epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1 ? &p->pidfd :
-	    &p->stat_fd);
-}
-
-/* The members whose pidfd says they ended since the refresh before: they are gone. */
-static void
-reap_ended(struct proctree *tree)
-{
-	struct epoll_event	evs[64];
-	int			n, i;
-
-	do {
-		n = epoll_wait(tree->epfd, evs, (int)ARRAY_SIZE(evs), 0);
-		for (i = 0; i < n; i++)
-			close_fd(tree, &tree->procs[evs[i].data.u64].pidfd);
-	} while (n == (int)ARRAY_SIZE(evs));
-}
-
-/*
- * Quiet (no pid given out) and no member's pidfd said it ended: the members
- * are the same, and cgroup.procs (costlier the larger the tree) is not read.
- * Without a pidfd a member cannot say it ended: false.
- */
-static bool
-keep_members(struct proctree *tree, bool is_quiet, int64_t t_ns)
-{
-	struct proc	*p;
-	size_t		 i;
-
-	if (!is_quiet)
-		return false;
-	for (i = 0; i < tree->nprev; i++) {
-		if (tree->procs[tree->prev[i]].pidfd < 0)
-			return false;
-	}
-	for (i = 0; i < tree->nprev; i++) {
-		p = &tree->procs[tree->prev[i]];
-		p->is_alive = true;
-		p->last_seen_ns = t_ns;
-		live_push(tree, p);
-	}
-	return true;
-}
-
-static void
-walk_cgroup(struct proctree *tree, bool is_quiet, int64_t t_ns)
-{
-	size_t	i;
-
-	reap_ended(tree);
-	if (keep_members(tree, is_quiet, t_ns))
-		return;
-	tree->cur_ns = t_ns;
-	if (cgroup_each_pid(tree->cg, visit_member, tree) != 0)
-		tree->races++;
-	for (i = 0; i < tree->nlive; i++)
-		tree->procs[tree->live[i]].last_seen_ns = t_ns;
+	tree_live_push(tree, p);
 }
 
 /* A new pid's parent is a root or a process seen before (newpids.h). */
@@ -556,7 +274,7 @@ is_tree_parent(pid_t ppid, void *arg)
 
 	while (i < tree->nroots && tree->roots[i] != ppid)
 		i++;
-	return i < tree->nroots || lookup(tree, ppid) != NULL;
+	return i < tree->nroots || tree_lookup(tree, ppid) != NULL;
 }
 
 /*
@@ -580,7 +298,7 @@ restat_live(struct proctree *tree, int64_t t_ns)
 			r = pread_text(p->stat_fd, text, sizeof text) < 0 ? -1 :
 			    procfs_parse_stat(text, &st);
 		else
-			r = read_stat(tree, p->pid, &st);
+			r = tree_read_stat(tree, p->pid, &st);
 		if (r != 0 || st.starttime_ticks != p->starttime_ticks) {
 			for (i = 0; i < tree->nlive; i++)
 				tree->procs[tree->live[i]].is_alive = false;
@@ -602,9 +320,9 @@ close_ended(struct proctree *tree)
 	for (i = 0; i < tree->nprev; i++) {
 		p = &tree->procs[tree->prev[i]];
 		if (!p->is_alive) {
-			close_fd(tree, &p->stat_fd);
-			close_fd(tree, &p->children_fd);
-			close_fd(tree, &p->pidfd);
+			tree_close_fd(tree, &p->stat_fd);
+			tree_close_fd(tree, &p->children_fd);
+			tree_close_fd(tree, &p->pidfd);
 		}
 	}
 }
@@ -633,12 +351,12 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	    (tree->cg == NULL && newpids_outside(tree->proc_dirfd, tree->last_pid, newest,
 	    tree->nprev, is_tree_parent, tree)));
 	if (tree->cg != NULL)
-		walk_cgroup(tree, is_quiet, t_ns);
+		tree_walk_cgroup(tree, is_quiet, t_ns);
 	else if (!is_quiet || !restat_live(tree, t_ns)) {
 		if (tree->has_children_files)
-			walk_children(tree, t_ns);
+			tree_walk_children(tree, t_ns);
 		else
-			walk_scan(tree, t_ns);
+			tree_walk_scan(tree, t_ns);
 	}
 	tree->last_pid = newest;
 	close_ended(tree);
@@ -698,7 +416,7 @@ proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err
 const struct proc *
 proctree_find_live(const struct proctree *tree, pid_t pid)
 {
-	const struct proc	*p = lookup(tree, pid);
+	const struct proc	*p = tree_lookup(tree, pid);
 
 	return p != NULL && p->is_alive ? p : NULL;
 }
@@ -706,7 +424,7 @@ proctree_find_live(const struct proctree *tree, pid_t pid)
 const struct proc *
 proctree_find(const struct proctree *tree, pid_t pid)
 {
-	return lookup(tree, pid);
+	return tree_lookup(tree, pid);
 }
 
 void
@@ -746,9 +464,9 @@ proctree_exclude_present(struct proctree *tree, int64_t t_ns)
 	}
 	/* Forget the walk: the tree starts empty, as if nothing had been seen. */
 	for (i = 0; i < tree->nproc; i++) {
-		close_fd(tree, &tree->procs[i].stat_fd);
-		close_fd(tree, &tree->procs[i].children_fd);
-		close_fd(tree, &tree->procs[i].pidfd);
+		tree_close_fd(tree, &tree->procs[i].stat_fd);
+		tree_close_fd(tree, &tree->procs[i].children_fd);
+		tree_close_fd(tree, &tree->procs[i].pidfd);
 	}
 	tree->nproc = tree->nlive = tree->nprev = 0;
 	if (tree->nslots > 0)
@@ -778,9 +496,9 @@ proctree_free(struct proctree *tree)
 	size_t	i;
 
 	for (i = 0; i < tree->nproc; i++) {
-		close_fd(tree, &tree->procs[i].stat_fd);
-		close_fd(tree, &tree->procs[i].children_fd);
-		close_fd(tree, &tree->procs[i].pidfd);
+		tree_close_fd(tree, &tree->procs[i].stat_fd);
+		tree_close_fd(tree, &tree->procs[i].children_fd);
+		tree_close_fd(tree, &tree->procs[i].pidfd);
 	}
 	free(tree->prev);
 	free(tree->kids);
