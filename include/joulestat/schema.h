@@ -22,6 +22,11 @@
 #define SCHEMA_SUMMARY_VERSION	2	/* the summary CSV's schema_version */
 #define SCHEMA_MERGE_VERSION	1	/* the merged CSV's and JSON's */
 
+/* A clocks-event reason's two columns (source.h): its time and its bound. */
+#define SCHEMA_REASON_COLUMNS(C, name, word)				\
+	C(COL_R_##name, "reason_" #word "_s", "s")				\
+	C(COL_R_##name##_ERR, "reason_" #word "_err_s", "s")
+
 /*
  * The summary CSV's columns in their documented order: each is its enum
  * name, its header word and the unit of its figures in the long form
@@ -85,26 +90,7 @@
 	C(COL_THR_POWER, "throttled_power_s", "s")			\
 	C(COL_THR_THERMAL, "throttled_thermal_s", "s")			\
 	C(COL_REASONS_KNOWN, "reasons_known_s", "s")			\
-	C(COL_R_IDLE, "reason_idle_s", "s")				\
-	C(COL_R_IDLE_ERR, "reason_idle_err_s", "s")			\
-	C(COL_R_APP, "reason_applications_clocks_s", "s")		\
-	C(COL_R_APP_ERR, "reason_applications_clocks_err_s", "s")	\
-	C(COL_R_SWPOWER, "reason_sw_power_cap_s", "s")			\
-	C(COL_R_SWPOWER_ERR, "reason_sw_power_cap_err_s", "s")		\
-	C(COL_R_HWSLOW, "reason_hw_slowdown_s", "s")			\
-	C(COL_R_HWSLOW_ERR, "reason_hw_slowdown_err_s", "s")		\
-	C(COL_R_SYNC, "reason_sync_boost_s", "s")			\
-	C(COL_R_SYNC_ERR, "reason_sync_boost_err_s", "s")		\
-	C(COL_R_SWTHERMAL, "reason_sw_thermal_s", "s")			\
-	C(COL_R_SWTHERMAL_ERR, "reason_sw_thermal_err_s", "s")		\
-	C(COL_R_HWTHERMAL, "reason_hw_thermal_s", "s")			\
-	C(COL_R_HWTHERMAL_ERR, "reason_hw_thermal_err_s", "s")		\
-	C(COL_R_BRAKE, "reason_hw_power_brake_s", "s")			\
-	C(COL_R_BRAKE_ERR, "reason_hw_power_brake_err_s", "s")		\
-	C(COL_R_DISPLAY, "reason_display_clocks_s", "s")		\
-	C(COL_R_DISPLAY_ERR, "reason_display_clocks_err_s", "s")	\
-	C(COL_R_OTHER, "reason_other_s", "s")				\
-	C(COL_R_OTHER_ERR, "reason_other_err_s", "s")			\
+	THROTTLE_REASONS(SCHEMA_REASON_COLUMNS, C)			\
 	C(COL_IDLE, "idle_power_w", "W")				\
 	C(COL_IDLEMETHOD, "idle_method", "")				\
 	C(COL_ABOVEIDLE, "energy_above_idle_j", "J")			\

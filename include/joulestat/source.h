@@ -58,22 +58,30 @@ enum measure {
 /*
  * Why clocks were held down during a reading, one bit per reason (the
  * backend maps its vendor's reasons to these; NVIDIA's clocks-event
- * reasons map one to one).  THROTTLE_NREASONS counts them; schema.c names
- * them.
+ * reasons map one to one).  Each reason's one entry: its name, and its word
+ * in every output (CSV columns reason_WORD_s and reason_WORD_err_s, JSON
+ * keys, the text and the timeline).  X(a, NAME, word) is called for each,
+ * in bit order; a is passed through.
  */
-enum throttle {
-	THROTTLE_IDLE		= 1u << 0,	/* nothing runs: clocks drop to idle */
-	THROTTLE_APP_CLOCKS	= 1u << 1,	/* held at the applications clocks setting */
-	THROTTLE_SW_POWER	= 1u << 2,	/* software power cap */
-	THROTTLE_HW_SLOWDOWN	= 1u << 3,	/* hardware slowdown (thermal, power brake, ...) */
-	THROTTLE_SYNC_BOOST	= 1u << 4,	/* held with other GPUs of a sync-boost group */
-	THROTTLE_SW_THERMAL	= 1u << 5,	/* software thermal slowdown */
-	THROTTLE_HW_THERMAL	= 1u << 6,	/* hardware thermal slowdown */
-	THROTTLE_POWER_BRAKE	= 1u << 7,	/* hardware power brake */
-	THROTTLE_DISPLAY	= 1u << 8,	/* held by the display clock setting */
-	THROTTLE_OTHER		= 1u << 9,	/* a reason not listed here */
-};
-#define THROTTLE_NREASONS	10
+#define THROTTLE_REASONS(X, a)						\
+	X(a, IDLE, idle)		/* nothing runs: clocks drop to idle */	\
+	X(a, APP_CLOCKS, applications_clocks) /* the applications clocks setting */ \
+	X(a, SW_POWER, sw_power_cap)	/* software power cap */		\
+	X(a, HW_SLOWDOWN, hw_slowdown)	/* hardware slowdown (thermal, brake, ...) */ \
+	X(a, SYNC_BOOST, sync_boost)	/* held with other GPUs of a sync-boost group */ \
+	X(a, SW_THERMAL, sw_thermal)	/* software thermal slowdown */	\
+	X(a, HW_THERMAL, hw_thermal)	/* hardware thermal slowdown */	\
+	X(a, POWER_BRAKE, hw_power_brake) /* hardware power brake */		\
+	X(a, DISPLAY, display_clocks)	/* held by the display clock setting */ \
+	X(a, OTHER, other)		/* a reason not listed here */
+
+#define THROTTLE_BIT_OF(a, name, word)	THROTTLE_BIT_##name,
+#define THROTTLE_MASK_OF(a, name, word)	THROTTLE_##name = 1u << THROTTLE_BIT_##name,
+/* Reason i is bit 1 << i; THROTTLE_NREASONS counts them. */
+enum throttle_bit { THROTTLE_REASONS(THROTTLE_BIT_OF, ~) THROTTLE_NREASONS };
+enum throttle { THROTTLE_REASONS(THROTTLE_MASK_OF, ~) };
+#undef THROTTLE_BIT_OF
+#undef THROTTLE_MASK_OF
 /* Reasons that slow the work down, as opposed to idle and settings. */
 #define THROTTLE_SLOWING	(THROTTLE_SW_POWER | THROTTLE_HW_SLOWDOWN | THROTTLE_SYNC_BOOST | \
 	    THROTTLE_SW_THERMAL | THROTTLE_HW_THERMAL | THROTTLE_POWER_BRAKE | THROTTLE_OTHER)

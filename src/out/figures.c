@@ -173,11 +173,12 @@ dev_share(const void *base, double *v)
 	return true;
 }
 
-/* Reason i's time and bound, in the JSON object of the reasons (null when none were read). */
+/* Each reason's time and bound (source.h), in the JSON object of the reasons (null when none were read). */
 #define REASONS		D_GROUP("clock_event_reasons", has_reasons)
-#define REASON(i, col, ecol)						\
-	{ col, REASONS, D(reason_ns[i]), .scale = 1e9, .prec = 6 },		\
-	{ ecol, REASONS, D(reason_err_ns[i]), .scale = 1e9, .prec = 6 }
+#define REASON(a, name, word)							\
+	{ COL_R_##name, REASONS, D(reason_ns[THROTTLE_BIT_##name]), .scale = 1e9, .prec = 6 }, \
+	{ COL_R_##name##_ERR, REASONS, D(reason_err_ns[THROTTLE_BIT_##name]), .scale = 1e9,	\
+	    .prec = 6 },
 
 static const struct figure device_figures[] = {
 	{ COL_ENERGY, .real = dev_energy, .prec = 6 },
@@ -216,16 +217,7 @@ static const struct figure device_figures[] = {
 	{ COL_THR_THERMAL, D(throttle_thermal_ns), .scale = 1e9, .prec = 6, D_HAS(has_throttle) },
 	/* Clocks-event reasons read every tick, each with its bound. */
 	{ COL_REASONS_KNOWN, REASONS, D(reason_cover_ns), .scale = 1e9, .prec = 6 },
-	REASON(0, COL_R_IDLE, COL_R_IDLE_ERR),
-	REASON(1, COL_R_APP, COL_R_APP_ERR),
-	REASON(2, COL_R_SWPOWER, COL_R_SWPOWER_ERR),
-	REASON(3, COL_R_HWSLOW, COL_R_HWSLOW_ERR),
-	REASON(4, COL_R_SYNC, COL_R_SYNC_ERR),
-	REASON(5, COL_R_SWTHERMAL, COL_R_SWTHERMAL_ERR),
-	REASON(6, COL_R_HWTHERMAL, COL_R_HWTHERMAL_ERR),
-	REASON(7, COL_R_BRAKE, COL_R_BRAKE_ERR),
-	REASON(8, COL_R_DISPLAY, COL_R_DISPLAY_ERR),
-	REASON(9, COL_R_OTHER, COL_R_OTHER_ERR),
+	THROTTLE_REASONS(REASON, ~)
 	{ COL_IDLE, .real = dev_idle, .prec = 3 },
 	{ COL_IDLEMETHOD, .word = dev_idle_method },
 	{ COL_ABOVEIDLE, D(above_idle_mj), .scale = 1e3, .prec = 6, D_HAS(has_above_idle) },

@@ -184,10 +184,11 @@ schema_word_outcome(enum outcome o)
 const char *
 schema_word_reason(int i)
 {
+#define REASON_WORD(a, name, word)	#word,
 	static const char *const words[THROTTLE_NREASONS] = {
-		"idle", "applications_clocks", "sw_power_cap", "hw_slowdown", "sync_boost",
-		"sw_thermal", "hw_thermal", "hw_power_brake", "display_clocks", "other",
+		THROTTLE_REASONS(REASON_WORD, ~)
 	};
+#undef REASON_WORD
 
 	return i >= 0 ? word_of(words, ARRAY_SIZE(words), (size_t)i) : "";
 }
