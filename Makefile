@@ -59,9 +59,10 @@ WORK	 = $(BUILD)/tests/js-work
 CSVTOOL	 = $(BUILD)/tests/csvtool
 JSONTOOL = $(BUILD)/tests/jsontool
 FAILMALLOC = $(BUILD)/tests/failmalloc.so
+FAILSYS	 = $(BUILD)/tests/failsys.so
 SPAWNTIME = $(BUILD)/tests/spawntime
 TIMERFLOOR = $(BUILD)/tests/timerfloor
-TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC)
+TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC) $(FAILSYS)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
 TIMEOUT_MULT ?= 1
@@ -108,6 +109,11 @@ $(TIMERFLOOR): tests/tools/timerfloor.c
 
 # A preload that makes the main program's own allocations fail on demand.
 $(FAILMALLOC): tests/tools/failmalloc.c
+	@mkdir -p $(@D)
+	$(CC) -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared -o $@ $< -ldl
+
+# A preload that makes the main program's timerfd_create or epoll_create1 fail on demand.
+$(FAILSYS): tests/tools/failsys.c
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared -o $@ $< -ldl
 

@@ -26,6 +26,7 @@ fi
 export JOULESTAT TIMEOUT_MULT
 export JS_WORK="$b/tests/js-work" CSVTOOL="$b/tests/csvtool" JSONTOOL="$b/tests/jsontool"
 export FAILMALLOC="$b/tests/failmalloc.so"
+export FAILSYS_LIB="$b/tests/failsys.so"
 export SIMLIB="$b/sim/libnvidia-ml.so.1" TOP="$top"
 export CMOCKA_MESSAGE_OUTPUT=TAP
 # Tests must not see the developer's own overrides.

@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 
 #include <errno.h>
+#include <poll.h>
 #include <math.h>
 #include <stdbool.h>
 #include <signal.h>
@@ -404,6 +405,27 @@ drain_timer(struct loop *lp)
 		lp->run->ticks.missed += n - 1;
 }
 
+/*
+ * The loop's timer or epoll set could not be made (at the descriptor
+ * limit, say): no more ticks, but the workload is still waited for through
+ * the signalfd alone, its signals passed on and its end read and reaped,
+ * so that its exit status and figures are not lost.  Its descendants are
+ * not waited for.  Attach mode has nothing to wait for.
+ */
+static void
+wait_unwatched(struct loop *lp)
+{
+	struct pollfd	pfd = { .fd = lp->sigfd, .events = POLLIN };
+
+	if (lp->run->is_attach)
+		return;
+	on_sigchld(lp);		/* it may have ended already */
+	while (!lp->run->child.has_exited) {
+		if (poll(&pfd, 1, -1) > 0)
+			on_sigfd(lp);
+	}
+}
+
 int
 loop_run(struct run *run, int sigfd, struct errbuf *err)
 {
@@ -411,10 +433,13 @@ loop_run(struct run *run, int sigfd, struct errbuf *err)
 	struct epoll_event	*evs;
 	size_t			 nevs = EV_PIDFD + run->npidfds;
 
-	if (arm_timer(&lp, err) != 0)
+	if (arm_timer(&lp, err) != 0) {
+		wait_unwatched(&lp);
 		return -1;
+	}
 	if (watch_all(&lp, err) != 0) {
 		close(lp.timerfd);
+		wait_unwatched(&lp);
 		return -1;
 	}
 	evs = xcalloc(nevs, sizeof *evs);

@@ -145,6 +145,43 @@ test_exec_other_program() {
 	assert_eq "$csv_v" signaled outcome
 }
 
+# The loop's timer or epoll set cannot be made (failsys.so: EMFILE, as at
+# the descriptor limit): the workload is still waited for, its status and
+# wall time kept (before: status 0, a wall time of minus the uptime, the
+# workload left running), a SIGTERM at joulestat still reaches it, and a
+# workload that succeeded gives 125, joulestat's own failure.
+test_loop_not_armed() {
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which preloads its own"
+	if ldd "$JOULESTAT" 2>/dev/null | grep -q 'libasan'; then
+		skip "AddressSanitizer must be the first library; the preload cannot be"
+	fi
+	for f in timerfd_create epoll_create1; do
+		try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=$f "$JOULESTAT" --csv=s.csv -- \
+		    sh -c 'echo $$ >w; sleep 0.3; exit 7'
+		assert_rc 7
+		assert_match err "^joulestat: [a-z_0-9]*: Too many open files$"
+		csv_get s.csv exit_status scope=run
+		assert_eq "$csv_v" 7 "$f failing: exit_status"
+		csv_get s.csv wall_s scope=run
+		assert_ge "$csv_v" 0.3 "$f failing: wall_s"
+		assert_le "$csv_v" 10 "$f failing: wall_s"
+		if pid_alive "$(cat w)"; then
+			fail "$f failing: the workload still runs after joulestat ended"
+		fi
+		try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=$f "$JOULESTAT" -q -- true
+		assert_rc 125
+	done
+	rm -f w
+	spawn env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=timerfd_create "$JOULESTAT" --csv=s.csv -- \
+	    "$JS_WORK" -p w wait-signal 60s
+	wait_file w
+	kill -TERM "$t_pid"
+	reap
+	assert_rc 143
+	csv_get s.csv outcome scope=run
+	assert_eq "$csv_v" signaled outcome
+}
+
 # Two execs in a row, the last one's status.
 test_exec_chain_status() {
 	try "$JOULESTAT" --csv=s.csv -- sh -c 'exec sh -c "exec \"\$0\" exit 9" "$0"' "$JS_WORK"
@@ -304,6 +341,7 @@ t_run "a storm while the workload dies of the forwarded SIGHUP: 129, outputs who
 t_run "a workload that ignores SIGTERM runs to its end: 0, report" test_workload_ignores_term
 t_run "the workload execs another program: one process, 143 on TERM" test_exec_other_program
 t_run "a chain of execs: the last program's status" test_exec_chain_status
+t_run "no timer or epoll set for the loop: the workload's status, signals, 125" test_loop_not_armed
 t_run "a workload that closes stdin, stdout and stderr: its status" test_workload_closes_stdio
 t_run "joulestat started with stdio closed: outputs stay its own" test_started_with_stdio_closed
 t_run "ulimit -n 64 down to 3: a report or 125, never a crash or hang" test_fd_exhaustion
