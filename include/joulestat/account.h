@@ -242,6 +242,14 @@ int64_t	account_state_time_err_ns(const struct dev_acct *a, int slot);
 double	account_state_energy_err_mj(const struct dev_acct *a, int slot);
 
 /*
+ * The state changed in over a third of the intervals and nothing can show
+ * a change and back between two readings (no counter with instantaneous
+ * power): the readings cannot say where the window's time and energy went
+ * (window_state_err).
+ */
+bool	account_is_blind(const struct dev_acct *a);
+
+/*
  * The time of the span without readings of method's source (the counter,
  * the driver's samples, power), wherever it falls: at the start, between,
  * or at the end, whether or not a counter bridged it.

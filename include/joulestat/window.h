@@ -43,4 +43,13 @@ bool	window_of(const struct dev_acct *a, enum energy_method method, int64_t *fro
 void	window_state(const struct dev_acct *a, enum energy_method method, int slot,
 	    struct state_part *out);
 
+/*
+ * The bounds of w, state slot's part of the window of method (from
+ * window_state): the split's own, or, where the account is blind
+ * (account_is_blind), all or none of the window's time and energy (the
+ * truth lies between 0 and the whole window's).
+ */
+void	window_state_err(const struct dev_acct *a, enum energy_method method, int slot,
+	    const struct state_part *w, int64_t *time_err_ns, double *energy_err_mj);
+
 #endif

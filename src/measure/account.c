@@ -742,6 +742,12 @@ account_state_energy_err_mj(const struct dev_acct *a, int slot)
 	return a->states[slot].energy_err_mj + a->hidden_mj;
 }
 
+bool
+account_is_blind(const struct dev_acct *a)
+{
+	return !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
+}
+
 double
 account_energy_mj(const struct dev_acct *a, enum energy_method *method)
 {

@@ -107,8 +107,7 @@ device_figures(struct phase_dev *pd, struct dev_acct *a)
 		window_state(a, pd->method, i, &w);
 		pd->state_ns[i] = w.time_ns;
 		pd->state_mj[i] = w.energy_mj;
-		pd->state_err_ns[i] = account_state_time_err_ns(a, i);
-		pd->state_err_mj[i] = account_state_energy_err_mj(a, i);
+		window_state_err(a, pd->method, i, &w, &pd->state_err_ns[i], &pd->state_err_mj[i]);
 	}
 }
 

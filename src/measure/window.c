@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#include "joulestat/util.h"
+
 /* Energy methods that have a source: ENERGY_COUNTER .. ENERGY_TICKS. */
 #define NMETHODS	4
 
@@ -116,4 +118,27 @@ window_state(const struct dev_acct *a, enum energy_method method, int slot,
 	out->time_ns = a->states[slot].time_ns - h->time_ns - t->time_ns;
 	out->energy_ns = a->states[slot].energy_ns - h->energy_ns - t->energy_ns;
 	out->energy_mj = a->states[slot].energy_mj - h->energy_mj - t->energy_mj;
+}
+
+void
+window_state_err(const struct dev_acct *a, enum energy_method method, int slot,
+    const struct state_part *w, int64_t *time_err_ns, double *energy_err_mj)
+{
+	enum energy_method	m;
+	int64_t			from_ns, to_ns, whole_ns;
+	double			e_mj;
+
+	*time_err_ns = account_state_time_err_ns(a, slot);
+	*energy_err_mj = account_state_energy_err_mj(a, slot);
+	if (!account_is_blind(a))
+		return;
+	(void)window_of(a, method, &from_ns, &to_ns);
+	whole_ns = w->time_ns > to_ns - from_ns - w->time_ns ? w->time_ns :
+	    to_ns - from_ns - w->time_ns;
+	if (*time_err_ns < whole_ns)
+		*time_err_ns = whole_ns;
+	e_mj = account_energy_mj(a, &m);
+	if (m == method && method != ENERGY_NONE)
+		*energy_err_mj = max_d(*energy_err_mj, max_d(w->energy_mj, e_mj - w->energy_mj) +
+		    account_energy_err_mj(a, method));
 }

@@ -181,11 +181,10 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		s = &d->states[d->nstates++];
 		s->pstate = i == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : i;
 		s->time_ns = w.time_ns;
-		s->time_err_ns = account_state_time_err_ns(a, i);
+		window_state_err(a, d->method, i, &w, &s->time_err_ns, &s->energy_err_mj);
 		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
 		s->share = d->window_ns > 0 ? (double)s->time_ns / (double)d->window_ns : 0;
 		s->energy_mj = w.energy_mj;
-		s->energy_err_mj = account_state_energy_err_mj(a, i);
 		s->has_energy = d->method != ENERGY_NONE && a->states[i].has_energy &&
 		    w.energy_ns > 0;
 		s->energy_ns = w.energy_ns;
@@ -198,31 +197,6 @@ build_states(struct dev_report *d, const struct dev_acct *a)
 		s->has_mem = a->states[i].mem_clock_ns > 0;
 		if (s->has_mem)
 			s->avg_mem_mhz = a->states[i].mem_mhz_ns / (double)a->states[i].mem_clock_ns;
-	}
-}
-
-/*
- * Changes so frequent that a change and back between two readings is
- * likely, with nothing to show one: the readings cannot say where the
- * window's time and energy went, so each state's bound is all or none of
- * them (the truth is between 0 and the whole window's).
- */
-static void
-widen_blind(struct dev_report *d)
-{
-	struct state_report	*s;
-	int64_t			 whole;
-	size_t			 i;
-
-	for (i = 0; i < d->nstates; i++) {
-		s = &d->states[i];
-		whole = s->time_ns > d->window_ns - s->time_ns ? s->time_ns : d->window_ns - s->time_ns;
-		if (s->time_err_ns < whole)
-			s->time_err_ns = whole;
-		s->is_coarse = (double)s->time_err_ns > REPORT_COARSE * (double)s->time_ns;
-		if (s->has_energy)
-			s->energy_err_mj = max_d(s->energy_err_mj, max_d(s->energy_mj,
-			    d->energy_mj - s->energy_mj) + d->energy_err_mj);
 	}
 }
 
@@ -419,9 +393,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->state_intervals = a->state_intervals;
 	d->state_changes = a->state_changes;
 	d->pstate_split = account_state_split(a);
-	d->is_blind = !a->can_see_hidden && a->state_changes * 3 > a->state_intervals;
-	if (d->is_blind)
-		widen_blind(d);
+	d->is_blind = account_is_blind(a);
 	build_idle(d, b, i, &run->params);
 	build_procs(d, gdev, run);
 	build_attrib(d, a);

@@ -173,6 +173,45 @@ test_alternating_averaged() {
 	assert_no_match err 'may also have changed and changed back'
 }
 
+# A phase follows the run's rule: in the case above, a phase over most of
+# the run has its states' bounds all or none of its own window too, and
+# they hold against the truth of the whole run less at most the time
+# outside the phase (before, a phase kept the split's own bound: P8's
+# phase energy 179 J with a bound of about 1 J against 49 J true).
+test_phase_averaged() {
+	local p t_got e_got t_err e_err out e_all
+	alt_scn 70 average1s
+	js_sim alt.scn -i 100 -- sh -c '"$0" mark all; sleep 2; "$0" mark --end' "$JOULESTAT"
+	slack
+	csv_get s.csv wall_s scope=run
+	out=$csv_v
+	csv_get s.csv wall_s scope=phase phase=all
+	out=$(calc "$out - $csv_v")
+	csv_get s.csv energy_j scope=phase phase=all device=0
+	e_all=$csv_v
+	for p in 0 8; do
+		csv_get s.csv time_s scope=phase_pstate phase=all pstate=P$p
+		t_got=$csv_v
+		csv_get s.csv time_err_s scope=phase_pstate phase=all pstate=P$p
+		t_err=$csv_v
+		csv_get s.csv energy_j scope=phase_pstate phase=all pstate=P$p
+		e_got=$csv_v
+		csv_get s.csv energy_err_j scope=phase_pstate phase=all pstate=P$p
+		e_err=$csv_v
+		# All or none: at least the larger of the state's part and the rest.
+		assert_ge "$(calc "$e_err + 0.000001")" "$e_got" "phase P$p energy bound vs its energy"
+		assert_ge "$(calc "$e_err + 0.000001")" "$(calc "$e_all - $e_got")" \
+		    "phase P$p energy bound vs the rest of the phase's energy"
+		assert_ge "$(calc "$t_err + 0.000001")" "$t_got" "phase P$p time bound vs its time"
+		truth pstate time_ns index=0 pstate="$p"
+		bounded "phase P$p time_s" "$t_got" "$(calc "$t_v / 1e9")" "$t_err" \
+		    "$(calc "$s + $out")"
+		truth pstate energy_mj index=0 pstate="$p"
+		bounded "phase P$p energy_j" "$e_got" "$(calc "$t_v / 1000")" "$e_err" \
+		    "$(calc "$es + $out * 300")"
+	done
+}
+
 # 1 s averages at both ends of a short interval are nearly equal, so they
 # cannot say where in it the state changed; each state's power from the
 # counter over intervals that stood for it can (three readings in a row in
@@ -436,6 +475,8 @@ t_run "P-states every 70 ms at -i 20: every bound holds" test_alternating 70 20
 t_run "P-states every 130 ms at -i 100: every bound holds" test_alternating 130 100
 t_run "P-states every 130 ms at -i 20: every bound holds" test_alternating 130 20
 t_run "P-states every 70 ms at -i 100 on 1 s averages: the report warns" test_alternating_averaged
+t_run "the same in a phase: its P-states' bounds are all or none of its window, and hold" \
+    test_phase_averaged
 t_run "1 s averages, P-states every 300 ms at -i 20: P-state energy from the counter" \
     test_alternating_avg 300 20 estimated
 t_run "1 s averages, P-states every 300 ms at -i 100: P-state energy from the counter" \
