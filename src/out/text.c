@@ -126,6 +126,12 @@ write_energy(FILE *f, const struct report *rep, const struct dev_report *d)
 	fmt_energy_bounded(buf, sizeof buf, d->energy_mj, d->energy_err_mj);
 	fprintf(f, "   %-18s %s = %.4f Wh (%s)\n", "energy", buf, d->energy_mj / 3.6e6,
 	    method_names[d->method]);
+	/* Instantaneous readings see power at the readings alone (an average sees bursts). */
+	if (d->method == ENERGY_TICKS && d->dev->power_kind != POWER_KIND_AVERAGE_1S &&
+	    d->dev->power_kind != POWER_KIND_AVERAGE_FW)
+		fprintf(f, "   %-18s its bound holds if power changed at most once between two "
+		    "readings: a burst between readings %u ms apart is not seen; a smaller -i "
+		    "narrows that\n", "", rep->interval_ms);
 	if (d->is_shared)
 		fprintf(f, "   %-18s shared: other processes used this device during the run, so "
 		    "not all of it is the workload's%s\n", "", rep->is_exclusive ? "" :
