@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "joulestat/annotate.h"
 #include "joulestat/csvout.h"
+#include "joulestat/fmt.h"
 #include "joulestat/gate.h"
 #include "joulestat/jsonout.h"
 #include "joulestat/junit.h"
@@ -322,19 +324,11 @@ say_failed_gates(const struct output_paths *paths, const struct gate_set *gates)
  * from a --json file: the Markdown summary, JUnit XML, the metrics text
  * and, in a GitHub Actions step, an annotation per failed gate.
  */
-static void
-write_doc_forms(struct outputs *o, const struct report *reps, size_t nreps,
-    const struct series *s, const struct gate_set *gates)
+static bool
+has_doc_forms(const struct outputs *o, const struct gate_set *gates)
 {
-	json_t	*doc;
-
-	if (o->markdown == NULL && o->junit == NULL && o->metrics == NULL &&
-	    !(o->paths->is_github && gates->nfailed > 0))
-		return;
-	if ((doc = jsonout_build(reps, nreps, s, gates)) == NULL)
-		warnmsg("out of memory for the forms drawn from the JSON report");
-	outputs_write_doc(o, doc);
-	json_decref(doc);
+	return o->markdown != NULL || o->junit != NULL || o->metrics != NULL ||
+	    (o->paths->is_github && gates->nfailed > 0);
 }
 
 void
@@ -359,8 +353,9 @@ void
 outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
     const struct gate_set *gates)
 {
-	struct series	s;
-	int		werr = 0;
+	struct series	 s;
+	json_t		*doc;
+	int		 werr = 0;
 
 	report_series(&s, reps, nreps);
 	if (o->report != NULL) {
@@ -375,9 +370,17 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 	werr = o->csv != NULL ? csvout_summary(o->csv, reps, nreps, &s, gates, ",",
 	    o->paths->is_csv_long) : 0;
 	close_output(o->csv, &o->csv_file, werr, &o->is_failed);
-	werr = o->json != NULL ? jsonout_write(o->json, reps, nreps, &s, gates) : 0;
+	/* One document for --json and the forms drawn from it. */
+	doc = o->json != NULL || has_doc_forms(o, gates) ? jsonout_build(reps, nreps, &s, gates) :
+	    NULL;
+	werr = o->json == NULL ? 0 : doc != NULL ? fmt_json_dump(o->json, doc) : -ENOMEM;
 	close_output(o->json, &o->json_file, werr, &o->is_failed);
-	write_doc_forms(o, reps, nreps, &s, gates);
+	if (has_doc_forms(o, gates)) {
+		if (doc == NULL)
+			warnmsg("out of memory for the forms drawn from the JSON report");
+		outputs_write_doc(o, doc);
+	}
+	json_decref(doc);
 	if (o->has_timeline && (werr = timeline_close(&o->timeline)) != 0) {
 		warnmsg("%s: %s", o->plot_timeline != NULL ? o->plot_timeline :
 		    shown(o->paths->timeline_path), strerror(-werr));

@@ -549,17 +549,3 @@ jsonout_build(const struct report *reps, size_t nreps, const struct series *seri
 	rc |= fmt_json_put(o, "gates", gv);
 	return done(o, rc);
 }
-
-int
-jsonout_write(FILE *f, const struct report *reps, size_t nreps, const struct series *series,
-    const struct gate_set *gates)
-{
-	json_t	*root;
-	int	 rc = 0;
-
-	if ((root = jsonout_build(reps, nreps, series, gates)) == NULL)
-		return -ENOMEM;
-	rc = fmt_json_dump(f, root);
-	json_decref(root);
-	return rc;
-}

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "joulestat/fmt.h"
 #include "joulestat/jsonout.h"
 #include "joulestat/util.h"
 
@@ -79,7 +80,7 @@ struct fixture {
 	struct proc_report	proc;
 	pid_t			leftover[2];
 	struct report		rep;
-	char			*out;		/* what jsonout_write wrote */
+	char			*out;		/* what write_json wrote */
 	size_t			 outlen;
 	json_t			*root;
 };
@@ -240,6 +241,21 @@ teardown(void **state)
 	return 0;
 }
 
+/* What --json does (outputs_write): build the document, then dump it. */
+static int
+write_json(FILE *f, const struct report *reps, size_t nreps, const struct series *series,
+    const struct gate_set *gates)
+{
+	json_t	*doc = jsonout_build(reps, nreps, series, gates);
+	int	 rc;
+
+	if (doc == NULL)
+		return -ENOMEM;
+	rc = fmt_json_dump(f, doc);
+	json_decref(doc);
+	return rc;
+}
+
 /* Write reps as JSON to memory and parse it back into fx->root. */
 static void
 write_and_parse_n(struct fixture *fx, const struct report *reps, size_t nreps)
@@ -252,7 +268,7 @@ write_and_parse_n(struct fixture *fx, const struct report *reps, size_t nreps)
 	json_decref(fx->root);
 	f = open_memstream(&fx->out, &fx->outlen);
 	assert_non_null(f);
-	assert_int_equal(jsonout_write(f, reps, nreps, NULL, NULL), 0);
+	assert_int_equal(write_json(f, reps, nreps, NULL, NULL), 0);
 	assert_int_equal(fclose(f), 0);
 	assert_true(fx->outlen > 0);
 	assert_int_equal(fx->out[fx->outlen - 1], '\n');
@@ -748,13 +764,13 @@ test_write_errors(void **state)
 	int		 rc;
 
 	if ((f = fopen("/dev/full", "w")) != NULL) {
-		rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
+		rc = write_json(f, &fx->rep, 1, NULL, NULL);
 		fclose(f);
 		assert_int_equal(rc, -ENOSPC);
 	}
 	f = fopen("/dev/null", "r");
 	assert_non_null(f);
-	rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
+	rc = write_json(f, &fx->rep, 1, NULL, NULL);
 	fclose(f);
 	assert_true(rc < 0);
 }
@@ -795,7 +811,7 @@ test_out_of_memory(void **state)
 		assert_non_null(f);
 		json_set_alloc_funcs(failing_malloc, free);
 		alloc_budget = n;
-		rc = jsonout_write(f, &fx->rep, 1, NULL, NULL);
+		rc = write_json(f, &fx->rep, 1, NULL, NULL);
 		alloc_budget = -1;
 		json_set_alloc_funcs(malloc, free);
 		assert_int_equal(fclose(f), 0);
