@@ -29,4 +29,15 @@
 json_t	*jsonout_build(const struct report *reps, size_t nreps, const struct series *series,
 	    const struct gate_set *gates);
 
+/*
+ * A device's identity keys, as every device object of joulestat's JSON
+ * has them (the run report's, --list-devices --json): index, id, name,
+ * bus_id, versions, architecture, backend, backend_index, power_kind.
+ * Returns 0, or -1 when memory ran out.
+ */
+int	jsonout_put_identity(json_t *o, const struct device *dev, const char *backend);
+
+/* The device's notes, an array of strings; NULL when memory ran out. */
+json_t	*jsonout_notes(const struct device *dev);
+
 #endif

@@ -165,11 +165,10 @@ proc_object(const struct dev_report *d, const struct proc_report *p)
 	return done(o, rc);
 }
 
-static int
-put_identity(json_t *o, const struct dev_report *d)
+int
+jsonout_put_identity(json_t *o, const struct device *dev, const char *backend)
 {
-	const struct device	*dev = d->dev;
-	int			 rc;
+	int	rc;
 
 	rc = fmt_json_put(o, "index", uinteger(dev->number));
 	rc |= fmt_json_put(o, "id", fmt_json_text(dev->id));
@@ -177,18 +176,29 @@ put_identity(json_t *o, const struct dev_report *d)
 	rc |= fmt_json_put(o, "bus_id", fmt_json_text(dev->bus_id));
 	rc |= fmt_json_put(o, "versions", fmt_json_text(dev->version));
 	rc |= fmt_json_put(o, "architecture", fmt_json_text(dev->arch));
-	rc |= fmt_json_put(o, "backend", fmt_json_text(d->backend));
+	rc |= fmt_json_put(o, "backend", fmt_json_text(backend));
 	rc |= fmt_json_put(o, "backend_index", uinteger(dev->index));
 	rc |= fmt_json_put(o, "power_kind", word(schema_word_kind(dev->power_kind)));
-	rc |= fmt_json_put(o, "gone", json_boolean(d->is_gone));
 	return rc;
+}
+
+json_t *
+jsonout_notes(const struct device *dev)
+{
+	json_t	*notes = json_array();
+	size_t	 i;
+	int	 rc = 0;
+
+	for (i = 0; i < dev->nnotes && i < DEVICE_MAX_NOTES; i++)
+		rc |= append(notes, fmt_json_text(dev->notes[i]));
+	return done(notes, rc);
 }
 
 /* The P-states, the attribution, the processes and the notes of a device. */
 static int
 put_lists(json_t *o, const struct dev_report *d)
 {
-	json_t	*states = json_array(), *procs = json_array(), *notes = json_array();
+	json_t	*states = json_array(), *procs = json_array();
 	size_t	 i;
 	int	 rc = 0;
 
@@ -196,13 +206,11 @@ put_lists(json_t *o, const struct dev_report *d)
 		rc |= append(states, state_object(d->dev, &d->states[i]));
 	for (i = 0; i < d->nprocs; i++)
 		rc |= append(procs, proc_object(d, &d->procs[i]));
-	for (i = 0; i < d->dev->nnotes && i < DEVICE_MAX_NOTES; i++)
-		rc |= append(notes, fmt_json_text(d->dev->notes[i]));
 	rc |= fmt_json_put(o, "pstates", states);
 	rc |= fmt_json_put(o, "pstate_energy_split", word(schema_phrase_split(d->pstate_split)));
 	rc |= put_figures(o, d, &figures_attrib);
 	rc |= fmt_json_put(o, "processes", procs);
-	rc |= fmt_json_put(o, "notes", notes);
+	rc |= fmt_json_put(o, "notes", jsonout_notes(d->dev));
 	return rc;
 }
 
@@ -212,7 +220,8 @@ device_object(const struct dev_report *d)
 	json_t	*o = json_object();
 	int	 rc;
 
-	rc = put_identity(o, d);
+	rc = jsonout_put_identity(o, d->dev, d->backend);
+	rc |= fmt_json_put(o, "gone", json_boolean(d->is_gone));
 	rc |= put_figures(o, d, &figures_device);
 	rc |= put_lists(o, d);
 	return done(o, rc);

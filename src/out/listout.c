@@ -11,31 +11,19 @@
 #include <jansson.h>
 
 #include "joulestat/fmt.h"
-#include "joulestat/schema.h"
+#include "joulestat/jsonout.h"
 #include "joulestat/util.h"
 
 static json_t *
 device_object(const struct device *d, const char *backend, const struct devsel *sel)
 {
-	json_t		*o = json_object(), *notes = json_array();
-	const char	*mask = devsel_hidden_by(sel, d->number);
-	unsigned	 k;
-	int		 rc;
+	json_t	*o = json_object();
+	int	 rc;
 
-	rc = fmt_json_put(o, "index", json_integer(d->number));
-	rc |= fmt_json_put(o, "id", fmt_json_text(d->id));
-	rc |= fmt_json_put(o, "name", fmt_json_text(d->name));
-	rc |= fmt_json_put(o, "bus_id", fmt_json_text(d->bus_id));
-	rc |= fmt_json_put(o, "versions", fmt_json_text(d->version));
-	rc |= fmt_json_put(o, "architecture", fmt_json_text(d->arch));
-	rc |= fmt_json_put(o, "backend", fmt_json_text(backend));
-	rc |= fmt_json_put(o, "backend_index", json_integer(d->index));
-	rc |= fmt_json_put(o, "power_kind", fmt_json_text(schema_word_kind(d->power_kind)));
+	rc = jsonout_put_identity(o, d, backend);
 	rc |= fmt_json_put(o, "measures", fmt_json_text(d->how));
-	for (k = 0; k < d->nnotes && k < DEVICE_MAX_NOTES; k++)
-		rc |= json_array_append_new(notes, fmt_json_text(d->notes[k])) == 0 ? 0 : -1;
-	rc |= fmt_json_put(o, "notes", notes);
-	rc |= fmt_json_put(o, "hidden_by", fmt_json_text(mask));
+	rc |= fmt_json_put(o, "notes", jsonout_notes(d));
+	rc |= fmt_json_put(o, "hidden_by", fmt_json_text(devsel_hidden_by(sel, d->number)));
 	if (rc != 0) {
 		json_decref(o);
 		return NULL;
