@@ -138,6 +138,13 @@ bool	devsel_match(struct devsel *sel, const struct devsel_dev *dev, unsigned *nu
 const char *devsel_hidden_by(const struct devsel *sel, unsigned number);
 
 /*
+ * The runtimes' masks that were set, "NAME=text" joined by sep
+ * ("CUDA_VISIBLE_DEVICES=0,1 ROCR_VISIBLE_DEVICES=0"), in buf, cut to
+ * size; "" when none was.  Returns how many were set.
+ */
+size_t	devsel_masks_text(const struct devsel *sel, const char *sep, char *buf, size_t size);
+
+/*
  * When masks chose the devices (no -d, some mask set), a sentence for the
  * report in buf, "the devices the workload can see (CUDA_VISIBLE_DEVICES=0)",
  * and true; else false.

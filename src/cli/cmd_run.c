@@ -241,20 +241,6 @@ prep_release(struct run *run, struct prep *p)
 	p->has_base = false;
 }
 
-/* The runtimes' device masks that were set, "CUDA_VISIBLE_DEVICES=0,1 ...", for the report. */
-static void
-visible_masks(const struct devsel *sel, char *buf, size_t size)
-{
-	size_t	k, len = 0;
-
-	buf[0] = '\0';
-	for (k = 0; k < DEVSEL_NMASKS && len < size; k++) {
-		if (sel->masks[k].is_set)
-			len += (size_t)snprintf(buf + len, size - len, "%s%s=%s", len > 0 ? " " : "",
-			    devsel_mask_name(k), sel->masks[k].text);
-	}
-}
-
 int
 cmd_run(const struct config *cfg)
 {
@@ -279,7 +265,7 @@ cmd_run(const struct config *cfg)
 	int		 rc, sig = 0;
 	char		 visible[DEVSEL_NMASKS * (DEVSEL_MASK_TEXT + 32)];
 
-	visible_masks(&cfg->devsel, visible, sizeof visible);
+	(void)devsel_masks_text(&cfg->devsel, " ", visible, sizeof visible);
 	run.params.visible = visible;
 	/* What joulestat was given, before it or a library opens anything: the workload's. */
 	launch_fds_open(&run.inherited_fds, &run.ninherited_fds);

@@ -430,26 +430,32 @@ devsel_hidden_by(const struct devsel *sel, unsigned number)
 	return devsel_mask_names[sel->hidden[number] - 1];
 }
 
+size_t
+devsel_masks_text(const struct devsel *sel, const char *sep, char *buf, size_t size)
+{
+	size_t	k, n = 0, len = 0;
+
+	buf[0] = '\0';
+	for (k = 0; k < DEVSEL_NMASKS && len < size; k++) {
+		if (sel->masks[k].is_set)
+			len += (size_t)snprintf(buf + len, size - len, "%s%s=%s", n++ > 0 ? sep : "",
+			    devsel_mask_names[k], sel->masks[k].text);
+	}
+	return n;
+}
+
 bool
 devsel_describe(const struct devsel *sel, char *buf, size_t size)
 {
-	size_t	k, len;
-	bool	is_any = false;
+	char	masks[DEVSEL_NMASKS * (DEVSEL_MASK_TEXT + 32)];
 
-	if (sel->n > 0 || sel->is_all || sel->is_listing)
+	if (sel->n > 0 || sel->is_all || sel->is_listing ||
+	    devsel_masks_text(sel, ", ", masks, sizeof masks) == 0)
 		return false;
-	len = (size_t)snprintf(buf, size, "measuring the devices the workload can see (");
-	for (k = 0; k < DEVSEL_NMASKS && len < size; k++) {
-		if (!sel->masks[k].is_set)
-			continue;
-		len += (size_t)snprintf(buf + len, size - len, "%s%s=%s", is_any ? ", " : "",
-		    devsel_mask_names[k], sel->masks[k].text);
-		is_any = true;
-	}
-	if (len < size)
-		snprintf(buf + len, size - len, "): %u device%s hidden from it; -d all measures "
-		    "every device", sel->nmasked, sel->nmasked == 1 ? "" : "s");
-	return is_any;
+	snprintf(buf, size, "measuring the devices the workload can see (%s): %u device%s hidden "
+	    "from it; -d all measures every device", masks, sel->nmasked,
+	    sel->nmasked == 1 ? "" : "s");
+	return true;
 }
 
 int
