@@ -307,6 +307,26 @@ find_dev(struct reader *rd, size_t row, const char *id, int64_t index)
 	return d;
 }
 
+/*
+ * The bound of a row's energy_j (has_energy: the row has one), added to
+ * *sum and counted in *n when the row has both; a summary written before
+ * bounds (no energy_err_j column) has none, and the figure's bound stays
+ * unknown.
+ */
+static int
+read_bound(const struct reader *rd, size_t row, bool has_energy, double *sum, size_t *n)
+{
+	double	v = 0;
+	bool	has;
+
+	if (rd->c.energy_err < 0 || !has_energy)
+		return 0;
+	if (row_num(rd, row, rd->c.energy_err, 0, MERGE_MAX_J, &v, &has) != 0)
+		return -1;
+	merge_add_figure(sum, n, v, has);
+	return 0;
+}
+
 /* The device measured from the run's start for time_s: widen its window. */
 static void
 widen_window(struct merge_dev *d, const struct run_info *ri, double time_s, bool has_time)
@@ -372,36 +392,7 @@ read_device(struct reader *rd, size_t row, uint64_t run)
 	widen_window(d, ri, v[0], has[0]);
 	rd->seen = xreallocarray(rd->seen, rd->nseen + 1, sizeof *rd->seen);
 	rd->seen[rd->nseen++] = (struct seen){ (size_t)(d - rd->r->devs), run, row_line(rd, row) };
-	return 0;
-}
-
-/*
- * The bound of a row's energy_j, added to *sum and counted in *n when the
- * row has both; a summary written before bounds (no energy_err_j column)
- * has none, and the figure's bound stays unknown.
- */
-static int
-read_bound(const struct reader *rd, size_t row, double *sum, size_t *n)
-{
-	double	v = 0;
-	bool	has, has_energy;
-
-	has_energy = csvin_get(rd->t, row, rd->c.energy)[0] != '\0';
-	if (rd->c.energy_err < 0 || !has_energy)
-		return 0;
-	if (row_num(rd, row, rd->c.energy_err, 0, MERGE_MAX_J, &v, &has) != 0)
-		return -1;
-	merge_add_figure(sum, n, v, has);
-	return 0;
-}
-
-/* The device row read_device just read: its energy's bound. */
-static int
-read_device_bound(struct reader *rd, size_t row)
-{
-	struct merge_dev	*d = &rd->r->devs[rd->seen[rd->nseen - 1].dev];
-
-	return read_bound(rd, row, &d->energy_err_j, &d->n_energy_err);
+	return read_bound(rd, row, has[1], &d->energy_err_j, &d->n_energy_err);
 }
 
 /* A "phase" row: the phase on one device in one run, added to the rank's means. */
@@ -438,7 +429,7 @@ read_phase(struct reader *rd, size_t row)
 	merge_add_figure(&p->energy_j, &p->n_energy, v[0], has[0]);
 	merge_add_figure(&p->workload_j, &p->n_workload, v[1], has[1]);
 	merge_add_figure(&p->wall_s, &p->n_wall, v[2], has[2]);
-	return read_bound(rd, row, &p->energy_err_j, &p->n_energy_err);
+	return read_bound(rd, row, has[0], &p->energy_err_j, &p->n_energy_err);
 }
 
 static int
@@ -511,7 +502,7 @@ read_row(struct reader *rd, const struct csvin *t, bool is_run)
 		return find_run(rd, run) != NULL ? read_phase(rd, 1) : 0;
 	if (is_run)
 		return read_run(rd, 1, run);
-	return read_device(rd, 1, run) != 0 ? -1 : read_device_bound(rd, 1);
+	return read_device(rd, 1, run);
 }
 
 static int
