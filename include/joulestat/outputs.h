@@ -98,6 +98,16 @@ void	outputs_write_doc(struct outputs *o, const json_t *doc);
 void	outputs_abandon(struct outputs *o);
 
 /*
+ * One output on its own (--list-devices --json, joulestat merge's): path
+ * as the run's outputs take it ("-" standard output, NULL standard error,
+ * a regular file written beside and renamed over, so that a failure keeps
+ * an earlier file), written by emit(f, arg), which returns 0 or -errno.
+ * Returns 0, or -1 after a message naming the output.
+ */
+int	outputs_write_one(const char *path, int (*emit)(FILE *f, const void *arg),
+	    const void *arg);
+
+/*
  * --plot (src/out/plot.c): find joulestat-plot and gnuplot before the run,
  * and return the timeline path to write (a temporary file without
  * --timeline); without them, say why and return the --timeline path.

@@ -5,16 +5,14 @@
  */
 #include "joulestat/commands.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "joulestat/config.h"
 #include "joulestat/devsel.h"
 #include "joulestat/exitcode.h"
 #include "joulestat/listout.h"
+#include "joulestat/outputs.h"
 #include "joulestat/run.h"
 #include "joulestat/setup.h"
 #include "joulestat/source.h"
@@ -75,30 +73,26 @@ check_need(const struct config *cfg, const struct run *run)
 	return EXIT_NOT_OFFERED;
 }
 
+struct list_doc {
+	const struct run	*run;
+	const struct devsel	*sel;
+};
+
+static int
+emit_list(FILE *f, const void *arg)
+{
+	const struct list_doc	*d = arg;
+
+	return listout_json(f, d->run, d->sel);
+}
+
 /* --list-devices --json FILE ("-" for standard output).  0 or EXIT_TOOL. */
 static int
 write_json(const char *path, const struct run *run, const struct devsel *sel)
 {
-	FILE	*f = stdout;
-	int	 fd, rc;
+	const struct list_doc	d = { run, sel };
 
-	if (strcmp(path, "-") != 0) {
-		fd = open_output_fd(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
-		if (fd == -1 || (f = fdopen(fd, "w")) == NULL) {
-			warnmsg("%s: %s", path, output_strerror(errno));
-			if (fd != -1)
-				close(fd);
-			return EXIT_TOOL;
-		}
-	}
-	rc = listout_json(f, run, sel);
-	if (f != stdout && fclose(f) != 0 && rc == 0)
-		rc = -errno;
-	if (rc != 0) {
-		warnmsg("%s: %s", strcmp(path, "-") == 0 ? "standard output" : path, strerror(-rc));
-		return EXIT_TOOL;
-	}
-	return 0;
+	return outputs_write_one(path, emit_list, &d) == 0 ? 0 : EXIT_TOOL;
 }
 
 int

@@ -6,7 +6,6 @@
  */
 #include "joulestat/commands.h"
 
-#include <errno.h>
 #include <popt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +13,7 @@
 #include "joulestat/exitcode.h"
 #include "joulestat/help.h"
 #include "joulestat/merge.h"
+#include "joulestat/outputs.h"
 #include "joulestat/util.h"
 
 static const char MERGE_USAGE[] =
@@ -107,33 +107,23 @@ parse_options(struct merge_opts *o, poptContext ctx)
 	return -1;
 }
 
-/* The path that stands for standard error: the text, moved off a busy stdout. */
-static const char to_stderr[] = "(standard error)";
-
-/* Write one output to path ("-": standard output); 0, or -1 after a message. */
+/* The merged forms, for outputs_write_one, which passes the job on as it is. */
 static int
-write_output(const char *path, int (*emit)(FILE *, const struct merge_job *),
-    const struct merge_job *job)
+emit_report(FILE *f, const void *job)
 {
-	FILE	*f = path == to_stderr ? stderr : strcmp(path, "-") == 0 ? stdout :
-		    fopen(path, "w");
-	const char	*name = path == to_stderr ? "standard error" : f == stdout ?
-			    "standard output" : path;
-	bool		 is_std = f == stdout || f == stderr;
-	int		 rc;
+	return merge_write_report(f, job);
+}
 
-	if (f == NULL) {
-		warnmsg("merge: %s: %s", path, strerror(errno));
-		return -1;
-	}
-	rc = emit(f, job);
-	if ((is_std ? fflush(f) : fclose(f)) != 0 && rc == 0)
-		rc = -errno;
-	if (rc != 0) {
-		warnmsg("merge: %s: %s", name, strerror(-rc));
-		return -1;
-	}
-	return 0;
+static int
+emit_csv(FILE *f, const void *job)
+{
+	return merge_write_csv(f, job);
+}
+
+static int
+emit_json(FILE *f, const void *job)
+{
+	return merge_write_json(f, job);
 }
 
 /*
@@ -143,29 +133,28 @@ write_output(const char *path, int (*emit)(FILE *, const struct merge_job *),
 static const char *
 text_path(const struct merge_opts *o)
 {
-	if (o->is_quiet)
-		return NULL;
 	if (o->output != NULL)
 		return o->output;
-	return is_stdout(o->csv) || is_stdout(o->json) ? to_stderr : "-";
+	return is_stdout(o->csv) || is_stdout(o->json) ? NULL : "-";
 }
 
 static int
 write_outputs(const struct merge_opts *o, const struct merge_job *job)
 {
 	const struct {
-		const char	*path;
-		int		(*emit)(FILE *, const struct merge_job *);
+		bool		 is_on;
+		const char	*path;		/* NULL: standard error */
+		int		(*emit)(FILE *, const void *);
 	} outs[] = {
-		{ text_path(o), merge_write_report },
-		{ o->csv, merge_write_csv },
-		{ o->json, merge_write_json },
+		{ !o->is_quiet, text_path(o), emit_report },
+		{ o->csv != NULL, o->csv, emit_csv },
+		{ o->json != NULL, o->json, emit_json },
 	};
 	size_t	i;
 	int	rc = 0;
 
 	for (i = 0; i < ARRAY_SIZE(outs); i++) {
-		if (outs[i].path != NULL && write_output(outs[i].path, outs[i].emit, job) != 0)
+		if (outs[i].is_on && outputs_write_one(outs[i].path, outs[i].emit, job) != 0)
 			rc = -1;
 	}
 	return rc;

@@ -392,6 +392,24 @@ outputs_write(struct outputs *o, const struct report *reps, size_t nreps,
 	report_series_free(&s);
 }
 
+int
+outputs_write_one(const char *path, int (*emit)(FILE *f, const void *arg), const void *arg)
+{
+	struct out_file	 of;
+	bool		 is_failed = false;
+	FILE		*f = open_output(path, &of, &is_failed);
+	int		 werr;
+
+	if (f == NULL)
+		return -1;
+	werr = emit(f, arg);
+	/* Standard output stays open: what is still buffered must reach it now. */
+	if (werr == 0 && (f == stdout || f == stderr) && fflush(f) != 0)
+		werr = -errno;
+	close_output(f, &of, werr, &is_failed);
+	return is_failed ? -1 : 0;
+}
+
 void
 outputs_abandon(struct outputs *o)
 {

@@ -189,6 +189,27 @@ test_outputs_to_stdout() {
 	assert_match rep.txt '^   energy +[0-9.]+ J ± [0-9.]+ = [0-9.]+ Wh$'
 }
 
+# The merged outputs are opened as the run's are: a FIFO without a reader
+# is an error, not an open that waits forever (before: fopen blocked), and
+# a file written beside and renamed over, so a failure keeps the old one.
+test_outputs_as_the_runs() {
+	rank_bg 0 5 -- "$JS_WORK" sleep 0.2s
+	wait_ranks
+	mkfifo f
+	try -t 10 "$JOULESTAT" merge -q --csv=f r0.csv
+	assert_rc 125
+	assert_match err '^joulestat: f: no reader on this FIFO'
+	try -t 10 "$JOULESTAT" --list-devices --json=f
+	assert_rc 125
+	assert_match err '^joulestat: f: no reader on this FIFO'
+	echo old >m.json
+	try "$JOULESTAT" merge -q --json=m.json r0.csv
+	assert_rc 0
+	"$JSONTOOL" check m.json || fail "m.json: not the merged JSON"
+	ls -a >names
+	assert_no_match names '^\.m\.json\.'
+}
+
 # err_case MSG-REGEX ARGS...: merge fails with 125 and one line naming the problem.
 err_case() {
 	e_re=$1
@@ -246,6 +267,8 @@ t_run "two ranks at once: a shared GPU counts once" test_shared_counted_once
 t_run "ranks one after the other: the GPUs add up" test_apart_summed
 t_run "a rank's -r runs give their mean" test_repeat_mean
 t_run "outputs on stdout and with -o" test_outputs_to_stdout
+t_run "merged and listed outputs opened as the run's (a FIFO without reader: 125)" \
+    test_outputs_as_the_runs
 t_run "bad inputs: one line and status 125" test_errors
 t_run "usage errors and --help" test_usage
 t_done
