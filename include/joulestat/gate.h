@@ -81,6 +81,8 @@ const char *gate_unit(enum gate_metric metric);
 
 /* True when the figure must reach the limit rather than stay under it. */
 bool	gate_is_min(enum gate_metric metric);
+/* How the figure is held to the limit: ">=" (gate_is_min) or "<=". */
+const char *gate_comparison(enum gate_metric metric);
 
 /* A previous summary CSV, reduced to what a regression gate compares. */
 struct baseline_run {

@@ -22,7 +22,4 @@ enum unit_kind {
  */
 int	parse_quantity(const char *s, enum unit_kind kind, double bare, double *out);
 
-/* The suffixes of kind, for a message: "mJ, J, kJ, MJ, Wh or kWh". */
-const char *unit_suffixes(enum unit_kind kind);
-
 #endif

@@ -190,7 +190,8 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
 		    dev_figure(g->metric, &rep->devs[i], &x)) {
 			*v += x;
-			*err += rep->devs[i].energy_err_mj / 1e3;	/* NaN unless energy */
+			if (g->metric == GATE_ENERGY)	/* else the bound stays unknown */
+				*err += rep->devs[i].energy_err_mj / 1e3;
 			n++;
 			cover_add(cov, &rep->devs[i]);
 		}
@@ -575,7 +576,7 @@ gate_write_text(FILE *f, const struct gate_set *gs)
 	fprintf(f, " gates%-40s %14s %14s  %s\n", "", "limit", "measured", "verdict");
 	for (i = 0; i < gs->n; i++) {
 		r = &gs->v[i];
-		snprintf(limit, sizeof limit, "%s %.3f %s", gate_is_min(r->metric) ? ">=" : "<=",
+		snprintf(limit, sizeof limit, "%s %.3f %s", gate_comparison(r->metric),
 		    r->limit, r->unit);
 		if (isnan(r->measured))
 			snprintf(measured, sizeof measured, "-");
@@ -599,5 +600,5 @@ gate_failure_line(const struct gate_result *r, char *buf, size_t size)
 	else
 		snprintf(buf, size, "gate failed: %s (%s): %.3f %s, limit %s %.3f %s", r->what,
 		    gate_option(r->metric), r->measured, r->unit,
-		    gate_is_min(r->metric) ? ">=" : "<=", r->limit, r->unit);
+		    gate_comparison(r->metric), r->limit, r->unit);
 }

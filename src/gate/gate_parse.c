@@ -54,6 +54,12 @@ gate_is_min(enum gate_metric metric)
 	return metrics[metric].is_min;
 }
 
+const char *
+gate_comparison(enum gate_metric metric)
+{
+	return gate_is_min(metric) ? ">=" : "<=";
+}
+
 /* A limit in the metric's unit, with a unit suffix where it has one (10kJ, 2m, 300W). */
 static int
 parse_limit(enum gate_metric metric, const char *s, double max, double *out)

@@ -34,18 +34,11 @@ static const struct suffix watts[] = {
 static const struct {
 	const struct suffix	*v;
 	size_t			 n;
-	const char		*words;
 } kinds[] = {
-	[UNIT_JOULES] = { joules, ARRAY_SIZE(joules), "mJ, J, kJ, MJ, Wh or kWh" },
-	[UNIT_SECONDS] = { seconds, ARRAY_SIZE(seconds), "ns, us, ms, s, m, min or h" },
-	[UNIT_WATTS] = { watts, ARRAY_SIZE(watts), "mW, W or kW" },
+	[UNIT_JOULES] = { joules, ARRAY_SIZE(joules) },
+	[UNIT_SECONDS] = { seconds, ARRAY_SIZE(seconds) },
+	[UNIT_WATTS] = { watts, ARRAY_SIZE(watts) },
 };
-
-const char *
-unit_suffixes(enum unit_kind kind)
-{
-	return kinds[kind].words;
-}
 
 int
 parse_quantity(const char *s, enum unit_kind kind, double bare, double *out)

@@ -413,7 +413,7 @@ run_object(const struct report *rep)
 	return done(o, rc);
 }
 
-/* {"mean", "stddev", "min", "max", "median", "n"} of a series figure, or null. */
+/* {"mean", "stddev", "min", "max", "median", "n"} of a series figure, or null (words: schema.h). */
 static json_t *
 stat_object(const struct series_stat *st)
 {
@@ -423,12 +423,12 @@ stat_object(const struct series_stat *st)
 	if (st->n == 0)
 		return json_null();
 	o = json_object();
-	rc = fmt_json_put(o, "mean", real(st->mean));
-	rc |= fmt_json_put(o, "stddev", real(st->sd));
-	rc |= fmt_json_put(o, "min", real(st->min));
-	rc |= fmt_json_put(o, "max", real(st->max));
-	rc |= fmt_json_put(o, "median", real(st->median));
-	rc |= fmt_json_put(o, "n", uinteger(st->n));
+	rc = fmt_json_put(o, schema_series_row(ROW_MEAN), real(st->mean));
+	rc |= fmt_json_put(o, schema_series_row(ROW_STDDEV), real(st->sd));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MIN), real(st->min));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MAX), real(st->max));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MEDIAN), real(st->median));
+	rc |= fmt_json_put(o, schema_series_row(ROW_N), uinteger(st->n));
 	return done(o, rc);
 }
 
@@ -445,10 +445,10 @@ bound_object(const struct series_bound *b, size_t n)
 	if (n == 0 || !b->has)
 		return json_null();
 	o = json_object();
-	rc = fmt_json_put(o, "mean", real(b->mean));
-	rc |= fmt_json_put(o, "median", real(b->median));
-	rc |= fmt_json_put(o, "min", real(b->min));
-	rc |= fmt_json_put(o, "max", real(b->max));
+	rc = fmt_json_put(o, schema_series_row(ROW_MEAN), real(b->mean));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MEDIAN), real(b->median));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MIN), real(b->min));
+	rc |= fmt_json_put(o, schema_series_row(ROW_MAX), real(b->max));
 	return done(o, rc);
 }
 
@@ -532,7 +532,7 @@ gate_object(const struct gate_result *g)
 	rc = fmt_json_put(o, "gate", fmt_json_text(gate_option(g->metric)));
 	rc |= fmt_json_put(o, "figure", fmt_json_text(g->what));
 	rc |= fmt_json_put(o, "unit", fmt_json_text(g->unit));
-	rc |= fmt_json_put(o, "comparison", json_string(gate_is_min(g->metric) ? ">=" : "<="));
+	rc |= fmt_json_put(o, "comparison", json_string(gate_comparison(g->metric)));
 	rc |= fmt_json_put(o, "limit", real(g->limit));
 	rc |= fmt_json_put(o, "measured", g->verdict == GATE_NO_DATA ? json_null() : real(g->measured));
 	rc |= fmt_json_put(o, "passed", json_boolean(g->verdict == GATE_PASS));

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "joulestat/doc.h"
+#include "joulestat/schema.h"
 #include "joulestat/util.h"
 
 /* Text in a table cell: punctuation escaped, line breaks and controls as spaces. */
@@ -178,18 +179,17 @@ md_devices(FILE *f, const json_t *doc)
 static void
 md_stat(FILE *f, const char *what, const json_t *st, const char *unit)
 {
-	static const char *const keys[] = { "mean", "stddev", "median", "min", "max" };
-	double			 v;
-	size_t			 i;
+	double	v;
+	int	row;
 
 	if (!json_is_object(st))
 		return;
 	fprintf(f, "| %s | ", what);
-	for (i = 0; i < ARRAY_SIZE(keys); i++) {
-		md_figure(f, st, keys[i], unit, 3);
+	for (row = ROW_MEAN; row < ROW_N; row++) {
+		md_figure(f, st, schema_series_row(row), unit, 3);
 		fputs(" | ", f);
 	}
-	fprintf(f, "%.0f |\n", doc_real(st, "n", &v) ? v : 0);
+	fprintf(f, "%.0f |\n", doc_real(st, schema_series_row(ROW_N), &v) ? v : 0);
 }
 
 static void
