@@ -1,5 +1,7 @@
 /*
- * Unit tests of the bounds of -r's statistics (series_bound, stats.h): the
+ * Unit tests of -r's statistics (stats.h): mean, standard deviation,
+ * median, MAD and the outlier score of small known series; and their
+ * bounds (series_bound): the
  * mean's is the mean of the runs' bounds; a median's, minimum's and
  * maximum's contain that statistic of every set of truths the runs'
  * bounds allow, and are the run's own bound when the runs' bounds are
@@ -16,8 +18,53 @@
 #include <cmocka.h>
 
 #include "joulestat/stats.h"
+#include "joulestat/util.h"
+
+#include "near.h"
 
 #define EPS	1e-9
+
+/* Mean, sample sd, median and MAD of a small known series. */
+static void
+test_series_stats(void **state)
+{
+	const double		v[] = { 10, 12, 11, 13, 40 };
+	struct series_stat	st;
+
+	(void)state;
+	series_stats(v, ARRAY_SIZE(v), &st);
+	assert_int_equal(st.n, 5);
+	assert_near(st.mean, 17.2, 1e-12);
+	/* Deviations -7.2 -5.2 -6.2 -4.2 22.8: squares sum to 654.8, / 4. */
+	assert_near(st.sd, sqrt(654.8 / 4), 1e-12);
+	assert_near(st.min, 10, 0);
+	assert_near(st.max, 40, 0);
+	assert_near(st.median, 12, 0);
+	/* |v - 12| = 2 0 1 1 28: median 1. */
+	assert_near(st.mad, 1, 0);
+	assert_true(series_mzscore(&st, 40) > SERIES_OUTLIER_Z);
+	assert_true(fabs(series_mzscore(&st, 13)) < SERIES_OUTLIER_Z);
+}
+
+static void
+test_series_edge_cases(void **state)
+{
+	const double		one[] = { 5 }, same[] = { 3, 3, 3, 3 }, two[] = { 1, 2 };
+	struct series_stat	st;
+
+	(void)state;
+	series_stats(one, 0, &st);
+	assert_int_equal(st.n, 0);
+	series_stats(one, 1, &st);
+	assert_near(st.mean, 5, 0);
+	assert_near(st.sd, 0, 0);
+	series_stats(same, 4, &st);
+	assert_near(st.mad, 0, 0);
+	assert_near(series_mzscore(&st, 100), 0, 0);
+	series_stats(two, 2, &st);
+	assert_near(st.median, 1.5, 0);
+	assert_near(st.sd, sqrt(0.5), 1e-12);
+}
 
 static void
 test_equal_bounds(void **state)
@@ -116,6 +163,8 @@ int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_series_stats),
+		cmocka_unit_test(test_series_edge_cases),
 		cmocka_unit_test(test_equal_bounds),
 		cmocka_unit_test(test_order_statistics),
 		cmocka_unit_test(test_contains_corners),
