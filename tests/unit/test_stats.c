@@ -1,11 +1,10 @@
 /*
  * Unit tests of -r's statistics (stats.h): mean, standard deviation,
  * median, MAD and the outlier score of small known series; and their
- * bounds (series_bound): the
- * mean's is the mean of the runs' bounds; a median's, minimum's and
- * maximum's contain that statistic of every set of truths the runs'
- * bounds allow, and are the run's own bound when the runs' bounds are
- * equal; a run without a bound makes them unknown.
+ * bounds (series_bound): the mean's is the mean of the runs' bounds; a
+ * median's, minimum's and maximum's contain that statistic of every set
+ * of truths the runs' bounds allow, and are the run's own bound when the
+ * runs' bounds are equal; a run without a bound makes them unknown.
  */
 #include <stdarg.h>
 #include <stddef.h>
