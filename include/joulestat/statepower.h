@@ -30,6 +30,15 @@ void	statepower_add(struct state_power *sp, double e_mj, double h_s);
 double	statepower_mw(const struct state_power *sp);
 
 /*
+ * The crossing rule: e (mJ) over h seconds, power pa before the state
+ * changed and pb after (mW, pa != pb), gives e = h (f pa + (1 - f) pb), the
+ * crossing at f h and the first state's part f h pa, which is returned
+ * (f kept within the interval).  *out_mj, when out_mj is not NULL, is how
+ * much energy a crossing outside the interval would have moved.
+ */
+double	statepower_part(double e, double h, double pa, double pb, double *out_mj);
+
+/*
  * The part of counter energy e_mj of an interval of h_s seconds that
  * belongs to state a at its start, before it changed once to state b:
  * e = h (f Pa + (1 - f) Pb) with each state's estimated power gives the

@@ -94,6 +94,23 @@ spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s
 	a->states[sp].has_energy = a->states[sc].has_energy = true;
 }
 
+/* Power integrated over dt_ns between readings of a_mw and b_mw: the trapezoid (mJ). */
+static double
+trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns)
+{
+	return (a_mw + b_mw) / 2 * (double)dt_ns / 1e9;
+}
+
+/*
+ * Its bound: exact when power changes once, monotonically, between the
+ * two readings (HACKING.md, "Measurement rules", Bounds).
+ */
+static double
+trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns)
+{
+	return fabs(b_mw - a_mw) / 2 * (double)dt_ns / 1e9;
+}
+
 /*
  * Integrate the driver's own power samples that are new in s (trapezoid
  * between samples; before the first one, its power stands from first_ns).
@@ -117,10 +134,9 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 			e = (double)pt->power_mw * (double)(pt->t_ns - t0) / 1e9;
 			a->first_point_mw = pt->power_mw;
 		} else {
-			e = ((double)a->last_point_mw + pt->power_mw) / 2 *
-			    (double)(pt->t_ns - t0) / 1e9;
-			a->points_err_mj += fabs((double)pt->power_mw - a->last_point_mw) / 2 *
-			    (double)(pt->t_ns - t0) / 1e9;
+			e = trapezoid_mj(a->last_point_mw, pt->power_mw, pt->t_ns - t0);
+			a->points_err_mj += trapezoid_err_mj(a->last_point_mw, pt->power_mw,
+			    pt->t_ns - t0);
 		}
 		if (is_spread && p != NULL)
 			spread_energy(a, p, s, t0, pt->t_ns, e);
@@ -154,10 +170,9 @@ add_ticks(struct dev_acct *a, const struct sample *s)
 	if (is_bridge && a->has_last_p)
 		a->bridged_ns += s->t_ns - a->last_p_ns;
 	if (a->has_last_p && (!a->is_after_gap || is_bridge)) {
-		e = ((double)a->last_p_mw + s->power_mw) / 2 * (double)(s->t_ns - a->last_p_ns) / 1e9;
-		/* Exact when power changes once, monotonically, between the two readings. */
-		a->ticks_err_mj += fabs((double)s->power_mw - a->last_p_mw) / 2 *
-		    (double)(s->t_ns - a->last_p_ns) / 1e9;
+		e = trapezoid_mj(a->last_p_mw, s->power_mw, s->t_ns - a->last_p_ns);
+		a->ticks_err_mj += trapezoid_err_mj(a->last_p_mw, s->power_mw,
+		    s->t_ns - a->last_p_ns);
 		a->ticks_mj += e;
 		a->ticks_ns += s->t_ns - a->last_p_ns;
 		a->has_ticks_integral = true;
@@ -252,17 +267,15 @@ static double
 split_counter(const struct sample *p, const struct sample *s, double e, double *err)
 {
 	double	h = (double)(s->t_ns - p->t_ns) / 1e9, pa = p->power_mw, pb = s->power_mw;
-	double	dp = pb - pa, raw, f, ea;
+	double	dp = pb - pa, outside, ea;
 
 	if (fabs(dp) <= 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.01 * max_d(pa, pb)) {
 		*err = e / 2;		/* no power step to place the crossing by */
 		return e / 2;
 	}
-	raw = (pb - e / h) / dp;
-	f = min_d(1, max_d(0, raw));
-	ea = min_d(e, f * h * pa);
+	ea = statepower_part(e, h, pa, pb, &outside);
 	*err = 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(dp) * (double)(p->read_ns + s->read_ns) /
-	    1e9 + fabs(raw - f) * h * fabs(dp);
+	    1e9 + outside;
 	*err = min_d(*err, max_d(ea, e - ea));
 	return ea;
 }
@@ -331,8 +344,8 @@ same_state_bound(struct dev_acct *a, const struct sample *p, const struct sample
 	if (is_counter && has_instant(a, p, s))
 		check_hidden(a, p, s, e);
 	else if (!is_counter && has_both(p, s, M_POWER))
-		a->states[state_slot(p)].energy_err_mj += fabs((double)s->power_mw - p->power_mw) /
-		    2 * (double)(s->t_ns - p->t_ns) / 1e9;
+		a->states[state_slot(p)].energy_err_mj += trapezoid_err_mj(p->power_mw,
+		    s->power_mw, s->t_ns - p->t_ns);
 }
 
 /* The clocks known at both ends, over dt. */

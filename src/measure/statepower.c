@@ -37,14 +37,13 @@ statepower_mw(const struct state_power *sp)
 /* A power never seen in the state's intervals: a fiftieth beyond their range. */
 #define STATEPOWER_MARGIN	0.02
 
-/* State a's part of e at powers pa, pb (mW); *out_mw is how far the crossing fell outside. */
-static double
-part_of(double e, double h, double pa, double pb, double *out)
+double
+statepower_part(double e, double h, double pa, double pb, double *out_mj)
 {
 	double	raw = (pb - e / h) / (pb - pa), f = min_d(1, max_d(0, raw));
 
-	if (out != NULL)
-		*out = fabs(raw - f) * h * fabs(pb - pa);
+	if (out_mj != NULL)
+		*out_mj = fabs(raw - f) * h * fabs(pb - pa);
 	return min_d(e, f * h * pa);
 }
 
@@ -65,10 +64,10 @@ statepower_split(const struct state_power *a, const struct state_power *b, doubl
 		return false;
 	pa = statepower_mw(a);
 	pb = statepower_mw(b);
-	ea = part_of(e_mj, h_s, pa, pb, &outside);
+	ea = statepower_part(e_mj, h_s, pa, pb, &outside);
 	/* The part is monotonic in each power: its extremes are at the corners. */
 	for (i = 0; i < 4; i++) {
-		c = part_of(e_mj, h_s, i & 1 ? ahi : alo, i & 2 ? bhi : blo, NULL);
+		c = statepower_part(e_mj, h_s, i & 1 ? ahi : alo, i & 2 ? bhi : blo, NULL);
 		err = max_d(err, fabs(c - ea));
 	}
 	err += 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(pb - pa) * read_s + outside;
