@@ -76,6 +76,21 @@ get_workload(const struct report *r, size_t d, int s)
 	return r->devs[d].has_attrib ? r->devs[d].workload_mj / 1e3 : NAN;
 }
 
+/* The run's figures of P-state slot on device d, or NULL when it never entered it. */
+static const struct state_report *
+state_of(const struct report *r, size_t d, int slot)
+{
+	const struct dev_report	*dr = &r->devs[d];
+	size_t			 i;
+	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+
+	for (i = 0; i < dr->nstates; i++) {
+		if (dr->states[i].pstate == want)
+			return &dr->states[i];
+	}
+	return NULL;
+}
+
 /*
  * Time in a P-state slot; a state a run never entered counts as 0 s, but
  * a run whose P-state was never read is unknown in every known state.
@@ -83,35 +98,24 @@ get_workload(const struct report *r, size_t d, int s)
 static double
 get_state(const struct report *r, size_t d, int slot)
 {
-	const struct dev_report	*dr = &r->devs[d];
-	size_t			 i;
-	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+	const struct dev_report		*dr = &r->devs[d];
+	const struct state_report	*st;
 
 	/* No P-state read: the run says nothing of any known state. */
 	if (dr->nstates == 0 || (slot != ACCOUNT_STATE_UNKNOWN && dr->nstates == 1 &&
 	    dr->states[0].pstate == PSTATE_UNKNOWN))
 		return NAN;
-
-	for (i = 0; i < dr->nstates; i++) {
-		if (dr->states[i].pstate == want)
-			return (double)dr->states[i].time_ns / 1e9;
-	}
-	return 0;
+	st = state_of(r, d, slot);
+	return st != NULL ? (double)st->time_ns / 1e9 : 0;
 }
 
 /* The bound of get_state's figure; 0 s of a state never entered is exact. */
 static double
 get_state_err(const struct report *r, size_t d, int slot)
 {
-	const struct dev_report	*dr = &r->devs[d];
-	size_t			 i;
-	int			 want = slot == ACCOUNT_STATE_UNKNOWN ? PSTATE_UNKNOWN : slot;
+	const struct state_report	*st = state_of(r, d, slot);
 
-	for (i = 0; i < dr->nstates; i++) {
-		if (dr->states[i].pstate == want)
-			return (double)dr->states[i].time_err_ns / 1e9;
-	}
-	return 0;
+	return st != NULL ? (double)st->time_err_ns / 1e9 : 0;
 }
 
 /* What summarizing one series needs: its runs, and room for one figure of each. */
