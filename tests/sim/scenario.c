@@ -7,7 +7,7 @@
  * a simulator that guesses would certify tools that guess.  It does not
  * evaluate anything over time: model.c does.
  */
-#include "nvsim.h"
+#include "scenario.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -16,33 +16,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAXARGS		32
-#define MAX_WATTS	100000.0
-#define MAX_MS		(24ull * 3600 * 1000)	/* a scenario longer than a day is a typo */
-#define MIB		(1024ull * 1024)
-
-struct parser {
-	const char	*path;
-	unsigned	 line;
-	struct scenario	*sc;
-	struct simdev	*dev;			/* the current device block */
-	int64_t		 prev_end;		/* where the last phase ends; -1 if open */
-	unsigned	 phase_line;		/* line of the last phase */
-	unsigned	 dev_line;		/* line of the current "device" */
-	bool		 is_ramp_open;		/* last phase ramps without a known end */
-	char		*err;
-};
-
-typedef int (*kw_fn)(struct parser *, int, char **);
-
-struct keyword {
-	const char	*name;
-	kw_fn		 fn;
-	bool		 in_device;		/* else global: before any device */
-	int		 min_args;
-	int		 max_args;
-};
 
 /* The symbols a slow, fail or notsupported line may name: every one we export. */
 static const char *const calls[] = {
@@ -71,8 +44,8 @@ static const char *const calls[] = {
 	"nvmlDeviceGetGpuInstanceId", "nvmlDeviceGetComputeInstanceId",
 };
 
-static int
-perr(struct parser *p, const char *fmt, ...)
+int
+scn_perr(struct parser *p, const char *fmt, ...)
 {
 	va_list	 ap;
 	int	 n;
@@ -96,8 +69,8 @@ scenario_is_call(const char *name)
 }
 
 /* Append one zeroed element to a growing array; NULL when out of memory. */
-static void *
-append(void *vp, size_t *n, size_t size)
+void *
+scn_append(void *vp, size_t *n, size_t size)
 {
 	void	**v = vp;
 	char	 *nv;
@@ -110,68 +83,68 @@ append(void *vp, size_t *n, size_t size)
 	return nv + (*n)++ * size;
 }
 
-static int
-parse_num(struct parser *p, const char *what, const char *s, int base,
+int
+scn_parse_num(struct parser *p, const char *what, const char *s, int base,
     unsigned long long max, unsigned long long *v)
 {
 	char	*end;
 
 	if (*s == '\0' || *s == '-' || *s == '+' || isspace((unsigned char)*s))
-		return perr(p, "%s: '%s' is not a number", what, s);
+		return scn_perr(p, "%s: '%s' is not a number", what, s);
 	errno = 0;
 	*v = strtoull(s, &end, base);
 	if (*end != '\0')
-		return perr(p, "%s: '%s' is not a number", what, s);
+		return scn_perr(p, "%s: '%s' is not a number", what, s);
 	if (errno == ERANGE || *v > max)
-		return perr(p, "%s: %s is out of range (max %llu)", what, s, max);
+		return scn_perr(p, "%s: %s is out of range (max %llu)", what, s, max);
 	return 0;
 }
 
-static int
-parse_uint(struct parser *p, const char *what, const char *s, unsigned max, unsigned *v)
+int
+scn_parse_uint(struct parser *p, const char *what, const char *s, unsigned max, unsigned *v)
 {
 	unsigned long long u;
 
-	if (parse_num(p, what, s, 10, max, &u) == -1)
+	if (scn_parse_num(p, what, s, 10, max, &u) == -1)
 		return -1;
 	*v = (unsigned)u;
 	return 0;
 }
 
-static int
-parse_ms(struct parser *p, const char *what, const char *s, int64_t *v)
+int
+scn_parse_ms(struct parser *p, const char *what, const char *s, int64_t *v)
 {
 	unsigned long long u;
 
-	if (parse_num(p, what, s, 10, MAX_MS, &u) == -1)
+	if (scn_parse_num(p, what, s, 10, MAX_MS, &u) == -1)
 		return -1;
 	*v = (int64_t)u;
 	return 0;
 }
 
-static int
-parse_watts(struct parser *p, const char *s, double *w)
+int
+scn_parse_watts(struct parser *p, const char *s, double *w)
 {
 	char	*end;
 
 	if (*s == '\0' || *s == '-' || *s == '+')
-		return perr(p, "power: '%s' is not a number of watts", s);
+		return scn_perr(p, "power: '%s' is not a number of watts", s);
 	*w = strtod(s, &end);
 	if (*end != '\0' || !isfinite(*w))
-		return perr(p, "power: '%s' is not a number of watts", s);
+		return scn_perr(p, "power: '%s' is not a number of watts", s);
 	if (*w > MAX_WATTS)
-		return perr(p, "power: %s W is out of range", s);
+		return scn_perr(p, "power: %s W is out of range", s);
 	return 0;
 }
 
 /* yes/no, on/off, ...: the index of word in words, or -1 with a message. */
-static int
-parse_word(struct parser *p, const char *what, const char *s, const char *const *words)
+int
+scn_parse_word(struct parser *p, const char *what, const char *s, const char *const *words)
 {
 	for (int i = 0; words[i] != NULL; i++)
 		if (strcmp(s, words[i]) == 0)
 			return i;
-	return perr(p, "%s: unknown value '%s'", what, s);
+	return scn_perr(p, "%s: unknown value '%s'", what, s);
 }
 
 static int
@@ -180,15 +153,15 @@ parse_bool(struct parser *p, const char *what, const char *s, bool *v)
 	static const char *const words[] = { "no", "yes", "off", "on", NULL };
 	int	 i;
 
-	if ((i = parse_word(p, what, s, words)) == -1)
+	if ((i = scn_parse_word(p, what, s, words)) == -1)
 		return -1;
 	*v = (i % 2) == 1;
 	return 0;
 }
 
 /* Split "key=value" in place; value is NULL when there is no '='. */
-static char *
-split_kv(char *arg)
+char *
+scn_split_kv(char *arg)
 {
 	char	*eq;
 
@@ -207,7 +180,7 @@ set_string(struct parser *p, const char *what, char *dst, size_t size, int argc,
 	for (int i = 1; i < argc; i++) {
 		len += strlen(argv[i]) + (i > 1);
 		if (len >= size)
-			return perr(p, "%s is longer than %zu bytes", what, size - 1);
+			return scn_perr(p, "%s is longer than %zu bytes", what, size - 1);
 		if (i > 1)
 			strcat(dst, " ");
 		strcat(dst, argv[i]);
@@ -246,7 +219,7 @@ kw_uuid(struct parser *p, int argc, char **argv)
 {
 	(void)argc;
 	if (strncmp(argv[1], "GPU-", 4) != 0)
-		return perr(p, "uuid: '%s' does not start with GPU-", argv[1]);
+		return scn_perr(p, "uuid: '%s' does not start with GPU-", argv[1]);
 	p->dev->has_uuid = true;
 	return set_string(p, "uuid", p->dev->uuid, sizeof(p->dev->uuid), 2, argv);
 }
@@ -261,9 +234,9 @@ kw_busid(struct parser *p, int argc, char **argv)
 	(void)argc;
 	if (sscanf(argv[1], "%8x:%2x:%2x.%1x%n", &dom, &bus, &dev, &fn, &used) != 4 ||
 	    argv[1][used] != '\0' || !isxdigit((unsigned char)argv[1][0]))
-		return perr(p, "busid: '%s' is not DOMAIN:BUS:DEVICE.FUNCTION", argv[1]);
+		return scn_perr(p, "busid: '%s' is not DOMAIN:BUS:DEVICE.FUNCTION", argv[1]);
 	if (dev > 31 || fn != 0)
-		return perr(p, "busid: '%s': device above 31 or function not 0", argv[1]);
+		return scn_perr(p, "busid: '%s': device above 31 or function not 0", argv[1]);
 	p->dev->pci_domain = dom;
 	p->dev->pci_bus = bus;
 	p->dev->pci_device = dev;
@@ -276,10 +249,10 @@ kw_pciid(struct parser *p, int argc, char **argv)
 {
 	unsigned long long v;
 
-	if (parse_num(p, "pciid", argv[1], 16, UINT32_MAX, &v) == -1)
+	if (scn_parse_num(p, "pciid", argv[1], 16, UINT32_MAX, &v) == -1)
 		return -1;
 	p->dev->pci_id = (unsigned)v;
-	if (argc > 2 && parse_num(p, "pciid subsystem", argv[2], 16, UINT32_MAX, &v) == -1)
+	if (argc > 2 && scn_parse_num(p, "pciid subsystem", argv[2], 16, UINT32_MAX, &v) == -1)
 		return -1;
 	if (argc > 2)
 		p->dev->pci_subsys = (unsigned)v;
@@ -296,7 +269,7 @@ kw_arch(struct parser *p, int argc, char **argv)
 	int	i;
 
 	(void)argc;
-	if ((i = parse_word(p, "arch", argv[1], words)) == -1)
+	if ((i = scn_parse_word(p, "arch", argv[1], words)) == -1)
 		return -1;
 	p->dev->arch = 2 + (unsigned)i;
 	return 0;
@@ -313,7 +286,7 @@ static int
 kw_energy_offset(struct parser *p, int argc, char **argv)
 {
 	(void)argc;
-	return parse_num(p, "energy_offset", argv[1], 10, UINT64_MAX / 2,
+	return scn_parse_num(p, "energy_offset", argv[1], 10, UINT64_MAX / 2,
 	    &p->dev->energy_offset_mj);
 }
 
@@ -324,7 +297,7 @@ kw_power(struct parser *p, int argc, char **argv)
 	int	 i;
 
 	(void)argc;
-	if ((i = parse_word(p, "power", argv[1], words)) == -1)
+	if ((i = scn_parse_word(p, "power", argv[1], words)) == -1)
 		return -1;
 	p->dev->power = i == 0 ? POWER_INSTANT : POWER_AVERAGE_1S;
 	return 0;
@@ -338,18 +311,18 @@ kw_sample_ms(struct parser *p, int argc, char **argv)
 		p->dev->sample_ms = 0;
 		return 0;
 	}
-	if (parse_uint(p, "sample_ms", argv[1], 60000, &p->dev->sample_ms) == -1)
+	if (scn_parse_uint(p, "sample_ms", argv[1], 60000, &p->dev->sample_ms) == -1)
 		return -1;
-	return p->dev->sample_ms == 0 ? perr(p, "sample_ms: use 'none', not 0") : 0;
+	return p->dev->sample_ms == 0 ? scn_perr(p, "sample_ms: use 'none', not 0") : 0;
 }
 
 static int
 kw_procutil_ms(struct parser *p, int argc, char **argv)
 {
 	(void)argc;
-	if (parse_uint(p, "procutil_ms", argv[1], 60000, &p->dev->procutil_ms) == -1)
+	if (scn_parse_uint(p, "procutil_ms", argv[1], 60000, &p->dev->procutil_ms) == -1)
 		return -1;
-	return p->dev->procutil_ms == 0 ? perr(p, "procutil_ms must be above 0") : 0;
+	return p->dev->procutil_ms == 0 ? scn_perr(p, "procutil_ms must be above 0") : 0;
 }
 
 /* The idle power the attribution truth assumes (tests/sim/README, "Ground truth"). */
@@ -359,7 +332,7 @@ kw_idle(struct parser *p, int argc, char **argv)
 	unsigned long long	w;
 
 	(void)argc;
-	if (parse_num(p, "idle", argv[1], 10, 100000, &w) == -1)
+	if (scn_parse_num(p, "idle", argv[1], 10, 100000, &w) == -1)
 		return -1;
 	p->dev->idle_w = (double)w;
 	return 0;
@@ -375,17 +348,17 @@ kw_mig_device(struct parser *p, int argc, char **argv)
 	struct simmig	*m;
 	unsigned	 index, gi, ci;
 
-	if (parse_uint(p, "mig_device index", argv[1], p->dev->mig_max - 1, &index) == -1 ||
-	    parse_uint(p, "mig_device gi", argv[3], UINT32_MAX, &gi) == -1 ||
-	    parse_uint(p, "mig_device ci", argv[4], UINT32_MAX, &ci) == -1)
+	if (scn_parse_uint(p, "mig_device index", argv[1], p->dev->mig_max - 1, &index) == -1 ||
+	    scn_parse_uint(p, "mig_device gi", argv[3], UINT32_MAX, &gi) == -1 ||
+	    scn_parse_uint(p, "mig_device ci", argv[4], UINT32_MAX, &ci) == -1)
 		return -1;
 	if (strncmp(argv[2], "MIG-", 4) != 0 || strlen(argv[2]) >= NVSIM_NAME_LEN)
-		return perr(p, "mig_device: '%s' is not a MIG-... UUID", argv[2]);
+		return scn_perr(p, "mig_device: '%s' is not a MIG-... UUID", argv[2]);
 	for (size_t k = 0; k < p->dev->nmigs; k++)
 		if (p->dev->migs[k].index == index)
-			return perr(p, "mig_device: index %u twice", index);
-	if ((m = append(&p->dev->migs, &p->dev->nmigs, sizeof(*m))) == NULL)
-		return perr(p, "out of memory");
+			return scn_perr(p, "mig_device: index %u twice", index);
+	if ((m = scn_append(&p->dev->migs, &p->dev->nmigs, sizeof(*m))) == NULL)
+		return scn_perr(p, "out of memory");
 	m->index = index;
 	m->gi = gi;
 	m->ci = ci;
@@ -400,7 +373,7 @@ kw_mig(struct parser *p, int argc, char **argv)
 	int	 i;
 
 	(void)argc;
-	if ((i = parse_word(p, "mig", argv[1], words)) == -1)
+	if ((i = scn_parse_word(p, "mig", argv[1], words)) == -1)
 		return -1;
 	p->dev->mig = (enum mig_state)i;
 	return 0;
@@ -413,7 +386,7 @@ kw_virt(struct parser *p, int argc, char **argv)
 	int	 i;
 
 	(void)argc;
-	if ((i = parse_word(p, "virt", argv[1], words)) == -1)
+	if ((i = scn_parse_word(p, "virt", argv[1], words)) == -1)
 		return -1;
 	/* The words are in the order of nvmlGpuVirtualizationMode_t. */
 	p->dev->virt = (nvmlGpuVirtualizationMode_t)i;
@@ -429,13 +402,13 @@ kw_cuda_cc(struct parser *p, int argc, char **argv)
 
 	(void)argc;
 	if (dot == NULL)
-		return perr(p, "cuda_cc: '%s' is not MAJOR.MINOR", argv[1]);
+		return scn_perr(p, "cuda_cc: '%s' is not MAJOR.MINOR", argv[1]);
 	*dot = '\0';
-	if (parse_uint(p, "cuda_cc MAJOR", argv[1], 99, &major) == -1 ||
-	    parse_uint(p, "cuda_cc MINOR", dot + 1, 99, &minor) == -1)
+	if (scn_parse_uint(p, "cuda_cc MAJOR", argv[1], 99, &major) == -1 ||
+	    scn_parse_uint(p, "cuda_cc MINOR", dot + 1, 99, &minor) == -1)
 		return -1;
 	if (major == 0)
-		return perr(p, "cuda_cc: major 0");
+		return scn_perr(p, "cuda_cc: major 0");
 	p->dev->cc_major = (int)major;
 	p->dev->cc_minor = (int)minor;
 	return 0;
@@ -454,12 +427,12 @@ kw_power_limit(struct parser *p, int argc, char **argv)
 	unsigned	 w[3];
 
 	for (int i = 1; i < argc; i++)
-		if (parse_uint(p, "power_limit", argv[i], 100000, &w[i - 1]) == -1)
+		if (scn_parse_uint(p, "power_limit", argv[i], 100000, &w[i - 1]) == -1)
 			return -1;
 	if (argc == 3)
-		return perr(p, "power_limit takes WATTS or WATTS MIN MAX");
+		return scn_perr(p, "power_limit takes WATTS or WATTS MIN MAX");
 	if (argc == 4 && (w[1] > w[0] || w[0] > w[2]))
-		return perr(p, "power_limit: need MIN <= WATTS <= MAX");
+		return scn_perr(p, "power_limit: need MIN <= WATTS <= MAX");
 	p->dev->limit_mw = w[0] * 1000;
 	p->dev->limit_min_mw = argc == 4 ? w[1] * 1000 : w[0] * 500;
 	p->dev->limit_max_mw = argc == 4 ? w[2] * 1000 : w[0] * 1000;
@@ -471,7 +444,7 @@ kw_max_clocks(struct parser *p, int argc, char **argv)
 {
 	(void)argc;
 	for (int i = 0; i < 3; i++)
-		if (parse_uint(p, "max_clocks", argv[i + 1], 100000, &p->dev->max_mhz[i]) == -1)
+		if (scn_parse_uint(p, "max_clocks", argv[i + 1], 100000, &p->dev->max_mhz[i]) == -1)
 			return -1;
 	return 0;
 }
@@ -480,9 +453,9 @@ static int
 kw_base_clock(struct parser *p, int argc, char **argv)
 {
 	(void)argc;
-	if (parse_uint(p, "base_clock", argv[1], 100000, &p->dev->base_mhz) == -1)
+	if (scn_parse_uint(p, "base_clock", argv[1], 100000, &p->dev->base_mhz) == -1)
 		return -1;
-	return p->dev->base_mhz == 0 ? perr(p, "base_clock must be above 0") : 0;
+	return p->dev->base_mhz == 0 ? scn_perr(p, "base_clock must be above 0") : 0;
 }
 
 /* clock_absent TYPE...: GetClockInfo of these types answers NOT_SUPPORTED. */
@@ -494,7 +467,7 @@ kw_clock_absent(struct parser *p, int argc, char **argv)
 
 	for (k = 1; k < argc; k++) {
 		/* The words are in the order of nvmlClockType_t. */
-		if ((i = parse_word(p, "clock_absent", argv[k], words)) == -1)
+		if ((i = scn_parse_word(p, "clock_absent", argv[k], words)) == -1)
 			return -1;
 		p->dev->clock_absent |= 1u << i;
 	}
@@ -508,7 +481,7 @@ kw_lock_clocks(struct parser *p, int argc, char **argv)
 	int	 i;
 
 	(void)argc;
-	if ((i = parse_word(p, "lock_clocks", argv[1], words)) == -1)
+	if ((i = scn_parse_word(p, "lock_clocks", argv[1], words)) == -1)
 		return -1;
 	/* The words are in the order of enum lock_support. */
 	p->dev->lock_support = (enum lock_support)i;
@@ -520,426 +493,13 @@ kw_memory(struct parser *p, int argc, char **argv)
 {
 	unsigned long long total, reserved = 0;
 
-	if (parse_num(p, "memory", argv[1], 10, 1ull << 30, &total) == -1)
+	if (scn_parse_num(p, "memory", argv[1], 10, 1ull << 30, &total) == -1)
 		return -1;
-	if (argc > 2 && parse_num(p, "memory reserved", argv[2], 10, total, &reserved) == -1)
+	if (argc > 2 && scn_parse_num(p, "memory reserved", argv[2], 10, total, &reserved) == -1)
 		return -1;
 	p->dev->mem_total = total * MIB;
 	p->dev->mem_reserved = reserved * MIB;
 	return 0;
-}
-
-/* The phase options that are plain unsigned numbers, by field. */
-struct uint_opt {
-	const char	*key;
-	size_t		 offset;
-	unsigned	 max;
-};
-
-static const struct uint_opt phase_uints[] = {
-	{ "gfx",	offsetof(struct phase, gfx_mhz),	100000 },
-	{ "sm",		offsetof(struct phase, sm_mhz),		100000 },
-	{ "mem",	offsetof(struct phase, mem_mhz),	100000 },
-	{ "temp",	offsetof(struct phase, temp_c),		200 },
-	{ "util",	offsetof(struct phase, util_pct),	100 },
-	{ "memutil",	offsetof(struct phase, memutil_pct),	100 },
-};
-
-static int
-phase_pstate(struct parser *p, const char *v, unsigned *ps)
-{
-	if (strcmp(v, "unknown") == 0) {
-		*ps = NVML_PSTATE_UNKNOWN;
-		return 0;
-	}
-	if (v[0] == 'P')
-		v++;
-	return parse_uint(p, "pstate", v, 15, ps);
-}
-
-static int
-phase_power(struct parser *p, char *v, struct phase *ph, bool *is_ramp)
-{
-	char	*dots;
-
-	*is_ramp = false;
-	if ((dots = strstr(v, "..")) != NULL) {
-		*dots = '\0';
-		*is_ramp = true;
-		if (parse_watts(p, dots + 2, &ph->p1_w) == -1)
-			return -1;
-	}
-	if (parse_watts(p, v, &ph->p0_w) == -1)
-		return -1;
-	if (!*is_ramp)
-		ph->p1_w = ph->p0_w;
-	return 0;
-}
-
-static int
-phase_uint(struct parser *p, const char *key, const char *v, struct phase *ph)
-{
-	for (size_t i = 0; i < sizeof(phase_uints) / sizeof(phase_uints[0]); i++)
-		if (strcmp(key, phase_uints[i].key) == 0)
-			return parse_uint(p, key, v, phase_uints[i].max,
-			    (unsigned *)(void *)((char *)ph + phase_uints[i].offset));
-	return perr(p, "phase: unknown key '%s'", key);
-}
-
-/* What a phase line said beyond the carried-over values. */
-struct phase_args {
-	int64_t		 at;			/* -1: not given */
-	int64_t		 dur;			/* -1: not given */
-	bool		 has_power;
-	bool		 has_pstate;
-	bool		 is_ramp;
-};
-
-static int
-phase_opt(struct parser *p, char *arg, struct phase *ph, struct phase_args *a)
-{
-	char			*v;
-	unsigned long long	 mask;
-
-	if ((v = split_kv(arg)) == NULL || *v == '\0')
-		return perr(p, "phase: '%s' is not key=value", arg);
-	if (strcmp(arg, "at") == 0)
-		return parse_ms(p, "at", v, &a->at);
-	if (strcmp(arg, "dur") == 0)
-		return parse_ms(p, "dur", v, &a->dur);
-	if (strcmp(arg, "power") == 0) {
-		a->has_power = true;
-		return phase_power(p, v, ph, &a->is_ramp);
-	}
-	if (strcmp(arg, "pstate") == 0) {
-		a->has_pstate = true;
-		return phase_pstate(p, v, &ph->pstate);
-	}
-	if (strcmp(arg, "throttle") == 0) {
-		if (parse_num(p, "throttle", v, 0, UINT64_MAX, &mask) == -1)
-			return -1;
-		ph->throttle = mask;
-		return 0;
-	}
-	return phase_uint(p, arg, v, ph);
-}
-
-/* Work out where the new phase starts, and close the one before it. */
-static int
-phase_place(struct parser *p, struct phase *ph, const struct phase_args *a)
-{
-	struct simdev	*d = p->dev;
-
-	if (a->at < 0 && p->prev_end < 0)
-		return perr(p, d->nphases == 0 ? "the first phase needs at=0" :
-		    "phase: need at=, the previous phase has no dur=");
-	ph->start_ms = a->at >= 0 ? a->at : p->prev_end;
-	if (d->nphases == 0 && ph->start_ms != 0)
-		return perr(p, "the first phase must start at 0");
-	if (a->at >= 0 && p->prev_end >= 0 && a->at != p->prev_end)
-		return perr(p, "phase at=%lld but the previous one ends at %lld",
-		    (long long)a->at, (long long)p->prev_end);
-	if (d->nphases > 0 && ph->start_ms <= d->phases[d->nphases - 1].start_ms)
-		return perr(p, "phase at=%lld does not come after the previous phase",
-		    (long long)ph->start_ms);
-	if (a->dur == 0)
-		return perr(p, "phase: dur=0");
-	p->prev_end = a->dur > 0 ? ph->start_ms + a->dur : -1;
-	ph->ramp_end_ms = !a->is_ramp ? ph->start_ms : a->dur > 0 ? p->prev_end : -1;
-	return 0;
-}
-
-/* A ramp without dur= ends where the next phase starts. */
-static int
-phase_close_ramp(struct parser *p, int64_t next_start)
-{
-	struct simdev	*d = p->dev;
-	unsigned	 line = p->line;
-
-	if (!p->is_ramp_open)
-		return 0;
-	p->is_ramp_open = false;
-	if (next_start >= 0) {
-		d->phases[d->nphases - 1].ramp_end_ms = next_start;
-		return 0;
-	}
-	p->line = p->phase_line;
-	perr(p, "a ramp in the last phase needs dur=");
-	p->line = line;
-	return -1;
-}
-
-static int
-kw_phase(struct parser *p, int argc, char **argv)
-{
-	struct simdev		*d = p->dev;
-	struct phase		 ph = { .pstate = 0, .temp_c = 30 };
-	struct phase_args	 a = { .at = -1, .dur = -1 };
-
-	if (d->nphases > 0) {
-		ph = d->phases[d->nphases - 1];
-		ph.p0_w = ph.p1_w;
-	}
-	for (int i = 1; i < argc; i++)
-		if (phase_opt(p, argv[i], &ph, &a) == -1)
-			return -1;
-	if (d->nphases == 0 && (!a.has_power || !a.has_pstate))
-		return perr(p, "the first phase needs power= and pstate=");
-	if (phase_place(p, &ph, &a) == -1)
-		return -1;
-	if (phase_close_ramp(p, ph.start_ms) == -1)
-		return -1;
-	if (append(&d->phases, &d->nphases, sizeof(ph)) == NULL)
-		return perr(p, "out of memory");
-	d->phases[d->nphases - 1] = ph;
-	p->is_ramp_open = ph.ramp_end_ms < 0;
-	p->phase_line = p->line;
-	return 0;
-}
-
-/* PCT, or PCT/PCT for the two halves of a cycle (every=); one value is both. */
-static int
-parse_pair(struct parser *p, const char *key, char *v, unsigned *a, unsigned *b)
-{
-	char	*slash = strchr(v, '/');
-
-	if (slash != NULL)
-		*slash = '\0';
-	if (parse_uint(p, key, v, 100, a) == -1)
-		return -1;
-	*b = *a;
-	return slash != NULL ? parse_uint(p, key, slash + 1, 100, b) : 0;
-}
-
-static int
-proc_opt(struct parser *p, char *arg, struct proc_spec *ps)
-{
-	static const char *const types[] = { "compute", "graphics", NULL };
-	unsigned long long	 mib;
-	char			*v;
-	int			 t;
-
-	if ((v = split_kv(arg)) == NULL || *v == '\0')
-		return perr(p, "'%s' is not key=value", arg);
-	if (strcmp(arg, "sm") == 0)
-		return parse_pair(p, "sm", v, &ps->sm_pct, &ps->sm2_pct);
-	if (strcmp(arg, "mem") == 0)
-		return parse_pair(p, "mem", v, &ps->mem_pct, &ps->mem2_pct);
-	if (strcmp(arg, "every") == 0)
-		return parse_uint(p, "every", v, 3600000, &ps->every_ms);
-	if (strcmp(arg, "from") == 0)
-		return parse_ms(p, "from", v, &ps->from_ms);
-	if (strcmp(arg, "to") == 0)
-		return parse_ms(p, "to", v, &ps->to_ms);
-	if (strcmp(arg, "gpumem") == 0) {
-		if (parse_num(p, "gpumem", v, 10, 1ull << 30, &mib) == -1)
-			return -1;
-		ps->gpumem_bytes = mib * MIB;
-		return 0;
-	}
-	if (strcmp(arg, "comm") == 0) {
-		if (strlen(v) >= sizeof(ps->comm))
-			return perr(p, "comm= is at most %zu characters", sizeof(ps->comm) - 1);
-		strcpy(ps->comm, v);
-		return 0;
-	}
-	if (strcmp(arg, "type") == 0) {
-		if ((t = parse_word(p, "type", v, types)) == -1)
-			return -1;
-		ps->is_graphics = t == 1;
-		return 0;
-	}
-	return perr(p, "unknown key '%s'", arg);
-}
-
-static int
-add_procs(struct parser *p, struct proc_spec *ps, int argc, char **argv)
-{
-	ps->to_ms = NVSIM_NEVER;
-	for (int i = 0; i < argc; i++)
-		if (proc_opt(p, argv[i], ps) == -1)
-			return -1;
-	if (ps->to_ms <= ps->from_ms)
-		return perr(p, "from= must come before to=");
-	if (ps->every_ms == 0 && (ps->sm2_pct != ps->sm_pct || ps->mem2_pct != ps->mem_pct))
-		return perr(p, "sm=A/B and mem=A/B need every=MS");
-	if (append(&p->dev->procs, &p->dev->nprocs, sizeof(*ps)) == NULL)
-		return perr(p, "out of memory");
-	p->dev->procs[p->dev->nprocs - 1] = *ps;
-	return 0;
-}
-
-static int
-kw_tree(struct parser *p, int argc, char **argv)
-{
-	struct proc_spec ps = { .kind = PROC_TREE };
-
-	return add_procs(p, &ps, argc - 1, argv + 1);
-}
-
-static int
-kw_proc(struct parser *p, int argc, char **argv)
-{
-	struct proc_spec ps = { .kind = PROC_PID };
-
-	if (parse_uint(p, "proc pid", argv[1], UINT32_MAX, &ps.pid) == -1)
-		return -1;
-	if (ps.pid == 0)
-		return perr(p, "proc: pid 0");
-	return add_procs(p, &ps, argc - 2, argv + 2);
-}
-
-static int
-kw_proccount(struct parser *p, int argc, char **argv)
-{
-	struct proc_spec ps = { .kind = PROC_MANY };
-
-	if (parse_uint(p, "proccount", argv[1], 1000000, &ps.count) == -1)
-		return -1;
-	return add_procs(p, &ps, argc - 2, argv + 2);
-}
-
-static int
-kw_vgpu(struct parser *p, int argc, char **argv)
-{
-	struct proc_spec	 ps = { .kind = PROC_PID };
-	struct vgpu		*v;
-
-	if (parse_uint(p, "vgpu id", argv[1], UINT32_MAX, &ps.pid) == -1)
-		return -1;
-	for (int i = 2; i < argc; i++) {
-		if (strncmp(argv[i], "sm=", 3) != 0 && strncmp(argv[i], "mem=", 4) != 0)
-			return perr(p, "vgpu: '%s' is not sm= or mem=", argv[i]);
-		if (proc_opt(p, argv[i], &ps) == -1)
-			return -1;
-	}
-	if ((v = append(&p->dev->vgpus, &p->dev->nvgpus, sizeof(*v))) == NULL)
-		return perr(p, "out of memory");
-	v->id = ps.pid;
-	v->sm_pct = ps.sm_pct;
-	v->mem_pct = ps.mem_pct;
-	return 0;
-}
-
-static int
-parse_window(struct parser *p, char **argv, struct window *w)
-{
-	if (parse_ms(p, "from", argv[0], &w->from_ms) == -1 ||
-	    parse_ms(p, "to", argv[1], &w->to_ms) == -1)
-		return -1;
-	return w->to_ms <= w->from_ms ? perr(p, "FROM must come before TO") : 0;
-}
-
-static int
-kw_lost(struct parser *p, int argc, char **argv)
-{
-	struct window	 w;
-
-	(void)argc;
-	if (parse_window(p, argv + 1, &w) == -1)
-		return -1;
-	if (append(&p->dev->lost, &p->dev->nlost, sizeof(w)) == NULL)
-		return perr(p, "out of memory");
-	p->dev->lost[p->dev->nlost - 1] = w;
-	return 0;
-}
-
-static int
-kw_reset(struct parser *p, int argc, char **argv)
-{
-	int64_t	 at;
-
-	(void)argc;
-	if (parse_ms(p, "reset", argv[1], &at) == -1)
-		return -1;
-	if (p->dev->nresets > 0 && at <= p->dev->resets[p->dev->nresets - 1])
-		return perr(p, "reset times must increase");
-	if (append(&p->dev->resets, &p->dev->nresets, sizeof(at)) == NULL)
-		return perr(p, "out of memory");
-	p->dev->resets[p->dev->nresets - 1] = at;
-	return 0;
-}
-
-/* Calls that run before, after or outside the fault checks. */
-static bool
-is_unfaultable(const char *call)
-{
-	return strncmp(call, "nvmlInit", 8) == 0 || strcmp(call, "nvmlShutdown") == 0 ||
-	    strcmp(call, "nvmlErrorString") == 0 || strcmp(call, "nvmlSystemGetNVMLVersion") == 0;
-}
-
-/* slow, fail and notsupported go to the device block, or to every device. */
-static struct call_fault *
-add_fault(struct parser *p, const char *call)
-{
-	struct call_fault	*f;
-
-	if (!scenario_is_call(call)) {
-		perr(p, "'%s' is not a call the simulator exports", call);
-		return NULL;
-	}
-	if (is_unfaultable(call)) {
-		perr(p, "'%s' cannot be given faults", call);
-		return NULL;
-	}
-	if (p->dev != NULL)
-		f = append(&p->dev->faults, &p->dev->nfaults, sizeof(*f));
-	else
-		f = append(&p->sc->faults, &p->sc->nfaults, sizeof(*f));
-	if (f == NULL) {
-		perr(p, "out of memory");
-		return NULL;
-	}
-	snprintf(f->call, sizeof(f->call), "%s", call);
-	f->when.to_ms = NVSIM_NEVER;
-	return f;
-}
-
-/*
- * slow CALL MS FROM TO and fail CALL CODE FROM TO: a call that sleeps MS,
- * or answers CODE, inside a window; neither number may be 0.
- */
-static int
-timed_fault(struct parser *p, char **argv, bool is_slow)
-{
-	struct call_fault	*f;
-	struct window		 w;
-	unsigned		 v;
-
-	if (parse_uint(p, is_slow ? "slow MS" : "fail CODE", argv[2], is_slow ? 600000 : 999,
-	    &v) == -1 || parse_window(p, argv + 3, &w) == -1)
-		return -1;
-	if (v == 0)
-		return perr(p, is_slow ? "slow: 0 ms" : "fail: code 0 is success");
-	if ((f = add_fault(p, argv[1])) == NULL)
-		return -1;
-	if (is_slow)
-		f->delay_ms = v;
-	else
-		f->rc = (nvmlReturn_t)v;
-	f->when = w;
-	return 0;
-}
-
-static int
-kw_slow(struct parser *p, int argc, char **argv)
-{
-	(void)argc;
-	return timed_fault(p, argv, true);
-}
-
-static int
-kw_fail(struct parser *p, int argc, char **argv)
-{
-	(void)argc;
-	return timed_fault(p, argv, false);
-}
-
-static int
-kw_notsupported(struct parser *p, int argc, char **argv)
-{
-	(void)argc;
-	return add_fault(p, argv[1]) == NULL ? -1 : 0;
 }
 
 static int
@@ -949,11 +509,11 @@ dev_finish(struct parser *p)
 
 	if (d == NULL)
 		return 0;
-	if (phase_close_ramp(p, -1) == -1)
+	if (scn_phase_close_ramp(p, -1) == -1)
 		return -1;
 	if (!d->has_name || !d->has_uuid || !d->has_busid || d->nphases == 0) {
 		p->line = p->dev_line;
-		return perr(p, "device %u needs name, uuid, busid and at least one phase",
+		return scn_perr(p, "device %u needs name, uuid, busid and at least one phase",
 		    d->index);
 	}
 	for (size_t i = 0; i < d->nphases; i++)
@@ -969,14 +529,14 @@ kw_device(struct parser *p, int argc, char **argv)
 	unsigned	 idx;
 
 	(void)argc;
-	if (dev_finish(p) == -1 || parse_uint(p, "device", argv[1], 1000, &idx) == -1)
+	if (dev_finish(p) == -1 || scn_parse_uint(p, "device", argv[1], 1000, &idx) == -1)
 		return -1;
 	if (idx != p->sc->ndev)
-		return perr(p, "device %u: devices must be numbered 0, 1, ... in order", idx);
+		return scn_perr(p, "device %u: devices must be numbered 0, 1, ... in order", idx);
 	if (idx >= NVSIM_MAX_DEVICES)
-		return perr(p, "more than %d devices", NVSIM_MAX_DEVICES);
-	if ((d = append(&p->sc->devs, &p->sc->ndev, sizeof(*d))) == NULL)
-		return perr(p, "out of memory");
+		return scn_perr(p, "more than %d devices", NVSIM_MAX_DEVICES);
+	if ((d = scn_append(&p->sc->devs, &p->sc->ndev, sizeof(*d))) == NULL)
+		return scn_perr(p, "out of memory");
 	d->index = idx;
 	d->has_energy = true;
 	d->sample_ms = 20;
@@ -1024,23 +584,23 @@ static const struct keyword keywords[] = {
 	{ "lock_clocks",	kw_lock_clocks,		true,	2, 2 },
 	{ "clock_absent",	kw_clock_absent,	true,	2, 4 },
 	{ "memory",		kw_memory,		true,	2, 3 },
-	{ "phase",		kw_phase,		true,	2, MAXARGS },
-	{ "tree",		kw_tree,		true,	1, MAXARGS },
-	{ "proc",		kw_proc,		true,	2, MAXARGS },
-	{ "proccount",		kw_proccount,		true,	2, MAXARGS },
-	{ "vgpu",		kw_vgpu,		true,	2, MAXARGS },
-	{ "lost",		kw_lost,		true,	3, 3 },
-	{ "reset",		kw_reset,		true,	2, 2 },
-	{ "slow",		kw_slow,		false,	5, 5 },
-	{ "notsupported",	kw_notsupported,	false,	2, 2 },
-	{ "fail",		kw_fail,		false,	5, 5 },
+	{ "phase",		scn_kw_phase,		true,	2, MAXARGS },
+	{ "tree",		scn_kw_tree,		true,	1, MAXARGS },
+	{ "proc",		scn_kw_proc,		true,	2, MAXARGS },
+	{ "proccount",		scn_kw_proccount,		true,	2, MAXARGS },
+	{ "vgpu",		scn_kw_vgpu,		true,	2, MAXARGS },
+	{ "lost",		scn_kw_lost,		true,	3, 3 },
+	{ "reset",		scn_kw_reset,		true,	2, 2 },
+	{ "slow",		scn_kw_slow,		false,	5, 5 },
+	{ "notsupported",	scn_kw_notsupported,	false,	2, 2 },
+	{ "fail",		scn_kw_fail,		false,	5, 5 },
 };
 
 /* slow, fail and notsupported are the keywords allowed in both places. */
 static bool
 is_anywhere(const struct keyword *k)
 {
-	return k->fn == kw_slow || k->fn == kw_fail || k->fn == kw_notsupported;
+	return k->fn == scn_kw_slow || k->fn == scn_kw_fail || k->fn == scn_kw_notsupported;
 }
 
 static int
@@ -1052,13 +612,13 @@ run_keyword(struct parser *p, int argc, char **argv)
 		if (strcmp(argv[0], keywords[i].name) == 0)
 			k = &keywords[i];
 	if (k == NULL)
-		return perr(p, "unknown keyword '%s'", argv[0]);
+		return scn_perr(p, "unknown keyword '%s'", argv[0]);
 	if (k->in_device && p->dev == NULL)
-		return perr(p, "'%s' belongs inside a device block", k->name);
+		return scn_perr(p, "'%s' belongs inside a device block", k->name);
 	if (!k->in_device && !is_anywhere(k) && k->fn != kw_device && p->dev != NULL)
-		return perr(p, "'%s' must come before the first device", k->name);
+		return scn_perr(p, "'%s' must come before the first device", k->name);
 	if (argc < k->min_args || argc > k->max_args)
-		return perr(p, "'%s' takes %d to %d arguments", k->name, k->min_args - 1,
+		return scn_perr(p, "'%s' takes %d to %d arguments", k->name, k->min_args - 1,
 		    k->max_args - 1);
 	return k->fn(p, argc, argv);
 }
@@ -1074,7 +634,7 @@ parse_line(struct parser *p, char *line)
 	for (tok = strtok_r(line, " \t\r\n", &save); tok != NULL;
 	    tok = strtok_r(NULL, " \t\r\n", &save)) {
 		if (argc == MAXARGS)
-			return perr(p, "more than %d words", MAXARGS);
+			return scn_perr(p, "more than %d words", MAXARGS);
 		argv[argc++] = tok;
 	}
 	if (argc == 0)
@@ -1095,11 +655,11 @@ parse_stream(struct parser *p, FILE *f)
 	}
 	free(line);
 	if (rc == 0 && ferror(f))
-		rc = perr(p, "read error");
+		rc = scn_perr(p, "read error");
 	if (rc == 0)
 		rc = dev_finish(p);
 	if (rc == 0 && p->sc->ndev == 0)
-		rc = perr(p, "no device in the scenario");
+		rc = scn_perr(p, "no device in the scenario");
 	return rc;
 }
 
@@ -1120,7 +680,7 @@ scenario_load(const char *path, struct scenario *sc, char *err)
 	rc = parse_stream(&p, f);
 	fclose(f);
 	if (rc == 0 && (sc->path = strdup(path)) == NULL)
-		rc = perr(&p, "out of memory");
+		rc = scn_perr(&p, "out of memory");
 	if (rc == -1)
 		scenario_free(sc);
 	return rc;
