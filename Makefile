@@ -87,9 +87,9 @@ $(BUILD)/tests/test_%: tests/unit/test_%.c $(LIBOBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< $(LIBOBJ) $(LDLIBS) -lcmocka
 
-$(WORK): tests/workloads/js-work.c
+$(WORK): tests/workloads/js-work.c tests/workloads/js-work-tree.c tests/workloads/js-work.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $< -lm -pthread
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -o $@ $(filter %.c,$^) -lm -pthread
 
 $(CSVTOOL): tests/tools/csvtool.c
 	@mkdir -p $(@D)
