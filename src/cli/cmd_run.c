@@ -162,6 +162,8 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 	if (*sig != 0 && k > 0)
 		warnmsg("signal %d: the series was interrupted after %u of %u runs", *sig, k,
 		    total);
+	else if (*sig != 0 && run->is_attach)
+		warnmsg("signal %d before the measurement started: nothing was measured", *sig);
 	else if (*sig != 0)
 		warnmsg("signal %d before the command started: it was not run", *sig);
 	return status;

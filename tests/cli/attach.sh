@@ -54,9 +54,15 @@ test_attach_two() {
 	assert_ge "$csv_v" 2 processes
 }
 
-# ready_or_gone PID: PID is ready for SIGINT, or no longer running.
+# ready_or_gone PID: PID is measuring, so that SIGINT ends the measurement
+# (its timer, made when the run starts, is open), or no longer running.
+# A SIGINT during set-up, after the signals are taken but before the run,
+# rightly ends joulestat with 130 and no measurement.
 ready_or_gone() {
-	sig_handled "$1" 2 || ! pid_alive "$1"
+	for t_fd in /proc/"$1"/fd/*; do
+		[ "$(readlink "$t_fd" 2>/dev/null)" = 'anon_inode:[timerfd]' ] && return 0
+	done
+	! pid_alive "$1"
 }
 
 # SIGINT ends the measurement early, with a report, exit 0, and the
