@@ -202,7 +202,7 @@ $(FUZZDIR)/%.o: %.c
 	$(FUZZCC) $(CPPFLAGS) -Itests/sim $(FUZZFLAGS) -fsanitize=fuzzer-no-link $(WARN) \
 	    -MMD -MP -c -o $@ $<
 
-# perr() in the simulator has no format attribute, which clang (not gcc) reports.
+# scn_perr() in the simulator has no format attribute, which clang (not gcc) reports.
 $(FUZZDIR)/tests/sim/scenario.o: WARN += -Wno-format-nonliteral
 
 $(FUZZLIB): $(FUZZOBJ)

@@ -1,9 +1,9 @@
 /*
  * --list-devices --json (listout.h): the devices the backends found, each
  * with the identity keys of the run report's device objects (index, id,
- * name, bus_id, versions, backend, backend_index, power_kind), what it
- * measures and how, its notes, and the runtime mask that hides it from a
- * workload (null when none does).
+ * name, bus_id, versions, architecture, backend, backend_index,
+ * power_kind), what it measures and how, its notes, and the runtime mask
+ * that hides it from a workload (null when none does).
  */
 #include "joulestat/listout.h"
 
