@@ -58,14 +58,23 @@ drm_read(struct drm_dev *d, enum drm_sensor k, char *buf, size_t size)
 	return n > 0 ? buf : NULL;
 }
 
+/*
+ * A power reading at or above 2^31 µW (2.1 kW) is no reading: amdgpu of
+ * early 6.6 kernels printed a failed read as 4294967295.
+ */
+#define DRM_POWER_BAD_UW	(UINT64_C(1) << 31)
+
 static void
 drm_read_power(struct drm_dev *d, const char *text, struct sample *s)
 {
 	uint64_t	uw;
 
-	(void)d;
-	if (text == NULL || drm_parse_value(text, &uw) != 0 || uw / 1000 > UINT32_MAX)
+	if (text == NULL || drm_parse_value(text, &uw) != 0)
 		return;
+	if (uw >= DRM_POWER_BAD_UW) {
+		d->power_bad++;
+		return;
+	}
 	s->power_mw = (uint32_t)(uw / 1000);
 	s->valid |= M_POWER;
 }
@@ -95,15 +104,17 @@ drm_read_energy(struct drm_dev *d, const char *text, struct sample *s)
 /*
  * The current DPM level is the P-state: state n is level n counted from
  * the lowest clock (DPMn in the report), DRM_PSTATE_SLEEP is deep sleep
- * ("S:").  Without a marked line the state is unknown (older kernels mark
- * only exact matches).
+ * ("S:").  Tables that mark no line (exact matches only, on older kernels
+ * and on navi1x at the top clock) are matched against the hwmon clock
+ * read just before; without either the state is unknown.
  */
 static void
 drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
 {
 	struct drm_dpm	dpm;
+	uint32_t	clock = (s->valid & M_CLOCKS) != 0 ? s->gfx_mhz : 0;
 
-	if (text == NULL || drm_parse_dpm(text, &dpm) != 0 || !dpm.has_current)
+	if (text == NULL || drm_parse_dpm(text, clock, &dpm) != 0 || !dpm.has_current)
 		return;
 	if (dpm.is_sleep)
 		s->pstate = DRM_PSTATE_SLEEP;
@@ -112,7 +123,8 @@ drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
 	else
 		return;
 	s->valid |= M_PSTATE;
-	if (d->fds[DRM_S_FREQ_HZ] < 0) {
+	d->sclk_by_clock += dpm.is_by_clock;
+	if ((s->valid & M_CLOCKS) == 0) {
 		s->gfx_mhz = s->sm_mhz = dpm.mhz;
 		s->valid |= M_CLOCKS | M_SM_CLOCK;
 	}
@@ -124,7 +136,7 @@ drm_read_mclk(struct drm_dev *d, const char *text, struct sample *s)
 	struct drm_dpm	dpm;
 
 	(void)d;
-	if (text != NULL && drm_parse_dpm(text, &dpm) == 0 && dpm.has_current) {
+	if (text != NULL && drm_parse_dpm(text, 0, &dpm) == 0 && dpm.has_current) {
 		s->mem_mhz = dpm.mhz;
 		s->valid |= M_MEM_CLOCK;
 	}
@@ -221,7 +233,10 @@ drm_read_temp(struct drm_dev *d, const char *text, struct sample *s)
 	s->valid |= M_TEMP;
 }
 
-/* Per-tick readers, in this order: power and energy first, nearest to t_ns. */
+/*
+ * Per-tick readers, in this order: power and energy first, nearest to
+ * t_ns; the clocks before pp_dpm_sclk, which may need them.
+ */
 struct drm_reader {
 	enum drm_sensor	 sensor;
 	bool		 is_slow;		/* once per DRM_SLOW_NS */
@@ -231,10 +246,10 @@ struct drm_reader {
 static const struct drm_reader drm_readers[] = {
 	{ DRM_S_POWER,		false,	drm_read_power },
 	{ DRM_S_ENERGY,		false,	drm_read_energy },
-	{ DRM_S_SCLK,		false,	drm_read_sclk },
-	{ DRM_S_MCLK,		false,	drm_read_mclk },
 	{ DRM_S_FREQ_HZ,	false,	drm_read_freq_hz },
 	{ DRM_S_FREQ_MHZ,	false,	drm_read_freq_mhz },
+	{ DRM_S_SCLK,		false,	drm_read_sclk },
+	{ DRM_S_MCLK,		false,	drm_read_mclk },
 	{ DRM_S_IDLE,		false,	drm_read_idle },
 	{ DRM_S_BUSY,		true,	drm_read_busy },
 	{ DRM_S_MEMBUSY,	true,	drm_read_membusy },
@@ -332,6 +347,15 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 				    "counter was held, and the next reading caught up", d->held[k],
 				    d->held[k] == 1 ? "" : "s", d->paths[k]);
 		}
+		if (d->power_bad > 0)
+			backend_note(&devs[i], "%" PRIu64 " reading%s of %s at 2.1 kW or more "
+			    "(a failed read, as some kernels print it) were left out",
+			    d->power_bad, d->power_bad == 1 ? "" : "s", d->paths[DRM_S_POWER]);
+		if (d->sclk_by_clock > 0)
+			backend_note(&devs[i], "P-state of %" PRIu64 " reading%s from %s, as %s "
+			    "marked no level", d->sclk_by_clock, d->sclk_by_clock == 1 ? "" : "s",
+			    d->fds[DRM_S_FREQ_HZ] >= 0 ? d->paths[DRM_S_FREQ_HZ] :
+			    d->paths[DRM_S_FREQ_MHZ], d->paths[DRM_S_SCLK]);
 	}
 }
 

@@ -499,13 +499,24 @@ drm_dpm_label(const char *label)
 	return (long)n;
 }
 
+/* What drm_parse_dpm keeps between lines besides its result. */
+struct dpm_scan {
+	uint32_t	clock_mhz;	/* another reading of the clock, 0 when none */
+	uint32_t	min_other;	/* the lowest unmarked level's clock */
+	uint32_t	near_diff;	/* the level line nearest clock_mhz: how far, */
+	uint32_t	near_mhz;	/* its clock, */
+	unsigned	near_level;	/* its level, */
+	bool		is_near_lowest;	/* and whether it is the first level line */
+};
+
 /* One line of a pp_dpm table. */
 static int
-drm_dpm_line(struct drm_dpm *out, char *line, uint32_t *min_other)
+drm_dpm_line(struct drm_dpm *out, char *line, struct dpm_scan *sc)
 {
 	char		*colon = strchr(line, ':'), *label = line;
 	bool		 is_sleep, is_current;
-	uint32_t	 mhz;
+	uint32_t	 mhz, diff;
+	unsigned	 level;
 	long		 n;
 
 	while (*label == ' ' || *label == '\t')
@@ -517,28 +528,42 @@ drm_dpm_line(struct drm_dpm *out, char *line, uint32_t *min_other)
 		return -EINVAL;
 	if (drm_dpm_rest(colon != NULL ? colon + 1 : line, &mhz, &is_current) != 0)
 		return -EINVAL;
+	if (is_sleep) {
+		if (is_current && !out->has_current) {
+			out->has_current = out->is_sleep = true;
+			out->level = out->nlevels;
+			out->mhz = mhz;
+		}
+		return 0;
+	}
+	/* The kernel's own label names the level; an unlabelled line, its place. */
+	n = colon != NULL ? drm_dpm_label(label) : -1;
+	level = n >= 0 ? (unsigned)n : out->nlevels;
 	if (is_current && !out->has_current) {
 		out->has_current = true;
-		out->is_sleep = is_sleep;
-		/* The kernel's own label names the level; an unlabelled line, its place. */
-		n = colon != NULL && !is_sleep ? drm_dpm_label(label) : -1;
-		out->level = n >= 0 ? (unsigned)n : out->nlevels;
+		out->level = level;
 		out->mhz = mhz;
-		out->is_lowest = !is_sleep && out->nlevels == 0;
-	} else if (!is_sleep && mhz < *min_other)
-		*min_other = mhz;
-	if (!is_sleep)
-		out->nlevels++;
+		out->is_lowest = out->nlevels == 0;
+	} else if (mhz < sc->min_other)
+		sc->min_other = mhz;
+	diff = mhz > sc->clock_mhz ? mhz - sc->clock_mhz : sc->clock_mhz - mhz;
+	if (sc->clock_mhz > 0 && diff < sc->near_diff) {
+		sc->near_diff = diff;
+		sc->near_mhz = mhz;
+		sc->near_level = level;
+		sc->is_near_lowest = out->nlevels == 0;
+	}
+	out->nlevels++;
 	return 0;
 }
 
 int
-drm_parse_dpm(const char *text, struct drm_dpm *out)
+drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out)
 {
 	char		 line[128];
 	const char	*p = text, *nl;
 	size_t		 len;
-	uint32_t	 min_other = UINT32_MAX;
+	struct dpm_scan	 sc = { clock_mhz, UINT32_MAX, UINT32_MAX, 0, 0, false };
 
 	memset(out, 0, sizeof *out);
 	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
@@ -550,7 +575,7 @@ drm_parse_dpm(const char *text, struct drm_dpm *out)
 			return -EINVAL;
 		memcpy(line, p, len);
 		line[len] = '\0';
-		if (drm_dpm_line(out, line, &min_other) != 0)
+		if (drm_dpm_line(out, line, &sc) != 0)
 			return -EINVAL;
 	}
 	/*
@@ -560,10 +585,23 @@ drm_parse_dpm(const char *text, struct drm_dpm *out)
 	 * is deep sleep, not level 1.  The first level line is the lowest
 	 * level itself, never below it.
 	 */
-	if (out->has_current && !out->is_sleep && !out->is_lowest && min_other != UINT32_MAX &&
-	    out->mhz < min_other / 2) {
+	if (out->has_current && !out->is_sleep && !out->is_lowest &&
+	    sc.min_other != UINT32_MAX && out->mhz < sc.min_other / 2) {
 		out->is_sleep = true;
 		out->is_deduced_sleep = true;
+	}
+	/*
+	 * Tables that are not fine-grained mark a level only when the current
+	 * clock equals it exactly (navi10_print_clk_levels), so a GPU at its
+	 * top level a MHz off marks none.  The other reading of the clock
+	 * names the level when it is within 1 % of one.
+	 */
+	if (!out->has_current && sc.near_diff != UINT32_MAX &&
+	    sc.near_diff <= (sc.near_mhz / 100 > 1 ? sc.near_mhz / 100 : 1)) {
+		out->has_current = out->is_by_clock = true;
+		out->level = sc.near_level;
+		out->mhz = sc.near_mhz;
+		out->is_lowest = sc.is_near_lowest;
 	}
 	return out->nlevels > 0 || out->has_current ? 0 : -EINVAL;
 }

@@ -78,6 +78,7 @@ struct drm_dpm {
 	bool		 is_sleep;		/* deep sleep: the current line is "S:", or ... */
 	bool		 is_deduced_sleep;	/* ... its clock is below half the lowest level */
 	bool		 is_lowest;		/* the current line is the first level line */
+	bool		 is_by_clock;		/* no line was marked: the level nearest clock_mhz */
 	unsigned	 level;			/* current line's label, else its place */
 	uint32_t	 mhz;			/* current line's clock */
 	unsigned	 nlevels;		/* level lines (all but "S:") */
@@ -92,10 +93,12 @@ struct drm_dpm {
  * line takes its place among the level lines.  A current clock below half
  * the lowest other level is deep sleep, the kernel's own rule, which
  * fine-grained tables of kernels without "S:" show as "1: 0Mhz *".
- * Returns 0 (has_current false when no line is marked), or -EINVAL for a
- * line of another shape.
+ * When no line is marked and clock_mhz (another reading of the current
+ * clock, 0 when there is none) is within 1 % of a level, that level is the
+ * current one (is_by_clock).  Returns 0 (has_current false when the
+ * current level is not known), or -EINVAL for a line of another shape.
  */
-int	drm_parse_dpm(const char *text, struct drm_dpm *out);
+int	drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out);
 
 /* What a PCI device's uevent says. */
 struct drm_uevent {

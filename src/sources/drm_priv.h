@@ -69,6 +69,8 @@ struct drm_dev {
 	int64_t			 idle_t_ns;
 	struct drm_dither	 dither;
 	uint64_t		 held[DRM_NSENSORS];	/* reads that failed and were held */
+	uint64_t		 power_bad;		/* power readings out of range */
+	uint64_t		 sclk_by_clock;		/* P-states matched to the hwmon clock */
 };
 
 /* One DRM client (struct drm_file in the kernel) of the workload. */

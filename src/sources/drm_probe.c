@@ -130,7 +130,7 @@ drm_probe_usable(struct drm_dev *d, const struct drm_file *f, char *buf, ssize_t
 	if (n < 0)
 		return true;			/* refused for now: kept, read later */
 	if (f->sensor == DRM_S_SCLK || f->sensor == DRM_S_MCLK)
-		return drm_parse_dpm(buf, &dpm) == 0 && dpm.nlevels > 0;
+		return drm_parse_dpm(buf, 0, &dpm) == 0 && dpm.nlevels > 0;
 	if (f->sensor == DRM_S_ENERGY && is_strict && drm_parse_value(buf, &v) == 0 && v == 0) {
 		if (f->path == drm_f_energy_card)
 			d->is_card_energy_zero = true;

@@ -123,18 +123,50 @@ t_power_average() {
 	assert_match err 'note: power is hwmon power1_average'
 }
 
-# A table the parser refuses, or no current line: the P-state is unknown
-# for that time, never a made-up level.
+# A table that marks no line, as navi1x's does at its top clock (it marks
+# exact matches only) while hwmon freq1_input reads 1904 MHz: level 2, and
+# a note says the level came from the clock (before: all unknown).
+t_level_by_clock() {
+	fx_copy drm-amdgpu-avg
+	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" $'0: 300Mhz \n1: 1000Mhz \n2: 1905Mhz \n'
+	fx_set "$FX/sys/class/drm/card0/device/hwmon/hwmon0/freq1_input" 1904000000
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 300ms
+	assert_rc 0
+	csv_get s.csv time_s scope=device device=0
+	state_time DPM2
+	assert_eq "$st" "$csv_v" "time at level 2"
+	assert_match err 'note: P-state of [0-9]+ readings? from .*freq1_input, as .*pp_dpm_sclk marked no level'
+}
+
+# A table the parser refuses, or no current line and a clock between the
+# levels: the P-state is unknown for that time, never a made-up level.
 t_unknown_level() {
 	fx_copy drm-amdgpu-avg
 	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" $'0: 300Mhz \n1: 600Mhz \n'
+	fx_set "$FX/sys/class/drm/card0/device/hwmon/hwmon0/freq1_input" 450000000
 	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 300ms
 	assert_rc 0
 	csv_get s.csv time_share scope=pstate device=0 pstate=unknown
 	assert_eq "$csv_v" 1.000000 "share of unknown"
 }
 
+# amdgpu of early 6.6 kernels printed a failed power read as 4294967295 µW:
+# no reading, not 4.3 kW (before: 1294.6 J for 0.3 s, "4295.0 W").
+t_power_failed_read() {
+	fx_copy drm-amdgpu-avg
+	fx_set "$FX/sys/class/drm/card0/device/hwmon/hwmon0/power1_average" 4294967295
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 300ms
+	assert_rc 0
+	csv_get s.csv energy_j scope=device device=0
+	assert_eq "$csv_v" "" "energy when every power reading failed"
+	csv_get s.csv peak_power_w scope=device device=0
+	assert_eq "$csv_v" "" "peak power when every power reading failed"
+	assert_match err 'note: [0-9]+ readings? of .*power1_average at 2\.1 kW or more'
+}
+
 t_run "DPM levels and deep sleep: time split and energy against the writer" t_dpm_split
 t_run "power1_average only: energy and level at constant power" t_power_average
-t_run "no current DPM line: unknown, not a level" t_unknown_level
+t_run "no current DPM line: the level the hwmon clock matches" t_level_by_clock
+t_run "no current DPM line, a clock between levels: unknown, not a level" t_unknown_level
+t_run "a power reading of 2^32-1 µW is a failed read" t_power_failed_read
 t_done

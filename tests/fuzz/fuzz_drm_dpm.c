@@ -1,7 +1,9 @@
 /*
  * libFuzzer target: drm_parse_dpm on an amdgpu pp_dpm_sclk or pp_dpm_mclk
- * table.  On success the current line, if any, is one of the level lines
- * or the deep-sleep line.
+ * table, with the input's length as the other reading of the clock.  On
+ * success the current line, if any, is one of the level lines (its label,
+ * at most 1000, or its place) or the deep-sleep line, and a level taken
+ * from the clock is within 1 % of it.
  */
 #include "../../src/sources/drm_parse.h"
 
@@ -13,10 +15,15 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct drm_dpm	 dpm;
 	char		*text = fuzz_text(data, size);
 
-	if (drm_parse_dpm(text, &dpm) == 0) {
+	uint32_t	 clock = (uint32_t)size;
+
+	if (drm_parse_dpm(text, clock, &dpm) == 0) {
 		FUZZ_CHECK(dpm.nlevels > 0 || dpm.has_current);
 		if (dpm.has_current && !dpm.is_sleep)
-			FUZZ_CHECK(dpm.level < dpm.nlevels);
+			FUZZ_CHECK(dpm.level <= 1000 || dpm.level < dpm.nlevels);
+		if (dpm.is_by_clock)
+			FUZZ_CHECK(!dpm.is_sleep && (dpm.mhz > clock ? dpm.mhz - clock :
+			    clock - dpm.mhz) <= (dpm.mhz / 100 > 1 ? dpm.mhz / 100 : 1));
 	}
 	free(text);
 	return 0;
