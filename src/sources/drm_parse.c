@@ -321,6 +321,34 @@ drm_key_fn_old_vram(struct drm_fdinfo_ctx *c, const char *suffix, const char *v)
 }
 
 /*
+ * The percentage of an old amdgpu ring line.  The kernel (5.14 to 5.18)
+ * prints it as "%d.%d%%" of the whole percent and the hundredths, not
+ * zero-padded: "7.5%" is 7.05 %, "7.50%" is 7.5 %.
+ */
+static int
+drm_old_percent(const char *v, double *pct)
+{
+	char		whole[24], *dot;
+	size_t		len = strlen(v);
+	uint64_t	w, h = 0;
+
+	if (len < 2 || len >= sizeof whole || v[len - 1] != '%')
+		return -EINVAL;
+	memcpy(whole, v, len - 1);
+	whole[len - 1] = '\0';
+	if ((dot = strchr(whole, '.')) != NULL) {
+		*dot = '\0';
+		if (!is_all_digits(dot + 1) || dot[1] == '\0' || strlen(dot + 1) > 2 ||
+		    parse_u64(dot + 1, &h) != 0)
+			return -EINVAL;
+	}
+	if (!is_all_digits(whole) || whole[0] == '\0' || parse_u64(whole, &w) != 0)
+		return -EINVAL;
+	*pct = (double)w + (double)h / 100;
+	return 0;
+}
+
+/*
  * Old amdgpu per-ring usage, "gfx0: 12.5%": the class name, then only
  * digits.  True when key was such a line (parsed or counted as bad).
  */
@@ -328,8 +356,7 @@ static bool
 drm_old_ring(struct drm_fdinfo_ctx *c, const char *key, const char *v)
 {
 	struct drm_engine	*e;
-	char			 num[32];
-	size_t			 i, n, len;
+	size_t			 i, n;
 	double			 pct;
 
 	for (i = 0; i < ARRAY_SIZE(drm_old_rings); i++) {
@@ -339,14 +366,7 @@ drm_old_ring(struct drm_fdinfo_ctx *c, const char *key, const char *v)
 	}
 	if (i == ARRAY_SIZE(drm_old_rings))
 		return false;
-	len = strlen(v);
-	if (len < 2 || len >= sizeof num || v[len - 1] != '%') {
-		c->out->nbad++;
-		return true;
-	}
-	memcpy(num, v, len - 1);
-	num[len - 1] = '\0';
-	if (!isdigit((unsigned char)num[0]) || parse_double(num, &pct) != 0 || pct < 0 ||
+	if (drm_old_percent(v, &pct) != 0 ||
 	    (e = drm_engine_get(c->out, drm_old_rings[i])) == NULL) {
 		c->out->nbad++;
 		return true;

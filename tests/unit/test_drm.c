@@ -179,6 +179,48 @@ test_fdinfo_amdgpu_old_spellings(void **state)
 	assert_int_equal(fi.nbad, 0);
 }
 
+/*
+ * The kernel prints the hundredths of those percentages with "%d", not
+ * zero-padded: "7.5%" is 7.05 %, "7.50%" is 7.5 %, and no line has three
+ * digits after the point.
+ */
+static void
+test_fdinfo_old_percent(void **state)
+{
+	static const struct {
+		const char	*line;
+		double		 pct;		/* < 0: a bad line */
+	} cases[] = {
+		{ "drm-driver: amdgpu\ngfx0:\t7.5%\n", 7.05 },
+		{ "drm-driver: amdgpu\ngfx0:\t7.50%\n", 7.5 },
+		{ "drm-driver: amdgpu\ngfx0:\t0.9%\n", 0.09 },
+		{ "drm-driver: amdgpu\ngfx0:\t100.0%\n", 100.0 },
+		{ "drm-driver: amdgpu\ngfx0:\t12%\n", 12.0 },
+		{ "drm-driver: amdgpu\ngfx0:\t7.123%\n", -1 },
+		{ "drm-driver: amdgpu\ngfx0:\t7.%\n", -1 },
+		{ "drm-driver: amdgpu\ngfx0:\t.5%\n", -1 },
+		{ "drm-driver: amdgpu\ngfx0:\t-1.5%\n", -1 },
+	};
+	struct drm_fdinfo	fi;
+	size_t			i;
+
+	(void)state;
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_int_equal(drm_parse_fdinfo(cases[i].line, &fi), 0);
+		if (cases[i].pct < 0) {
+			if (fi.nbad != 1)
+				print_error("case %zu: %s", i, cases[i].line);
+			assert_int_equal(fi.nbad, 1);
+			continue;
+		}
+		assert_int_equal(fi.nbad, 0);
+		if (fabs(engine(&fi, "gfx")->pct - cases[i].pct) > 1e-9)
+			print_error("case %zu: %s read as %g", i, cases[i].line,
+			    engine(&fi, "gfx")->pct);
+		assert_true(fabs(engine(&fi, "gfx")->pct - cases[i].pct) < 1e-9);
+	}
+}
+
 static void
 test_fdinfo_i915(void **state)
 {
@@ -753,6 +795,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fdinfo_amdgpu),
 		cmocka_unit_test(test_fdinfo_amdgpu_old_spellings),
+		cmocka_unit_test(test_fdinfo_old_percent),
 		cmocka_unit_test(test_fdinfo_i915),
 		cmocka_unit_test(test_fdinfo_xe),
 		cmocka_unit_test(test_fdinfo_not_drm),
