@@ -64,6 +64,8 @@ struct rapl_entry {
 	unsigned	 top;
 	int		 sub;			/* -1 for a top-level zone */
 	char		 dir[32];
+	bool		 is_repeat;		/* a die zone that reads an earlier one's counter */
+	unsigned	 ndies;			/* die zones that read this one's counter */
 };
 
 /* One measured zone: devs[i].priv. */
@@ -225,14 +227,20 @@ rapl_max_power(int classfd, const char *dir)
 	return best > 0 ? best : RAPL_DEFAULT_MAX_POWER_UW;
 }
 
-/* Id and name of a package zone, or of the dram subzone of package pkg. */
+/*
+ * Id and name of a package zone, or of the dram subzone of package pkg.
+ * Die zones that all read one counter are the package.
+ */
 static void
 rapl_identify(struct device *dev, const struct rapl_name *name, const char *text,
-    const char *pkg)
+    const char *pkg, unsigned ndies)
 {
 	if (name->kind == RAPL_DRAM) {
 		snprintf(dev->id, sizeof dev->id, "%s/dram", pkg);
 		snprintf(dev->name, sizeof dev->name, "DRAM of %s", pkg);
+	} else if (name->die >= 0 && ndies > 1) {
+		snprintf(dev->id, sizeof dev->id, "package-%u", name->package);
+		snprintf(dev->name, sizeof dev->name, "CPU package %u", name->package);
 	} else if (name->die >= 0) {
 		snprintf(dev->id, sizeof dev->id, "%s", text);
 		snprintf(dev->name, sizeof dev->name, "CPU package %u die %d", name->package,
@@ -264,7 +272,7 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 	if (!(e->sub < 0 && name.kind == RAPL_PACKAGE) && !(e->sub >= 0 && name.kind == RAPL_DRAM))
 		return -1;
 	memset(dev, 0, sizeof *dev);
-	rapl_identify(dev, &name, text, pkg);
+	rapl_identify(dev, &name, text, pkg, e->ndies);
 	(*idx)++;
 	if (!devsel_match(sel, &(struct devsel_dev){ .backend = "rapl", .local = dev->id,
 	    .id = dev->id, .family = DEVSEL_F_NONE }, &dev->number))
@@ -293,7 +301,67 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 	if (range == 0)
 		backend_note(dev, "max_energy_range_uj is unknown: a wrap of the counter is taken "
 		    "for a reset and that interval is lost");
+	if (e->ndies > 1)
+		backend_note(dev, "the %u die zones of package %u read one counter (AMD's is "
+		    "the package's) and are counted once", e->ndies, name.package);
 	return 0;
+}
+
+/* Two zones whose energy_uj reads the same non-zero value (tried 3 times). */
+static bool
+rapl_same_counter(int classfd, const char *a, const char *b)
+{
+	uint64_t	va, vb;
+	int		k;
+
+	for (k = 0; k < 3; k++) {
+		if (rapl_read_value(classfd, a, rapl_f_energy, &va) != 0 ||
+		    rapl_read_value(classfd, b, rapl_f_energy, &vb) != 0)
+			return false;
+		if (va == vb)
+			return va != 0;
+	}
+	return false;
+}
+
+/*
+ * Die zones of one package that read one counter.  Kernels that name
+ * zones per die on AMD ("package-0-die-1") give every die the package's
+ * counter (MSR_AMD_PKG_ENERGY_STATUS is per socket), which would count
+ * the package once per die; Intel's multi-die parts have a counter per
+ * die, and they differ.  The first such zone stands for the package, the
+ * rest (and their subzones) are skipped.
+ */
+static void
+rapl_find_repeats(int classfd, struct rapl_entry *v, size_t n)
+{
+	struct rapl_name	name, first;
+	char			text[64];
+	size_t			i, j;
+
+	for (i = 0; i < n; i++) {
+		v[i].ndies = 1;
+		if (v[i].sub >= 0 || rapl_read_name(classfd, v[i].dir, &name, text,
+		    sizeof text) != 0 || name.kind != RAPL_PACKAGE || name.die < 0)
+			continue;
+		for (j = 0; j < i; j++) {
+			if (v[j].sub >= 0 || v[j].is_repeat || rapl_read_name(classfd, v[j].dir,
+			    &first, text, sizeof text) != 0 || first.kind != RAPL_PACKAGE ||
+			    first.die < 0 || first.package != name.package ||
+			    !rapl_same_counter(classfd, v[j].dir, v[i].dir))
+				continue;
+			v[i].is_repeat = true;
+			v[j].ndies++;
+			break;
+		}
+	}
+	/* A repeated zone's subzones go with it. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < n && v[i].sub >= 0; j++) {
+			if (v[j].sub < 0 && v[j].top == v[i].top)
+				v[i].is_repeat = v[j].is_repeat;
+		}
+	}
 }
 
 /* The name of package zone top ("package-0"), for its subzones' ids. */
@@ -330,8 +398,11 @@ rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	/* Every intel-rapl zone, sorted: each package, then its subzones. */
 	n = backend_list_dir(classfd, v, RAPL_ZONES_MAX, sizeof *v, rapl_parse_entry,
 	    rapl_entry_cmp);
+	rapl_find_repeats(classfd, v, n);
 	*devs = xcalloc(n > 0 ? n : 1, sizeof **devs);
 	for (i = 0; i < n; i++) {
+		if (v[i].is_repeat)
+			continue;
 		rapl_package_name(classfd, v[i].top, pkg, sizeof pkg);
 		r = rapl_probe_zone(classfd, &v[i], pkg, &idx, sc->sel, &(*devs)[*ndev]);
 		if (r == 0)
