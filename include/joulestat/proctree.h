@@ -135,6 +135,13 @@ size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
  */
 int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err);
 
+/*
+ * pid has exec'd: its name is read again.  A member that a pidfd follows
+ * (the cgroup tracker) is not re-read each tick, and the launched command
+ * was first seen before its exec, under joulestat's name.
+ */
+void	proctree_exec_seen(struct proctree *tree, pid_t pid);
+
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);
 

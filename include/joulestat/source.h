@@ -121,6 +121,8 @@ struct device {
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */
 	unsigned	 nnotes;
 	bool		 is_pid_hidden;		/* its per-process pids are another pid namespace's */
+	bool		 is_use_unseen;		/* the workload used it in a way the per-process
+						   data cannot show: its share is unknown */
 	/* What a figure covers, so that totals count each joule once (report.h, in_total). */
 	bool		 is_soc;		/* an APU: the whole SoC, CPU cores included */
 	bool		 is_cpu_package;	/* a CPU package counter (RAPL package or die) */

@@ -105,6 +105,8 @@ run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *r
 	reading_take(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
+	else if (!run->is_attach)
+		proctree_exec_seen(&run->tree, run->child.pid);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
 		live_clear(lv);
 		warnmsg("%s", err.msg);

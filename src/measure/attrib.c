@@ -144,7 +144,8 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		p = proctree_find(tree, u->pid);
 		a = attrib_pid(&at->pidacct, dev_base + u->dev, u->pid,
 		    p != NULL ? p->starttime_ticks : 0);
-		if (p != NULL && a->comm[0] == '\0')
+		/* The newest name: a process seen before its exec carried joulestat's. */
+		if (p != NULL)
 			memcpy(a->comm, p->comm, sizeof a->comm);
 		a->is_between_ticks = a->is_between_ticks || u->is_between_ticks;
 		if (u->gpu_mem_kib > a->max_gpu_mem_kib)

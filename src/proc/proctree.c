@@ -421,6 +421,17 @@ proctree_find_live(const struct proctree *tree, pid_t pid)
 	return p != NULL && p->is_alive ? p : NULL;
 }
 
+void
+proctree_exec_seen(struct proctree *tree, pid_t pid)
+{
+	struct proc		*p = tree_lookup(tree, pid);
+	struct proc_stat	 st;
+
+	if (p != NULL && tree_read_stat(tree, pid, &st) == 0 &&
+	    st.starttime_ticks == p->starttime_ticks)
+		memcpy(p->comm, st.comm, sizeof p->comm);
+}
+
 const struct proc *
 proctree_find(const struct proctree *tree, pid_t pid)
 {

@@ -301,6 +301,8 @@ drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 	span = ctx->has_scan ? t - ctx->scan_ns : 0;
 	drm_scan(ctx, tree, t, span);
 	drm_scan_emit(ctx, span, pids);
+	for (i = 0; i < ndev && ctx->kfd_pid != 0; i++)
+		devs[i].is_use_unseen |= ((struct drm_dev *)devs[i].priv)->driver == DRM_AMDGPU;
 	ctx->has_scan = true;
 	ctx->scan_ns = t;
 	for (i = 0; i < ndev && span > 0; i++) {
@@ -334,9 +336,9 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
     struct pid_usage_set *pids)
 {
 	const struct drm_dev	*d;
+	const struct proc	*p;
 	size_t			 i, k;
 
-	(void)tree;
 	(void)pids;
 	for (i = 0; i < ndev; i++) {
 		d = devs[i].priv;
@@ -347,6 +349,12 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 				    "counter was held, and the next reading caught up", d->held[k],
 				    d->held[k] == 1 ? "" : "s", d->paths[k]);
 		}
+		p = tree != NULL ? proctree_find(tree, d->ctx->kfd_pid) : NULL;
+		if (devs[i].is_use_unseen)
+			backend_note(&devs[i], "process %d (%s) of the workload opened /dev/kfd "
+			    "(ROCm, HIP): the compute work sent through it is in no DRM fdinfo, so "
+			    "the workload's share of this device is unknown", (int)d->ctx->kfd_pid,
+			    p != NULL ? p->comm : d->ctx->kfd_comm);
 		if (d->power_bad > 0)
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s at 2.1 kW or more "
 			    "(a failed read, as some kernels print it) were left out",

@@ -90,19 +90,44 @@ drm_ref_find(struct drm_ctx *ctx, pid_t pid, int fd)
 	return NULL;
 }
 
+/* Whether the fd link at ctx->path names /dev/kfd. */
+static bool
+drm_is_kfd(struct drm_ctx *ctx)
+{
+	char	target[16];
+
+	return readlinkat(ctx->proc_dirfd, ctx->path, target, sizeof target) == 8 &&
+	    memcmp(target, "/dev/kfd", 8) == 0;
+}
+
 /*
- * Whether fd of pid is a DRM fd: 1 yes, 0 no, -1 cannot tell (the link
- * cannot be followed: let the fdinfo text decide).
+ * Whether fd of process p is a DRM fd: 1 yes, 0 no, -1 cannot tell (the
+ * link cannot be followed: let the fdinfo text decide).  ROCm and HIP
+ * submit compute work through /dev/kfd, whose queues no DRM fdinfo
+ * counts: a process holding it is noted in ctx, and its fd is no DRM fd.
  */
 static int
-drm_is_drm_fd(struct drm_ctx *ctx, pid_t pid, int fd)
+drm_is_drm_fd(struct drm_ctx *ctx, const struct proc *p, int fd)
 {
 	struct stat	st;
+	int		is = -1;
 
-	snprintf(ctx->path, sizeof ctx->path, "%d/fd/%d", (int)pid, fd);
-	if (fstatat(ctx->proc_dirfd, ctx->path, &st, 0) == 0)
-		return S_ISCHR(st.st_mode) && major(st.st_rdev) == DRM_MAJOR;
-	return -1;
+	snprintf(ctx->path, sizeof ctx->path, "%d/fd/%d", (int)p->pid, fd);
+	if (fstatat(ctx->proc_dirfd, ctx->path, &st, 0) == 0) {
+		if (S_ISCHR(st.st_mode) && major(st.st_rdev) == DRM_MAJOR)
+			return 1;
+		if (!S_ISCHR(st.st_mode))
+			return 0;
+		is = 0;
+	}
+	if (drm_is_kfd(ctx)) {
+		if (ctx->kfd_pid == 0) {
+			ctx->kfd_pid = p->pid;
+			memcpy(ctx->kfd_comm, p->comm, sizeof ctx->kfd_comm);
+		}
+		return 0;
+	}
+	return is;
 }
 
 /* The non-DRM fd list of process p, started afresh when due; NULL without memory. */
@@ -161,7 +186,7 @@ drm_ref_get(struct drm_ctx *ctx, const struct proc *p, struct drm_pidfds *pf, in
 		return ref;
 	if (backend_intset_has(&pf->fds, fd))
 		return NULL;
-	if (drm_is_drm_fd(ctx, p->pid, fd) == 0) {
+	if (drm_is_drm_fd(ctx, p, fd) == 0) {
 		backend_intset_add(&pf->fds, fd);
 		return NULL;
 	}

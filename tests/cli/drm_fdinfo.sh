@@ -128,6 +128,9 @@ t_old_amdgpu() {
 	assert_near "$csv_v" 10 0.5 "mem% from dma0"
 	csv_get s.csv gpu_mem_kib scope=process device=0 pid="$t_file_pid"
 	assert_eq "$csv_v" 131072 "vram mem in kB"
+	# Its name after the exec (before: joulestat's, seen while it was corked).
+	csv_get s.csv process scope=process device=0 pid="$t_file_pid"
+	assert_eq "$csv_v" js-work "the process's command"
 	# fdinfo is read for the workload's processes only: others are unknown.
 	csv_get s.csv workload_energy_j scope=device device=0
 	assert_num "$csv_v" "workload estimate"
@@ -187,10 +190,34 @@ t_late_engine() {
 	assert_le "$csv_v" 100 "SM% at most 100"
 }
 
+# A ROCm/HIP process: a render-node client whose engines do not move (its
+# compute goes through /dev/kfd's queues, which no fdinfo counts) and an
+# fd on /dev/kfd.  Its share of the GPU is unknown, not 0 (before: the
+# workload's estimate was 0.000 J of the device's energy).
+t_kfd() {
+	fx_copy drm-amdgpu-input
+	mkdir proc
+	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
+	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 1500ms
+	wait_file pid
+	mkdir -p "proc/$t_file_pid/fdinfo" "proc/$t_file_pid/fd"
+	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$t_file_pid/fdinfo/5"
+	ln -s /dev/kfd "proc/$t_file_pid/fd/5"
+	fx_fdinfo amdgpu-unused-gfx.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=20 DMA=$BASE
+	reap
+	assert_rc 0
+	csv_get s.csv energy_j scope=device device=0
+	assert_num "$csv_v" "the device's energy"
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "the workload's estimate"
+	assert_match err "note: process $t_file_pid \\(js-work\\) of the workload opened /dev/kfd"
+}
+
 t_run "shared client counted once, counters going backwards, another GPU's client" \
     t_shared_and_backwards
 t_run "a process without permission is named once" t_denied
 t_run "amdgpu: an engine that appears late counts from 0" t_late_engine
 t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
 t_run "the real /proc: no DRM fd, nothing read" t_real_proc
+t_run "a process holding /dev/kfd: the workload's share is unknown" t_kfd
 t_done
