@@ -37,7 +37,7 @@ json_t	*jsonout_build(const struct report *reps, size_t nreps, const struct seri
  */
 int	jsonout_put_identity(json_t *o, const struct device *dev, const char *backend);
 
-/* The device's notes, an array of strings; NULL when memory ran out. */
-json_t	*jsonout_notes(const struct device *dev);
+/* A device's notes, an array of strings; NULL when memory ran out. */
+json_t	*jsonout_notes(const char (*notes)[DEVICE_NOTE_LEN], unsigned nnotes);
 
 #endif

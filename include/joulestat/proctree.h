@@ -53,6 +53,7 @@ struct proc {
 	uint64_t	 max_rss_kib;		/* largest RSS seen at a tick */
 	int64_t		 first_seen_ns;
 	int64_t		 last_seen_ns;
+	int64_t		 named_ns;		/* when comm was read */
 	bool		 is_alive;		/* seen by the latest refresh */
 	bool		 is_root;		/* one of the -p pids */
 	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
@@ -136,11 +137,12 @@ size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
 int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err);
 
 /*
- * pid has exec'd: its name is read again.  A member that a pidfd follows
- * (the cgroup tracker) is not re-read each tick, and the launched command
- * was first seen before its exec, under joulestat's name.
+ * The name of live process pid read again if it was read max_age_ns or
+ * more before t_ns (0: now).  A member that a pidfd follows (the cgroup
+ * tracker) is not re-read each tick, so an exec would keep the name it
+ * had when first seen: the launched command's was joulestat's.
  */
-void	proctree_exec_seen(struct proctree *tree, pid_t pid);
+void	proctree_fresh_name(struct proctree *tree, pid_t pid, int64_t t_ns, int64_t max_age_ns);
 
 /* The live process with this pid, or NULL when pid is not in the tree. */
 const struct proc *proctree_find_live(const struct proctree *tree, pid_t pid);

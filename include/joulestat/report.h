@@ -59,6 +59,8 @@ struct proc_report {
 
 struct dev_report {
 	const struct device	*dev;
+	char			(*notes)[DEVICE_NOTE_LEN]; /* dev's notes as this run ended */
+	unsigned		 nnotes;
 	const char		*backend;
 	bool			 is_gone;	/* the backend failed mid-run */
 	int64_t			 window_ns;	/* first to last valid reading of the energy's source */

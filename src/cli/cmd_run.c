@@ -106,7 +106,7 @@ run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *r
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
 	else if (!run->is_attach)
-		proctree_exec_seen(&run->tree, run->child.pid);
+		proctree_fresh_name(&run->tree, run->child.pid, now_ns(), 0);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
 		live_clear(lv);
 		warnmsg("%s", err.msg);
@@ -136,6 +136,7 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 	unsigned	k, total = cfg->warmup + cfg->repeat;
 	int		status = 0, seen;
 
+	setup_keep_notes(run);
 	for (k = 0; k < total && status == 0; k++) {
 		/* The one wait between runs; with no --cooldown, a look at what is pending. */
 		*sig = wait_for_signal(ss->sigfd, k > 0 && cfg->cooldown_s > 0 ?

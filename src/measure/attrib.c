@@ -144,7 +144,7 @@ attrib_pids(struct attrib *at, const struct proctree *tree,
 		p = proctree_find(tree, u->pid);
 		a = attrib_pid(&at->pidacct, dev_base + u->dev, u->pid,
 		    p != NULL ? p->starttime_ticks : 0);
-		/* The newest name: a process seen before its exec carried joulestat's. */
+		/* The newest name (proctree_fresh_name): an exec renames a process. */
 		if (p != NULL)
 			memcpy(a->comm, p->comm, sizeof a->comm);
 		a->is_between_ticks = a->is_between_ticks || u->is_between_ticks;

@@ -183,15 +183,15 @@ jsonout_put_identity(json_t *o, const struct device *dev, const char *backend)
 }
 
 json_t *
-jsonout_notes(const struct device *dev)
+jsonout_notes(const char (*notes)[DEVICE_NOTE_LEN], unsigned nnotes)
 {
-	json_t	*notes = json_array();
-	size_t	 i;
-	int	 rc = 0;
+	json_t		*a = json_array();
+	unsigned	 i;
+	int		 rc = 0;
 
-	for (i = 0; i < dev->nnotes && i < DEVICE_MAX_NOTES; i++)
-		rc |= append(notes, fmt_json_text(dev->notes[i]));
-	return done(notes, rc);
+	for (i = 0; i < nnotes; i++)
+		rc |= append(a, fmt_json_text(notes[i]));
+	return done(a, rc);
 }
 
 /* The P-states, the attribution, the processes and the notes of a device. */
@@ -210,7 +210,8 @@ put_lists(json_t *o, const struct dev_report *d)
 	rc |= fmt_json_put(o, "pstate_energy_split", word(schema_phrase_split(d->pstate_split)));
 	rc |= put_figures(o, d, &figures_attrib);
 	rc |= fmt_json_put(o, "processes", procs);
-	rc |= fmt_json_put(o, "notes", jsonout_notes(d->dev));
+	rc |= fmt_json_put(o, "notes", jsonout_notes((const char (*)[DEVICE_NOTE_LEN])d->notes,
+	    d->nnotes));
 	return rc;
 }
 

@@ -22,7 +22,7 @@ device_object(const struct device *d, const char *backend, const struct devsel *
 
 	rc = jsonout_put_identity(o, d, backend);
 	rc |= fmt_json_put(o, "measures", fmt_json_text(d->how));
-	rc |= fmt_json_put(o, "notes", jsonout_notes(d));
+	rc |= fmt_json_put(o, "notes", jsonout_notes(d->notes, d->nnotes));
 	rc |= fmt_json_put(o, "hidden_by", fmt_json_text(devsel_hidden_by(sel, d->number)));
 	if (rc != 0) {
 		json_decref(o);

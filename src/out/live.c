@@ -101,7 +101,9 @@ columns(int fd)
 static void
 add_load(struct line *l, const struct device *dev, const struct dev_acct *a)
 {
-	if (a->has_attrib) {
+	if (dev->is_use_unseen)
+		add(l, ", workload load unknown (/dev/kfd)");
+	else if (a->has_attrib) {
 		add(l, ", workload SM %.0f%% mem %.0f%%", a->last_tree_sm_pct,
 		    a->last_tree_mem_pct);
 		if (!a->is_other_unknown)

@@ -462,8 +462,8 @@ write_device(FILE *f, const struct report *rep, const struct dev_report *d)
 		    d->foreign_sm_pct, d->foreign_mem_pct, (unsigned)d->foreign_sm_max);
 	if (d->is_gone)
 		fprintf(f, "   note: the backend stopped answering during the run\n");
-	for (k = 0; k < dev->nnotes; k++)
-		fprintf(f, "   note: %s\n", dev->notes[k]);
+	for (k = 0; k < d->nnotes; k++)
+		fprintf(f, "   note: %s\n", d->notes[k]);
 	write_attrib(f, rep, d);
 	write_procs(f, d);
 }

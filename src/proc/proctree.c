@@ -253,6 +253,7 @@ note_stat(struct proctree *tree, struct proc *p, const struct proc_stat *st, int
 	if (st->state != 'Z')
 		tree->has_running = true;
 	memcpy(p->comm, st->comm, sizeof p->comm);
+	p->named_ns = t_ns;
 	p->ppid = st->ppid;
 	p->state = st->state;
 	p->utime_ticks = st->utime_ticks;
@@ -422,13 +423,15 @@ proctree_find_live(const struct proctree *tree, pid_t pid)
 }
 
 void
-proctree_exec_seen(struct proctree *tree, pid_t pid)
+proctree_fresh_name(struct proctree *tree, pid_t pid, int64_t t_ns, int64_t max_age_ns)
 {
 	struct proc		*p = tree_lookup(tree, pid);
 	struct proc_stat	 st;
 
-	if (p != NULL && tree_read_stat(tree, pid, &st) == 0 &&
-	    st.starttime_ticks == p->starttime_ticks)
+	if (p == NULL || !p->is_alive || (max_age_ns > 0 && t_ns - p->named_ns < max_age_ns))
+		return;
+	p->named_ns = t_ns;
+	if (tree_read_stat(tree, pid, &st) == 0 && st.starttime_ticks == p->starttime_ticks)
 		memcpy(p->comm, st.comm, sizeof p->comm);
 }
 

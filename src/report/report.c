@@ -330,6 +330,9 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	int			 m;
 
 	d->dev = &b->devs[i];
+	d->nnotes = d->dev->nnotes;
+	d->notes = xcalloc(d->nnotes > 0 ? d->nnotes : 1, sizeof *d->notes);
+	memcpy(d->notes, d->dev->notes, d->nnotes * sizeof *d->notes);
 	d->backend = b->ops->name;
 	d->is_gone = b->is_gone || a->is_lost_at_end;
 	d->energy_mj = account_energy_mj(a, &d->method);
@@ -529,8 +532,10 @@ report_free(struct report *rep)
 {
 	size_t	i;
 
-	for (i = 0; i < rep->ndev; i++)
+	for (i = 0; i < rep->ndev; i++) {
 		free(rep->devs[i].procs);
+		free(rep->devs[i].notes);
+	}
 	free(rep->devs);
 	for (i = 0; i < rep->nphase_occ; i++)
 		free(rep->phase_occ[i].devs);

@@ -50,6 +50,9 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 			phases_reading(&run->phases, dev_base + i, &b->cur[i],
 			    b->devs[i].energy_range_mj, a->power_kind);
 	}
+	/* The names the per-process table will show, a second old at most. */
+	for (i = 0; i < run->pids.n; i++)
+		proctree_fresh_name(&run->tree, run->pids.v[i].pid, t_ns, NSEC_PER_SEC);
 	attrib_pids(&run->attrib, &run->tree, &run->pids, dev_base, b->ndev, b->cur, b->span_ns);
 	attrib_reading(&run->attrib, dev_base, b->ndev, b->cur, b->span_ns, b->acct);
 	/* Warm-up runs (index 0) too: the callback decides what they are worth. */

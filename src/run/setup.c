@@ -84,6 +84,7 @@ setup_probe(struct run *run, const struct source_config *sc)
 		b->baseline_mw = xcalloc(b->ndev, sizeof *b->baseline_mw);
 		b->thr_power0_ns = xcalloc(b->ndev, sizeof *b->thr_power0_ns);
 		b->thr_thermal0_ns = xcalloc(b->ndev, sizeof *b->thr_thermal0_ns);
+		b->nnotes0 = xcalloc(b->ndev, sizeof *b->nnotes0);
 		for (size_t k = 0; k < b->ndev; k++)
 			b->baseline_mw[k] = NAN;
 		run->nbackends++;
@@ -108,6 +109,7 @@ setup_close(struct run *run)
 		free(b->baseline_mw);
 		free(b->thr_power0_ns);
 		free(b->thr_thermal0_ns);
+		free(b->nnotes0);
 	}
 	free(run->backends);
 	free(run->pids.v);
@@ -303,6 +305,19 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 }
 
 void
+setup_keep_notes(struct run *run)
+{
+	const struct backend	*b;
+	size_t			 i, k;
+
+	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
+		for (k = 0; k < b->ndev; k++)
+			b->nnotes0[k] = b->devs[k].nnotes;
+	}
+}
+
+void
 setup_reset(struct run *run)
 {
 	struct backend	*b;
@@ -319,6 +334,9 @@ setup_reset(struct run *run)
 		for (k = 0; k < b->ndev; k++) {
 			b->thr_power0_ns[k] = b->devs[k].throttle_power_ns;
 			b->thr_thermal0_ns[k] = b->devs[k].throttle_thermal_ns;
+			/* What a run found is that run's: its report keeps a copy. */
+			b->devs[k].nnotes = b->nnotes0[k];
+			b->devs[k].is_use_unseen = false;
 		}
 	}
 	memset(&run->ticks, 0, sizeof run->ticks);

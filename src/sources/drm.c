@@ -104,9 +104,9 @@ drm_read_energy(struct drm_dev *d, const char *text, struct sample *s)
 /*
  * The current DPM level is the P-state: state n is level n counted from
  * the lowest clock (DPMn in the report), DRM_PSTATE_SLEEP is deep sleep
- * ("S:").  Tables that mark no line (exact matches only, on older kernels
- * and on navi1x at the top clock) are matched against the hwmon clock
- * read just before; without either the state is unknown.
+ * ("S:").  Tables that are not fine-grained mark exact matches only, so
+ * they may mark no line: those are matched against the hwmon clock read
+ * just before; without either the state is unknown.
  */
 static void
 drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
@@ -335,7 +335,7 @@ static void
 drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
     struct pid_usage_set *pids)
 {
-	const struct drm_dev	*d;
+	struct drm_dev		*d;
 	const struct proc	*p;
 	size_t			 i, k;
 
@@ -364,7 +364,11 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			    "marked no level", d->sclk_by_clock, d->sclk_by_clock == 1 ? "" : "s",
 			    d->fds[DRM_S_FREQ_HZ] >= 0 ? d->paths[DRM_S_FREQ_HZ] :
 			    d->paths[DRM_S_FREQ_MHZ], d->paths[DRM_S_SCLK]);
+		memset(d->held, 0, sizeof d->held);
+		d->power_bad = d->sclk_by_clock = 0;
 	}
+	if (ndev > 0)
+		drm_fdinfo_end_run(((struct drm_dev *)devs[0].priv)->ctx);
 }
 
 static void

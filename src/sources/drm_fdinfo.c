@@ -582,6 +582,13 @@ drm_finish_denied(const struct drm_ctx *ctx, struct device *dev)
 
 
 void
+drm_fdinfo_end_run(struct drm_ctx *ctx)
+{
+	ctx->ndenied = 0;
+	ctx->kfd_pid = 0;
+}
+
+void
 drm_fdinfo_free(struct drm_ctx *ctx)
 {
 	size_t	i;

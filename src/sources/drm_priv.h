@@ -171,6 +171,9 @@ int	drm_probe(const struct source_config *sc, struct device **devs, size_t *ndev
 
 /* ---- drm_fdinfo.c ----------------------------------------------------- */
 
+/* A run ended and its notes are written: forget the processes it named. */
+void	drm_fdinfo_end_run(struct drm_ctx *ctx);
+
 /* One pass over the DRM fds of the tree's live processes, at t_ns. */
 void	drm_scan(struct drm_ctx *ctx, const struct proctree *tree, int64_t t_ns,
 	    int64_t span_ns);

@@ -428,7 +428,7 @@ static void
 rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
     struct pid_usage_set *pids)
 {
-	const struct rapl_zone	*z;
+	struct rapl_zone	*z;
 	size_t			 i;
 
 	(void)tree;
@@ -443,6 +443,7 @@ rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
 			    "reading caught up", z->held, z->held == 1 ? "" : "s", z->dir,
 			    rapl_f_energy);
+		z->late = z->held = 0;
 	}
 }
 

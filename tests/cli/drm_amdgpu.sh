@@ -123,7 +123,7 @@ t_power_average() {
 	assert_match err 'note: power is hwmon power1_average'
 }
 
-# A table that marks no line, as navi1x's does at its top clock (it marks
+# A table that marks no line, as one that is not fine-grained does (it marks
 # exact matches only) while hwmon freq1_input reads 1904 MHz: level 2, and
 # a note says the level came from the clock (before: all unknown).
 t_level_by_clock() {
@@ -151,7 +151,9 @@ t_unknown_level() {
 }
 
 # amdgpu of early 6.6 kernels printed a failed power read as 4294967295 µW:
-# no reading, not 4.3 kW (before: 1294.6 J for 0.3 s, "4295.0 W").
+# no reading, not 4.3 kW (before: 1294.6 J for 0.3 s, "4295.0 W").  With
+# -r, each run's report notes its own failed reads, once (before: run 1's
+# JSON held the notes of all three runs, "6", "12" and "18 readings").
 t_power_failed_read() {
 	fx_copy drm-amdgpu-avg
 	fx_set "$FX/sys/class/drm/card0/device/hwmon/hwmon0/power1_average" 4294967295
@@ -162,6 +164,13 @@ t_power_failed_read() {
 	csv_get s.csv peak_power_w scope=device device=0
 	assert_eq "$csv_v" "" "peak power when every power reading failed"
 	assert_match err 'note: [0-9]+ readings? of .*power1_average at 2\.1 kW or more'
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -q -r 3 -i 50 --json=r.json -- \
+	    "$JS_WORK" sleep 300ms
+	assert_rc 0
+	for r in 0 1 2; do
+		n=$("$JSONTOOL" get r.json ".runs[$r].devices[0].notes" | grep -o '2\.1 kW' | wc -l)
+		assert_eq "$n" 1 "run $((r + 1)): notes of failed power reads"
+	done
 }
 
 t_run "DPM levels and deep sleep: time split and energy against the writer" t_dpm_split

@@ -193,12 +193,15 @@ t_late_engine() {
 # A ROCm/HIP process: a render-node client whose engines do not move (its
 # compute goes through /dev/kfd's queues, which no fdinfo counts) and an
 # fd on /dev/kfd.  Its share of the GPU is unknown, not 0 (before: the
-# workload's estimate was 0.000 J of the device's energy).
+# workload's estimate was 0.000 J of the device's energy).  It is a shell
+# that exec'd: named by its new name under either tracker (before: "sh"
+# under the cgroup one, which reads a member's stat once).
 t_kfd() {
 	fx_copy drm-amdgpu-input
 	mkdir proc
 	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
-	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 1500ms
+	    "$JOULESTAT" -i 50 --csv=s.csv -- sh -c 'sleep 0.2; exec "$0" -p pid sleep 3s' \
+	    "$JS_WORK"
 	wait_file pid
 	mkdir -p "proc/$t_file_pid/fdinfo" "proc/$t_file_pid/fd"
 	cp "$TOP/tests/fixtures/proc-drm/socket.fdinfo" "proc/$t_file_pid/fdinfo/5"
