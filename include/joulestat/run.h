@@ -65,7 +65,7 @@ struct backend {
 	double			*baseline_mw;	/* per device: measured idle power, or NAN */
 	int64_t			*thr_power0_ns;	/* per device: violation counters at the */
 	int64_t			*thr_thermal0_ns; /* end of the previous run (0 at first) */
-	unsigned		*nnotes0;	/* per device: its notes before the first run */
+	unsigned		*nnotes0;	/* per device: its notes before finish, or UINT_MAX */
 	bool			 is_gone;	/* sample() returned -1 */
 	struct errbuf		 why_gone;
 };

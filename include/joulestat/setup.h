@@ -83,13 +83,6 @@ int	setup_attach(struct run *run, struct errbuf *err);
  */
 int	setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err);
 
-/*
- * The devices' notes as they are before the first run: each later run
- * starts from them (setup_reset), so that what a backend says at the end
- * of a run (finish) is that run's.
- */
-void	setup_keep_notes(struct run *run);
-
 /* Forget everything of the previous run but the devices and the outputs. */
 void	setup_reset(struct run *run);
 

@@ -240,8 +240,8 @@ struct source_ops {
 	 * After each run's last sample: fill end-of-run figures (final_valid),
 	 * append processes of the tree that only end-of-run accounting knows
 	 * about, and note what the run met (failed reads, say); such counts
-	 * start again at 0 for the next run, whose notes start from the ones
-	 * before the first run (setup_keep_notes).  May be NULL.
+	 * start again at 0 for the next run, which starts without the notes
+	 * finish added (setup_reset).  May be NULL.
 	 */
 	void	(*finish)(struct device *devs, size_t ndev, const struct proctree *tree,
 		    struct pid_usage_set *pids);

@@ -136,7 +136,6 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 	unsigned	k, total = cfg->warmup + cfg->repeat;
 	int		status = 0, seen;
 
-	setup_keep_notes(run);
 	for (k = 0; k < total && status == 0; k++) {
 		/* The one wait between runs; with no --cooldown, a look at what is pending. */
 		*sig = wait_for_signal(ss->sigfd, k > 0 && cfg->cooldown_s > 0 ?

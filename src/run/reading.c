@@ -164,8 +164,11 @@ reading_finish(struct run *run)
 		if (b->ops->finish == NULL || b->is_gone)
 			continue;
 		run->pids.n = 0;
-		for (k = 0; k < b->ndev; k++)
+		for (k = 0; k < b->ndev; k++) {
 			b->span_ns[k] = 0;
+			/* What finish notes is this run's: setup_reset drops it. */
+			b->nnotes0[k] = b->devs[k].nnotes;
+		}
 		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
 		attrib_pids(&run->attrib, &run->tree, &run->pids, base, b->ndev, b->cur, b->span_ns);
 	}

@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -85,8 +86,10 @@ setup_probe(struct run *run, const struct source_config *sc)
 		b->thr_power0_ns = xcalloc(b->ndev, sizeof *b->thr_power0_ns);
 		b->thr_thermal0_ns = xcalloc(b->ndev, sizeof *b->thr_thermal0_ns);
 		b->nnotes0 = xcalloc(b->ndev, sizeof *b->nnotes0);
-		for (size_t k = 0; k < b->ndev; k++)
+		for (size_t k = 0; k < b->ndev; k++) {
 			b->baseline_mw[k] = NAN;
+			b->nnotes0[k] = UINT_MAX;
+		}
 		run->nbackends++;
 	}
 	if (devsel_describe(sc->sel, what, sizeof what))
@@ -305,19 +308,6 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 }
 
 void
-setup_keep_notes(struct run *run)
-{
-	const struct backend	*b;
-	size_t			 i, k;
-
-	for (i = 0; i < run->nbackends; i++) {
-		b = &run->backends[i];
-		for (k = 0; k < b->ndev; k++)
-			b->nnotes0[k] = b->devs[k].nnotes;
-	}
-}
-
-void
 setup_reset(struct run *run)
 {
 	struct backend	*b;
@@ -334,8 +324,10 @@ setup_reset(struct run *run)
 		for (k = 0; k < b->ndev; k++) {
 			b->thr_power0_ns[k] = b->devs[k].throttle_power_ns;
 			b->thr_thermal0_ns[k] = b->devs[k].throttle_thermal_ns;
-			/* What a run found is that run's: its report keeps a copy. */
-			b->devs[k].nnotes = b->nnotes0[k];
+			/* What finish noted was that run's: its report keeps a copy. */
+			if (b->nnotes0[k] < b->devs[k].nnotes)
+				b->devs[k].nnotes = b->nnotes0[k];
+			b->nnotes0[k] = UINT_MAX;
 			b->devs[k].is_use_unseen = false;
 		}
 	}
