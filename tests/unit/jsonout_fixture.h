@@ -48,6 +48,8 @@ build_device(struct fixture *fx)
 	fx->dev.index = 3;
 	fx->dev.power_kind = POWER_KIND_AVERAGE_1S;
 	d->dev = &fx->dev;
+	d->notes = fx->dev.notes;	/* the report's copy, as report_build makes it */
+	d->nnotes = fx->dev.nnotes;
 	d->backend = "nvml";
 	d->window_ns = 2500000000;
 	d->has_window = true;
