@@ -112,7 +112,7 @@ $(FAILMALLOC): tests/tools/failmalloc.c
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared -o $@ $< -ldl
 
-# A preload that makes the main program's timerfd_create or epoll_create1 fail on demand.
+# A preload that makes the main program's timerfd_create, epoll_create1 or clone3 fail on demand.
 $(FAILSYS): tests/tools/failsys.c
 	@mkdir -p $(@D)
 	$(CC) -D_GNU_SOURCE $(CFLAGS) $(TESTWARN) -fPIC -shared -o $@ $< -ldl

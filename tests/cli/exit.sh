@@ -78,6 +78,15 @@ test_directory() {
 	run_status 126 -- ./adir
 }
 
+# An executable file without "#!" runs under /bin/sh (execvp(3)), which
+# copies the whole argv: 100,000 arguments still fit the start.
+test_script_many_args() {
+	printf 'exit 4\n' >noshebang
+	chmod +x noshebang
+	# shellcheck disable=SC2046
+	run_status 4 -q -- ./noshebang $(seq 100000)
+}
+
 # assert_usage WORD...: stderr is "joulestat: ..." naming one of WORD,
 # then "usage: joulestat ..."; nothing on stdout.
 assert_usage() {
@@ -193,6 +202,7 @@ t_run "a missing #! interpreter is named, not the script" test_interpreter_not_f
 t_run "file without x bit is 126" test_not_executable_file
 t_run "non-executable file found in PATH is 126" test_not_executable_in_path
 t_run "directory is 126" test_directory
+t_run "a script without #! and 100,000 arguments runs" test_script_many_args
 t_run "unknown long option is a usage error" test_unknown_long_option
 t_run "unknown short option is a usage error" test_unknown_short_option
 t_run "-i 0 is a usage error" test_interval_zero

@@ -269,6 +269,35 @@ test_fallback_said() {
 	assert_match err '^joulestat: --tracker=cgroup: '
 }
 
+# Without clone3 (a seccomp filter that refuses it, valgrind; failsys.so
+# here) the workload is forked corked and moved into the cgroup before it
+# runs: its status, its cgroup, and the tree's CPU time are as with the
+# clone3 start.
+test_without_clone3() {
+	need_cgroup
+	[ -z "${WRAP:-}" ] || skip "under a checker (${WRAP%% *}), which preloads its own"
+	if ldd "$JOULESTAT" 2>/dev/null | grep -q 'libasan'; then
+		skip "AddressSanitizer must be the first library; the preload cannot be"
+	fi
+	try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=clone3 "$JOULESTAT" -q -- \
+	    sh -c 'grep "^0::" /proc/self/cgroup >cg; exit 3'
+	assert_rc 3
+	d=$(cg_dir_of cg)
+	case $d in */joulestat-*) ;; *) fail "the workload was not in a cgroup of its own: $d" ;; esac
+	[ ! -e "$d" ] || fail "$d is left after a normal end"
+	try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=clone3 "$JOULESTAT" -q -- ./no-such-program
+	assert_rc 127
+	try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=clone3 "$JOULESTAT" --tracker=cgroup --csv=s.csv \
+	    -i 10 -- "$JS_WORK" rusage rt "$JS_WORK" forkmany 500
+	assert_rc 0
+	read -r ru rs <rt || fail "no rusage from the workload"
+	csv_get s.csv user_s scope=run
+	ju=$csv_v
+	csv_get s.csv sys_s scope=run
+	assert_ge "$(calc "$ju + $csv_v")" "$(calc "$ru + $rs - 0.02")" \
+	    "user_s + sys_s vs the workload's rusage"
+}
+
 # A phase's CPU time with the cgroup tracker is the cgroup's own count at
 # its marks: a process that spun 300 ms and ended inside it is all there.
 test_phase_cpu_cgroup() {
@@ -388,6 +417,7 @@ t_run "a cgroup left by a joulestat killed by SIGKILL: removed by the next run o
     test_cgroup_stale_removed
 t_run "only the cgroups of joulestats that are gone are removed" test_cgroup_stale_only_dead
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
+t_run "without clone3: forked corked, moved into the cgroup, the same figures" test_without_clone3
 t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
 t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc
