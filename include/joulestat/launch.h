@@ -1,13 +1,8 @@
 /*
- * Starting the workload (HACKING.md, "The pipeline").  Where the kernel
- * has clone3 with CLONE_INTO_CGROUP (5.7) and the architecture a
- * trampoline here (x86-64), the workload is started after the parent's
- * first reading as posix_spawn(3) does, sharing the parent's memory until
- * it execs (CLONE_VM | CLONE_VFORK), which costs a fork's page-table copy
- * less; an exec failure comes back in that memory.  Elsewhere the child is
- * forked "corked" at once: it waits on a pipe until the parent has taken
- * its first reading, then execs, and an exec failure travels back as errno
- * on a close-on-exec pipe.  Either way 126 and 127 are told apart exactly.
+ * Starting the workload (HACKING.md, "The pipeline").  The child is forked
+ * "corked": it waits on a pipe until the parent has taken its first
+ * reading, then execs.  An exec failure travels back as errno on a
+ * close-on-exec pipe, so 126 and 127 are told apart exactly.
  */
 #ifndef JOULESTAT_LAUNCH_H
 #define JOULESTAT_LAUNCH_H
@@ -21,13 +16,7 @@
 #include "joulestat/util.h"
 
 struct child {
-	pid_t		pid;		/* 0 until started, when deferred */
-	bool		is_deferred;	/* spawned by launch_start, not forked yet */
-	bool		is_spawned;	/* ... and so started, after the first reading */
-	char *const	*argv;		/* ... what it will run, */
-	const sigset_t	*mask;		/* ... its signal mask, */
-	const struct sigaction *pipe_action; /* ... its SIGPIPE, */
-	int		cgroup_fd;	/* ... and its cgroup, or -1 */
+	pid_t		pid;
 	int		cork_fd;	/* write end; one byte releases the child */
 	int		errno_fd;	/* read end; EOF = exec succeeded */
 	int		exec_errno;	/* nonzero when exec failed */
@@ -38,26 +27,22 @@ struct child {
 };
 
 /*
- * Get ready to run argv (searched in PATH): the child restores child_mask
- * as its signal mask and SIGPIPE to pipe_action before exec.  With
- * cgroup_fd (a cgroup v2 directory, else -1) the child is born in that
- * cgroup where the kernel can (clone3 with CLONE_INTO_CGROUP, 5.7), which
- * costs far less than moving it there; c->is_in_cgroup says whether it was.
- * The child is started by launch_start where it can be (c->is_deferred,
- * c->pid 0), else forked corked now.  argv, child_mask and pipe_action
- * must outlive the start.  Returns 0, or -1 with a cause in err (fork or
- * pipe failed).
+ * Fork a corked child that will exec argv (searched in PATH).  The child
+ * restores child_mask as its signal mask and SIGPIPE to pipe_action before
+ * exec.  With cgroup_fd (a cgroup v2 directory, else -1) the child is born
+ * in that cgroup where the kernel can (clone3 with CLONE_INTO_CGROUP, 5.7),
+ * which costs far less than moving it there; c->is_in_cgroup says whether
+ * it was.  Returns 0, or -1 with a cause in err (fork or pipe failed).
  */
 int	launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 	    const struct sigaction *pipe_action, int cgroup_fd, struct errbuf *err);
 
 /*
- * Start or release the child and wait until it has exec'd or failed to.
- * Returns 0 when exec succeeded, -1 with c->exec_errno set (the child then
- * exits by itself and must still be reaped), or -2 with a cause in err
- * when no child could be made.
+ * Release the child and wait until it has exec'd or failed to.  Returns 0
+ * when exec succeeded, or -1 with c->exec_errno set; the child then exits
+ * by itself and must still be reaped.
  */
-int	launch_start(struct child *c, struct errbuf *err);
+int	launch_start(struct child *c);
 
 /*
  * Why exec of argv0 failed with errno e, for a message: ENOENT for a file

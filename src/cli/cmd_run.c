@@ -83,16 +83,15 @@ exec_failed(const struct run *run)
 }
 
 /*
- * One run: get the workload ready, take the first reading, start it (or
- * release it, corked), loop until it ends, and build its report.  Returns
- * 0, or -1 when the workload could not even be forked.
+ * One run: start the workload corked, take the first reading, release it,
+ * loop until it ends, and build its report.  Returns 0, or -1 when the
+ * workload could not even be forked.
  */
 static int
 run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *rep,
     bool *is_failed)
 {
 	struct errbuf	err = { "" };
-	int		rc;
 
 	getrusage(RUSAGE_CHILDREN, &run->children_ru0);
 	getrusage(RUSAGE_SELF, &run->self_ru0);
@@ -104,19 +103,8 @@ run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *r
 	run->t0_unix_ns = realtime_ns();
 	phases_init(&run->phases, setup_ndev(run));
 	reading_take(run, run->t0_ns);
-	rc = run->is_attach ? 0 : launch_start(&run->child, &err);
-	if (rc == -2) {
-		warnmsg("%s", err.msg);
-		marks_finish(run);
-		setup_finish(run);
-		phases_free(&run->phases);
-		return -1;
-	}
-	/* The tree's first look at it, or, corked, at its name after exec. */
-	if (rc == -1)
+	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
-	else if (!run->is_attach && run->child.is_spawned)
-		proctree_refresh(&run->tree, now_ns());
 	else if (!run->is_attach)
 		proctree_fresh_name(&run->tree, run->child.pid, now_ns(), 0);
 	if (loop_run(run, ss->sigfd, &err) != 0) {

@@ -1,18 +1,14 @@
 /*
  * Starting and reaping the workload (HACKING.md, "The pipeline").
- * Measurement starts before exec either way: where clone3 can do it, the
- * child is made after the first reading and shares the parent's memory
- * until exec (as posix_spawn does), the parent suspended meanwhile;
- * elsewhere it is forked corked: it blocks on a pipe until the parent has
- * taken its first reading, and a failed set-up can cancel a child that
- * never ran; its exec errno comes back on a close-on-exec pipe (EOF means
- * exec succeeded).  Between fork and exec the child calls only
- * async-signal-safe functions.
+ * The child is forked corked: it blocks on a pipe until the parent has
+ * taken its first reading, so measurement starts before exec, and a
+ * failed set-up can cancel a child that never ran.  The exec errno comes
+ * back on a close-on-exec pipe (EOF means exec succeeded).  Between fork
+ * and exec the child calls only async-signal-safe functions.
  */
 #include "joulestat/launch.h"
 
 #include <linux/sched.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -84,141 +80,6 @@ fork_into(int cgroup_fd, bool *is_in)
 	return fork();
 }
 
-/*
- * The spawned child: what it runs, and where its exec's errno comes back
- * (the memory is the parent's until exec).
- */
-struct spawn {
-	const struct child	*c;
-	volatile int		 exec_errno;
-};
-
-#if defined(__x86_64__)
-/*
- * The child's stack: execvp needs room for the path it tries and, for a
- * script without "#!", a copy of argv.
- */
-#define SPAWN_STACK_BASE	(256 * 1024)
-
-/* The spawned child's code, on its own stack.  Never returns. */
-__attribute__((noreturn, no_sanitize_address)) static int
-spawn_child(void *arg)
-{
-	struct spawn		*sp = arg;
-	const struct child	*c = sp->c;
-
-	sigaction(SIGPIPE, c->pipe_action, NULL);
-	sigprocmask(SIG_SETMASK, c->mask, NULL);
-	execvp(c->argv[0], c->argv);
-	sp->exec_errno = errno != 0 ? errno : ENOEXEC;
-	_exit(EXIT_NOT_FOUND);
-}
-
-/*
- * clone3(args) whose child runs fn(arg) on the stack args names and exits:
- * the C library has no clone3 wrapper, and a child that shares the
- * parent's memory cannot return through the syscall(2) wrapper.  The child
- * starts with the parent's registers; fn and arg wait for it in r12 and
- * r13, which the kernel ABI leaves alone.  Returns the pid, or -errno.
- */
-static long
-clone3_run(struct clone_args *args, int (*fn)(void *), void *arg)
-{
-	register long		 r12 __asm__("r12") = (long)(uintptr_t)fn;
-	register long		 r13 __asm__("r13") = (long)(uintptr_t)arg;
-	long			 ret;
-
-	__asm__ volatile(
-	    "syscall\n\t"
-	    "test %%rax, %%rax\n\t"
-	    "jnz 1f\n\t"
-	    "xor %%ebp, %%ebp\n\t"
-	    "mov %%r13, %%rdi\n\t"
-	    "call *%%r12\n\t"
-	    "mov %%eax, %%edi\n\t"
-	    "mov %[exit], %%eax\n\t"
-	    "syscall\n\t"
-	    "hlt\n"
-	    "1:\n\t"
-	    : "=a"(ret)
-	    : "0"((long)SYS_clone3), "D"(args), "S"(sizeof *args), "r"(r12), "r"(r13),
-	      [exit] "i"(SYS_exit)
-	    : "rcx", "r11", "memory", "cc");
-	return ret;
-}
-
-/*
- * Whether clone3 takes CLONE_INTO_CGROUP here (Linux 5.7): asked with an
- * invalid exit signal, so that no process is made.  EINVAL then means it
- * read the whole request; a kernel before 5.7 refuses its size (E2BIG),
- * one without clone3, or a seccomp filter or valgrind, says ENOSYS.
- */
-static bool
-can_spawn(void)
-{
-	struct clone_args	args = {
-		.flags = CLONE_INTO_CGROUP,
-		.exit_signal = 0xffff,
-	};
-
-	return syscall(SYS_clone3, &args, sizeof args) == -1 && errno == EINVAL;
-}
-
-/* Start c now, in its cgroup when it has one.  0, or -1 with errno set. */
-static int
-spawn_now(struct child *c)
-{
-	struct spawn		 sp = { c, 0 };
-	struct clone_args	 args = {
-		.flags = CLONE_VM | CLONE_VFORK,
-		.exit_signal = SIGCHLD,
-	};
-	size_t			 argc = 0, size;
-	void			*stack;
-	long			 pid;
-
-	while (c->argv[argc] != NULL)
-		argc++;
-	size = SPAWN_STACK_BASE + ((argc + 2) * sizeof (char *) + 4095) / 4096 * 4096;
-	stack = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK,
-	    -1, 0);
-	if (stack == MAP_FAILED)
-		return -1;
-	args.stack = (uint64_t)(uintptr_t)stack;
-	args.stack_size = size;
-	if (c->cgroup_fd >= 0) {
-		args.flags |= CLONE_INTO_CGROUP;
-		args.cgroup = (uint64_t)c->cgroup_fd;
-	}
-	/* The parent is suspended until the child has exec'd or exited. */
-	pid = clone3_run(&args, spawn_child, &sp);
-	munmap(stack, size);
-	if (pid < 0) {
-		errno = (int)-pid;
-		return -1;
-	}
-	c->pid = (pid_t)pid;
-	c->is_spawned = true;
-	c->is_in_cgroup = c->cgroup_fd >= 0;
-	c->exec_errno = sp.exec_errno;
-	return 0;
-}
-#else
-static bool
-can_spawn(void)
-{
-	return false;
-}
-
-static int
-spawn_now(struct child *c)
-{
-	(void)c;
-	errno = ENOSYS;
-	return -1;
-}
-#endif
-
 int
 launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
     const struct sigaction *pipe_action, int cgroup_fd, struct errbuf *err)
@@ -227,14 +88,6 @@ launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 
 	memset(c, 0, sizeof *c);
 	c->cork_fd = c->errno_fd = -1;
-	c->argv = argv;
-	c->mask = child_mask;
-	c->pipe_action = pipe_action;
-	c->cgroup_fd = cgroup_fd;
-	if (can_spawn()) {
-		c->is_deferred = true;
-		return 0;
-	}
 	if (pipe2(cork, O_CLOEXEC) == -1) {
 		errbuf_set(err, "pipe: %s", strerror(errno));
 		return -1;
@@ -266,19 +119,11 @@ launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 }
 
 int
-launch_start(struct child *c, struct errbuf *err)
+launch_start(struct child *c)
 {
 	ssize_t	r;
 	int	e = 0;
 
-	if (c->is_deferred) {
-		c->is_deferred = false;
-		if (spawn_now(c) != 0) {
-			errbuf_set(err, "fork (clone3): %s", strerror(errno));
-			return -2;
-		}
-		return c->exec_errno != 0 ? -1 : 0;
-	}
 	(void)write_all(c->cork_fd, "g", 1);
 	close(c->cork_fd);
 	c->cork_fd = -1;
@@ -485,11 +330,6 @@ launch_cancel(struct child *c)
 {
 	pid_t	r;
 
-	if (c->is_deferred || c->pid == 0) {
-		c->is_deferred = false;
-		c->has_exited = true;
-		return;
-	}
 	if (c->cork_fd != -1)
 		close(c->cork_fd);
 	if (c->errno_fd != -1)

@@ -298,7 +298,7 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 		return -1;
 	}
 	/* Not born there: moved while still corked, so whatever it starts is in it. */
-	if (run->tree.cg != NULL && !run->child.is_deferred && !run->child.is_in_cgroup &&
+	if (run->tree.cg != NULL && !run->child.is_in_cgroup &&
 	    cgroup_enter(&run->cgroup, run->child.pid, &why) != 0 &&
 	    cgroup_refused(run, &why, err) != 0) {
 		launch_cancel(&run->child);

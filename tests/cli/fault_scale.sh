@@ -23,7 +23,7 @@ test_forkmany_totals() {
 	try "$JOULESTAT" -i 10 --csv=s.csv -- "$JS_WORK" rusage rt "$JS_WORK" forkmany 2000
 	assert_rc 0
 	"$CSVTOOL" check s.csv >check.out 2>&1 || fail "s.csv: $(cat check.out)"
-	read -r ru rs <rt || fail "no rusage from the workload"
+	read -r ru rs _ <rt || fail "no rusage from the workload"
 	run_get user_s
 	ju=$csv_v
 	run_get sys_s

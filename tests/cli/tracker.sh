@@ -36,7 +36,7 @@ tracked() {
 forkmany_check() {
 	tracked "$1" -i 10 -- "$JS_WORK" rusage rt "$JS_WORK" forkmany 2000
 	assert_rc 0
-	read -r ru rs <rt || fail "no rusage from the workload"
+	read -r ru rs _ <rt || fail "no rusage from the workload"
 	csv_get s.csv user_s scope=run
 	ju=$csv_v
 	csv_get s.csv sys_s scope=run
@@ -290,12 +290,27 @@ test_without_clone3() {
 	try env LD_PRELOAD="$FAILSYS_LIB" FAILSYS=clone3 "$JOULESTAT" --tracker=cgroup --csv=s.csv \
 	    -i 10 -- "$JS_WORK" rusage rt "$JS_WORK" forkmany 500
 	assert_rc 0
-	read -r ru rs <rt || fail "no rusage from the workload"
+	read -r ru rs _ <rt || fail "no rusage from the workload"
 	csv_get s.csv user_s scope=run
 	ju=$csv_v
 	csv_get s.csv sys_s scope=run
 	assert_ge "$(calc "$ju + $csv_v")" "$(calc "$ru + $rs - 0.02")" \
 	    "user_s + sys_s vs the workload's rusage"
+}
+
+# A small program's peak RSS is its own, as a plain fork and exec sees it
+# (js-work rusage): the launch lends it none of joulestat's memory.  A
+# child that shares joulestat's memory until exec (posix_spawn's way, a
+# vfork) takes joulestat's high-water mark with it at exec: ~2000 KiB for
+# a program of ~1400 (HACKING.md, "Start-up cost").
+test_peak_rss_own() {
+	"$JS_WORK" rusage rt "$JS_WORK" exit 0 || fail "js-work rusage failed"
+	read -r _ _ truth <rt || fail "no rusage from the workload"
+	try "$JOULESTAT" -q --csv=s.csv -- "$JS_WORK" exit 0
+	assert_rc 0
+	csv_get s.csv max_rss_kib scope=run
+	note "peak RSS $csv_v KiB, $truth KiB under a plain fork"
+	assert_le "$csv_v" "$(calc "$truth * 1.15 + 64")" "max_rss_kib of js-work exit 0"
 }
 
 # A phase's CPU time with the cgroup tracker is the cgroup's own count at
@@ -418,6 +433,7 @@ t_run "a cgroup left by a joulestat killed by SIGKILL: removed by the next run o
 t_run "only the cgroups of joulestats that are gone are removed" test_cgroup_stale_only_dead
 t_run "no cgroup v2: /proc is walked and that is said" test_fallback_said
 t_run "without clone3: forked corked, moved into the cgroup, the same figures" test_without_clone3
+t_run "a small program's peak RSS is its own, not joulestat's" test_peak_rss_own
 t_run "a phase's CPU time, cgroup: the spin inside it, whole" test_phase_cpu_cgroup
 t_run "--list-devices says which tracker a run would use" test_list_devices_says_tracker
 t_run "an attached tree is walked in /proc, and said so" test_attach_is_proc

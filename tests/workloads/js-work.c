@@ -460,9 +460,10 @@ cmd_wait_signal(const struct ctx *ctx, int argc, char **argv)
 }
 
 /*
- * rusage FILE CMD [ARG...]: run CMD, wait for it, write "USER SYS" (the
- * seconds of CMD and its reaped descendants) to FILE and exit as CMD did:
- * time(1) without depending on /usr/bin/time being installed.
+ * rusage FILE CMD [ARG...]: run CMD, wait for it, write "USER SYS MAXRSS"
+ * (the seconds of CMD and its reaped descendants, and the largest one's
+ * peak RSS in KiB, as a plain fork and exec sees it) to FILE and exit as
+ * CMD did: time(1) without depending on /usr/bin/time being installed.
  */
 static int
 cmd_rusage(const struct ctx *ctx, int argc, char **argv)
@@ -486,8 +487,8 @@ cmd_rusage(const struct ctx *ctx, int argc, char **argv)
 			die_errno(argv[0], "wait4");
 	if ((f = fopen(argv[1], "w")) == NULL)
 		die_errno(argv[0], argv[1]);
-	fprintf(f, "%.6f %.6f\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
-	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6);
+	fprintf(f, "%.6f %.6f %ld\n", ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6,
+	    ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6, ru.ru_maxrss);
 	if (fclose(f) != 0)
 		die_errno(argv[0], argv[1]);
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
