@@ -262,4 +262,15 @@ unsigned	account_source_bit(enum energy_method method);
 /* Energy of an interval from a counter that may wrap or reset.  -1 on reset. */
 double	account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj);
 
+/*
+ * Whether the workload's share of device dev is known: per-process data
+ * was shared out, and the workload used nothing that data cannot show
+ * (device.is_use_unseen).
+ */
+static inline bool
+account_share_known(const struct dev_acct *a, const struct device *dev)
+{
+	return a->has_attrib && !dev->is_use_unseen;
+}
+
 #endif

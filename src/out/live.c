@@ -103,7 +103,7 @@ add_load(struct line *l, const struct device *dev, const struct dev_acct *a)
 {
 	if (dev->is_use_unseen)
 		add(l, ", workload load unknown (/dev/kfd)");
-	else if (a->has_attrib) {
+	else if (account_share_known(a, dev)) {
 		add(l, ", workload SM %.0f%% mem %.0f%%", a->last_tree_sm_pct,
 		    a->last_tree_mem_pct);
 		if (!a->is_other_unknown)

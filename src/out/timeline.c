@@ -173,7 +173,7 @@ timeline_row(struct timeline *tl, unsigned run, int64_t t0_ns,
 		put(tl, ",,,,,,,,,,");
 	else
 		put_device_fields(tl, dev, s, acct);
-	if (acct->has_attrib && !dev->is_use_unseen)
+	if (account_share_known(acct, dev))
 		put(tl, ",%.1f,%.1f,%.1f,%.1f", acct->last_tree_sm_pct, acct->last_tree_mem_pct,
 		    acct->last_other_sm_pct, acct->last_other_mem_pct);
 	else

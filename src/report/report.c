@@ -293,7 +293,7 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i,
 static void
 build_attrib(struct dev_report *d, const struct dev_acct *a)
 {
-	d->has_attrib = a->has_attrib && d->method != ENERGY_NONE && !d->dev->is_use_unseen;
+	d->has_attrib = account_share_known(a, d->dev) && d->method != ENERGY_NONE;
 	if (!d->has_attrib)
 		return;
 	d->has_other = !a->is_other_unknown;

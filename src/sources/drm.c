@@ -349,12 +349,13 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 				    "counter was held, and the next reading caught up", d->held[k],
 				    d->held[k] == 1 ? "" : "s", d->paths[k]);
 		}
+		/* The tree keeps ended processes: its newest name. */
 		p = tree != NULL ? proctree_find(tree, d->ctx->kfd_pid) : NULL;
 		if (devs[i].is_use_unseen)
 			backend_note(&devs[i], "process %d (%s) of the workload opened /dev/kfd "
 			    "(ROCm, HIP): the compute work sent through it is in no DRM fdinfo, so "
 			    "the workload's share of this device is unknown", (int)d->ctx->kfd_pid,
-			    p != NULL ? p->comm : d->ctx->kfd_comm);
+			    p != NULL ? p->comm : "?");
 		if (d->power_bad > 0)
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s at 2.1 kW or more "
 			    "(a failed read, as some kernels print it) were left out",

@@ -121,10 +121,8 @@ drm_is_drm_fd(struct drm_ctx *ctx, const struct proc *p, int fd)
 		is = 0;
 	}
 	if (drm_is_kfd(ctx)) {
-		if (ctx->kfd_pid == 0) {
+		if (ctx->kfd_pid == 0)
 			ctx->kfd_pid = p->pid;
-			memcpy(ctx->kfd_comm, p->comm, sizeof ctx->kfd_comm);
-		}
 		return 0;
 	}
 	return is;

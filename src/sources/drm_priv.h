@@ -148,7 +148,6 @@ struct drm_ctx {
 	size_t			 capdenied;
 	uint64_t		 round;
 	pid_t			 kfd_pid;		/* the first tree process seen with /dev/kfd */
-	char			 kfd_comm[PROCFS_COMM_MAX];
 	bool			 has_scan;
 	int64_t			 scan_ns;		/* previous scan */
 	char			 path[64];

@@ -64,6 +64,9 @@ struct rapl_entry {
 	unsigned	 top;
 	int		 sub;			/* -1 for a top-level zone */
 	char		 dir[32];
+	bool		 has_name;		/* its name file was read and understood: */
+	struct rapl_name name;
+	char		 text[64];		/* ... "package-0", as written */
 	bool		 is_repeat;		/* a die zone that reads an earlier one's counter */
 	unsigned	 ndies;			/* die zones that read this one's counter */
 };
@@ -262,17 +265,15 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
     struct devsel *sel, struct device *dev)
 {
 	struct rapl_zone	*z;
-	struct rapl_name	 name;
-	char			 text[64], path[96], range_text[32];
+	char			 path[96], range_text[32];
 	uint64_t		 range;
 	int			 fd;
 
-	if (rapl_read_name(classfd, e->dir, &name, text, sizeof text) != 0)
-		return -1;
-	if (!(e->sub < 0 && name.kind == RAPL_PACKAGE) && !(e->sub >= 0 && name.kind == RAPL_DRAM))
+	if (!e->has_name || (!(e->sub < 0 && e->name.kind == RAPL_PACKAGE) &&
+	    !(e->sub >= 0 && e->name.kind == RAPL_DRAM)))
 		return -1;
 	memset(dev, 0, sizeof *dev);
-	rapl_identify(dev, &name, text, pkg, e->ndies);
+	rapl_identify(dev, &e->name, e->text, pkg, e->ndies);
 	(*idx)++;
 	if (!devsel_match(sel, &(struct devsel_dev){ .backend = "rapl", .local = dev->id,
 	    .id = dev->id, .family = DEVSEL_F_NONE }, &dev->number))
@@ -292,7 +293,7 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 	dev->index = *idx - 1;
 	dev->priv = z;
 	dev->measures = M_ENERGY;
-	dev->is_cpu_package = name.kind == RAPL_PACKAGE;
+	dev->is_cpu_package = e->name.kind == RAPL_PACKAGE;
 	dev->max_gap_ns = rapl_max_gap_ns(range, z->max_power_uw);
 	snprintf(dev->version, sizeof dev->version, "powercap intel-rapl");
 	snprintf(range_text, sizeof range_text, "%" PRIu64 "uJ", range);
@@ -303,7 +304,7 @@ rapl_probe_zone(int classfd, const struct rapl_entry *e, const char *pkg, unsign
 		    "for a reset and that interval is lost");
 	if (e->ndies > 1)
 		backend_note(dev, "the %u die zones of package %u read one counter (AMD's is "
-		    "the package's) and are counted once", e->ndies, name.package);
+		    "the package's) and are counted once", e->ndies, e->name.package);
 	return 0;
 }
 
@@ -324,58 +325,46 @@ rapl_same_counter(int classfd, const char *a, const char *b)
 	return false;
 }
 
-/*
- * Die zones of one package that read one counter.  Kernels that name
- * zones per die on AMD ("package-0-die-1") give every die the package's
- * counter (MSR_AMD_PKG_ENERGY_STATUS is per socket), which would count
- * the package once per die; Intel's multi-die parts have a counter per
- * die, and they differ.  The first such zone stands for the package, the
- * rest (and their subzones) are skipped.
- */
-static void
-rapl_find_repeats(int classfd, struct rapl_entry *v, size_t n)
+/* A top-level zone named "package-N-die-D". */
+static bool
+is_die_zone(const struct rapl_entry *e)
 {
-	struct rapl_name	name, first;
-	char			text[64];
-	size_t			i, j;
-
-	for (i = 0; i < n; i++) {
-		v[i].ndies = 1;
-		if (v[i].sub >= 0 || rapl_read_name(classfd, v[i].dir, &name, text,
-		    sizeof text) != 0 || name.kind != RAPL_PACKAGE || name.die < 0)
-			continue;
-		for (j = 0; j < i; j++) {
-			if (v[j].sub >= 0 || v[j].is_repeat || rapl_read_name(classfd, v[j].dir,
-			    &first, text, sizeof text) != 0 || first.kind != RAPL_PACKAGE ||
-			    first.die < 0 || first.package != name.package ||
-			    !rapl_same_counter(classfd, v[j].dir, v[i].dir))
-				continue;
-			v[i].is_repeat = true;
-			v[j].ndies++;
-			break;
-		}
-	}
-	/* A repeated zone's subzones go with it. */
-	for (i = 0; i < n; i++) {
-		for (j = 0; j < n && v[i].sub >= 0; j++) {
-			if (v[j].sub < 0 && v[j].top == v[i].top)
-				v[i].is_repeat = v[j].is_repeat;
-		}
-	}
+	return e->sub < 0 && e->has_name && e->name.kind == RAPL_PACKAGE && e->name.die >= 0;
 }
 
-/* The name of package zone top ("package-0"), for its subzones' ids. */
+/*
+ * Read every zone's name, once, and mark the die zones of one package
+ * that read one counter.  Kernels that name zones per die on AMD
+ * ("package-0-die-1") give every die the package's counter
+ * (MSR_AMD_PKG_ENERGY_STATUS is per socket), which would count the
+ * package once per die; Intel's multi-die parts have a counter per die,
+ * and they differ.  The first such zone stands for the package; the rest,
+ * and their subzones (which follow their zone: v is sorted), are skipped.
+ */
 static void
-rapl_package_name(int classfd, unsigned top, char *pkg, size_t size)
+rapl_read_names(int classfd, struct rapl_entry *v, size_t n)
 {
-	struct rapl_name	name;
-	char			dir[32], text[64];
+	size_t	i, j, top = n;
 
-	snprintf(dir, sizeof dir, "%s%u", rapl_f_zone, top);
-	if (rapl_read_name(classfd, dir, &name, text, sizeof text) == 0)
-		snprintf(pkg, size, "%s", text);
-	else
-		snprintf(pkg, size, "package-%u", top);
+	for (i = 0; i < n; i++) {
+		v[i].has_name = rapl_read_name(classfd, v[i].dir, &v[i].name, v[i].text,
+		    sizeof v[i].text) == 0;
+		v[i].ndies = 1;
+		if (v[i].sub >= 0) {
+			v[i].is_repeat = top < n && v[top].top == v[i].top && v[top].is_repeat;
+			continue;
+		}
+		top = i;
+		for (j = 0; j < i && is_die_zone(&v[i]); j++) {
+			if (is_die_zone(&v[j]) && !v[j].is_repeat &&
+			    v[j].name.package == v[i].name.package &&
+			    rapl_same_counter(classfd, v[j].dir, v[i].dir)) {
+				v[i].is_repeat = true;
+				v[j].ndies++;
+				break;
+			}
+		}
+	}
 }
 
 static int
@@ -384,7 +373,7 @@ rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 {
 	struct rapl_entry	*v;
 	char			 pkg[64], path[PATH_MAX];
-	size_t			 n, i, ndenied = 0;
+	size_t			 n, i, top = SIZE_MAX, ndenied = 0;
 	unsigned		 idx = 0;
 	int			 classfd, r;
 
@@ -398,12 +387,18 @@ rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	/* Every intel-rapl zone, sorted: each package, then its subzones. */
 	n = backend_list_dir(classfd, v, RAPL_ZONES_MAX, sizeof *v, rapl_parse_entry,
 	    rapl_entry_cmp);
-	rapl_find_repeats(classfd, v, n);
+	rapl_read_names(classfd, v, n);
 	*devs = xcalloc(n > 0 ? n : 1, sizeof **devs);
 	for (i = 0; i < n; i++) {
+		if (v[i].sub < 0)
+			top = i;
 		if (v[i].is_repeat)
 			continue;
-		rapl_package_name(classfd, v[i].top, pkg, sizeof pkg);
+		/* The name of the package zone ("package-0"), for its subzones' ids. */
+		if (top != SIZE_MAX && v[top].top == v[i].top && v[top].has_name)
+			snprintf(pkg, sizeof pkg, "%s", v[top].text);
+		else
+			snprintf(pkg, sizeof pkg, "package-%u", v[i].top);
 		r = rapl_probe_zone(classfd, &v[i], pkg, &idx, sc->sel, &(*devs)[*ndev]);
 		if (r == 0)
 			(*ndev)++;
