@@ -33,14 +33,20 @@ struct cgroup {
 };
 
 /*
- * Create the workload's cgroup under joulestat's own cgroup v2, after
- * removing there the empty ones of joulestats that are gone.  root is
+ * Create the workload's cgroup under joulestat's own cgroup v2.  root is
  * where cgroup v2 is mounted, or NULL to find it in /proc/self/mountinfo
  * (/sys/fs/cgroup on a unified system, /sys/fs/cgroup/unified on a hybrid
  * one).  Returns 0, or -1 with the reason joulestat may not in err (no
  * cgroup v2, not writable); then cg holds nothing to free.
  */
 int	cgroup_create(struct cgroup *cg, const char *root, struct errbuf *err);
+
+/*
+ * Remove beside cg the empty cgroups of joulestats that are gone (a
+ * joulestat killed by SIGKILL cannot remove its own).  Called once the
+ * workload runs: no reason to keep it waiting.
+ */
+void	cgroup_remove_stale(const struct cgroup *cg);
 
 /* Move pid (the corked workload) into the cgroup.  0, or -1 with err. */
 int	cgroup_enter(struct cgroup *cg, pid_t pid, struct errbuf *err);

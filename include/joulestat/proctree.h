@@ -7,9 +7,9 @@
  * scan of /proc.  When no pid was given out since the refresh before (the
  * newest pid in /proc/loadavg is the same) and no member ended, only the
  * members' stat files are read.  With a cgroup (proctree_use_cgroup) the
- * members are its cgroup.procs instead.  A process is identified by (pid, starttime): a pid that
- * comes back with another start time is a new process.  Every process ever
- * seen is kept, so totals survive its exit.
+ * members are its cgroup.procs instead.  A process is identified by (pid,
+ * starttime): a pid that comes back with another start time is a new
+ * process.  Every process ever seen is kept, so totals survive its exit.
  */
 #ifndef JOULESTAT_PROCTREE_H
 #define JOULESTAT_PROCTREE_H
@@ -56,6 +56,8 @@ struct proc {
 	int64_t		 named_ns;		/* when comm was read */
 	bool		 is_alive;		/* seen by the latest refresh */
 	bool		 is_root;		/* one of the -p pids */
+	bool		 is_bare;		/* cgroup member known by its pid and pidfd: start
+						   time, name, state and figures not read */
 	int		 stat_fd;		/* /proc/PID/stat kept open while alive, or -1 */
 	int		 children_fd;		/* /proc/PID/task/PID/children, or -1 */
 	int		 pidfd;			/* cgroup tracker: readable once it ends, or -1 */
@@ -75,7 +77,9 @@ struct proctree {
 	pid_t		 last_pid;		/* its newest pid at the refresh before */
 	int64_t		 walk_ns;		/* the time of the latest refresh */
 	int64_t		 cur_ns;		/* walk scratch: the time of this one */
-	bool		 has_children_files;	/* else: scan the proc root */
+	int		 has_children_files;	/* else scan the proc root; -1: not probed yet */
+	bool		 is_bare_ok;		/* cgroup: no device reads the members, so a new
+						   one is recorded by its pid alone (is_bare) */
 	bool		 is_root_included;	/* attach: roots are measured too */
 	pid_t		*roots;
 	size_t		 nroots;
@@ -132,13 +136,17 @@ size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
  * From now on, the members are the processes of cg (cgroup.procs), not the
  * descendants found through /proc: one read a refresh, one epoll_wait on
  * the members' pidfds for those that ended, and /proc/PID/stat only of a
- * new process (its identity and name).  0, or -1 with err.
+ * new process (its identity and name).  While is_bare_ok is set, not even
+ * that: a new member is recorded by its pid and its pidfd alone, bare (the
+ * list holds no zombie, so it runs).  A bare member is read in full when a
+ * refresh without is_bare_ok lists it, or when proctree_fresh_name asks
+ * for its name.  0, or -1 with err.
  */
 int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf *err);
 
 /*
  * The name of live process pid read again if it was read max_age_ns or
- * more before t_ns (0: now).  A member that a pidfd follows (the cgroup
+ * more before t_ns (0: now), and a bare member's identity with it.  A member that a pidfd follows (the cgroup
  * tracker) is not re-read each tick, so an exec would keep the name it
  * had when first seen: the launched command's was joulestat's.
  */

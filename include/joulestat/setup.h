@@ -83,6 +83,12 @@ int	setup_attach(struct run *run, struct errbuf *err);
  */
 int	setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err);
 
+/*
+ * Once the workload was released: what the launch can do without it
+ * waiting (the empty cgroups of joulestats that are gone are removed).
+ */
+void	setup_launched(struct run *run);
+
 /* Forget everything of the previous run but the devices and the outputs. */
 void	setup_reset(struct run *run);
 

@@ -219,6 +219,12 @@ struct clock_lock {
 struct source_ops {
 	const char	*name;			/* "nvml", "drm", "rapl" */
 	/*
+	 * sample and finish look at the tree's members (their pids, start
+	 * times, names): the cgroup tracker then reads each new member's
+	 * /proc files (proctree.h, is_bare_ok).
+	 */
+	bool		 reads_tree;
+	/*
 	 * Find devices.  Returns 0 and sets *ndev (possibly 0: "nothing here"
 	 * is not an error), or -1 with a one-line reason in err ("library not
 	 * found").  *devs is allocated with malloc and owned by the caller

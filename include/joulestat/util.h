@@ -111,6 +111,16 @@ ssize_t	read_file(int dirfd, const char *path, char *buf, size_t size);
 ssize_t	pread_text(int fd, char *buf, size_t size);
 
 /*
+ * Read an open file whole from its start into *buf (malloc'd, *cap bytes,
+ * grown as needed; both may start NULL and 0) and NUL-terminate it.  A
+ * kernel list longer than a page (cgroup.procs of a large tree) is read in
+ * order, page after page: a read at another offset would make the kernel
+ * walk the list again from its start up to there.  Returns the byte count
+ * or -errno.
+ */
+ssize_t	read_grow(int fd, char **buf, size_t *cap);
+
+/*
  * s made fit for a one-line message: control characters become \n, \t or
  * \xHH, and a long string is cut with "...".  Returns buf.
  */

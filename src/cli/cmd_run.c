@@ -107,6 +107,8 @@ run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *r
 		exec_failed(run);
 	else if (!run->is_attach)
 		proctree_fresh_name(&run->tree, run->child.pid, now_ns(), 0);
+	if (!run->is_attach)
+		setup_launched(run);
 	if (loop_run(run, ss->sigfd, &err) != 0) {
 		live_clear(lv);
 		warnmsg("%s", err.msg);

@@ -335,6 +335,33 @@ pread_text(int fd, char *buf, size_t size)
 }
 
 ssize_t
+read_grow(int fd, char **buf, size_t *cap)
+{
+	size_t	n = 0;
+	ssize_t	r;
+
+	if (lseek(fd, 0, SEEK_SET) == -1)
+		return -errno;
+	for (;;) {
+		if (*cap - n < PREAD_WHOLE_BELOW) {
+			*cap = *cap < 2 * PREAD_WHOLE_BELOW ? 4 * PREAD_WHOLE_BELOW : 2 * *cap;
+			*buf = xreallocarray(*buf, *cap, 1);
+		}
+		do
+			r = read(fd, *buf + n, *cap - 1 - n);
+		while (r == -1 && errno == EINTR);
+		if (r == -1)
+			return -errno;
+		n += (size_t)r;
+		/* The buffer had room for more than r: as in pread_text, the file has ended. */
+		if ((size_t)r < PREAD_WHOLE_BELOW)
+			break;
+	}
+	(*buf)[n] = '\0';
+	return (ssize_t)n;
+}
+
+ssize_t
 read_file(int dirfd, const char *path, char *buf, size_t size)
 {
 	ssize_t	n;

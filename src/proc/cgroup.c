@@ -221,20 +221,20 @@ cgroup_parse_name(const char *name, pid_t *pid)
 }
 
 /*
- * A joulestat killed by SIGKILL leaves its cgroup behind, empty.  Before a
- * run makes its own, the cgroups of joulestats that are gone are removed:
- * a name of ours whose pid is no process (kill(2) says ESRCH).  One read of
- * the parent directory; rmdir fails on a cgroup that still holds a process
- * or a cgroup of its own, so nothing that runs is touched, and a living
- * joulestat's is never even tried.
+ * A joulestat killed by SIGKILL leaves its cgroup behind, empty.  A run
+ * removes the cgroups of joulestats that are gone: a name of ours whose pid
+ * is no process (kill(2) says ESRCH).  One read of the parent directory;
+ * rmdir fails on a cgroup that still holds a process or a cgroup of its
+ * own, so nothing that runs is touched, and a living joulestat's is never
+ * even tried.
  */
-static void
-remove_stale(int parentfd)
+void
+cgroup_remove_stale(const struct cgroup *cg)
 {
 	struct dirent	*de;
 	DIR		*dir;
-	pid_t		 pid;
-	int		 fd;
+	pid_t		 pid, self = getpid();
+	int		 fd, parentfd = cg->parentfd;
 
 	if ((fd = openat(parentfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC)) == -1)
 		return;
@@ -244,7 +244,7 @@ remove_stale(int parentfd)
 	}
 	while ((de = readdir(dir)) != NULL) {
 		if ((de->d_type == DT_DIR || de->d_type == DT_UNKNOWN) &&
-		    cgroup_parse_name(de->d_name, &pid) == 0 && pid != getpid() &&
+		    cgroup_parse_name(de->d_name, &pid) == 0 && pid != self &&
 		    kill(pid, 0) == -1 && errno == ESRCH)
 			(void)unlinkat(parentfd, de->d_name, AT_REMOVEDIR);
 	}
@@ -281,7 +281,6 @@ cgroup_create(struct cgroup *cg, const char *root, struct errbuf *err)
 		close_all(cg);
 		return -1;
 	}
-	remove_stale(cg->parentfd);
 	for (i = 0; ; i++) {
 		snprintf(cg->name, sizeof cg->name, CGROUP_PREFIX "%d-%u", (int)getpid(), i);
 		if (mkdirat(cg->parentfd, cg->name, 0755) == 0)
@@ -376,20 +375,8 @@ cgroup_populated(const struct cgroup *cg)
 int
 cgroup_each_pid(struct cgroup *cg, void (*fn)(pid_t, void *), void *arg)
 {
-	ssize_t	n;
-
-	if (cg->procs_fd < 0)
-		return -1;
-	if (cg->cap == 0) {
-		cg->cap = CGROUP_TEXT_MAX;
-		cg->buf = xmalloc(cg->cap);
-	}
 	/* The list of a thousand processes is longer than any fixed buffer. */
-	while ((n = pread_text(cg->procs_fd, cg->buf, cg->cap)) >= 0 && (size_t)n >= cg->cap - 1) {
-		cg->cap *= 2;
-		cg->buf = xreallocarray(cg->buf, cg->cap, 1);
-	}
-	if (n < 0)
+	if (cg->procs_fd < 0 || read_grow(cg->procs_fd, &cg->buf, &cg->cap) < 0)
 		return -1;
 	return procfs_parse_pid_list(cg->buf, fn, arg) == 0 ? 0 : -1;
 }

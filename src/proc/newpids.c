@@ -26,11 +26,15 @@ newpids_newest(int proc_dirfd, int *fd, size_t *nfds, size_t maxfds)
 	pid_t	pid;
 	ssize_t	n;
 
-	if (*fd >= 0)
-		n = pread_text(*fd, text, sizeof text);
-	else if ((n = read_file(proc_dirfd, "loadavg", text, sizeof text)) >= 0 &&
-	    *nfds < maxfds && (*fd = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) >= 0)
+	/* Opened once, and kept while the descriptor budget allows. */
+	if (*fd < 0 && (*fd = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) >= 0)
 		(*nfds)++;
+	n = *fd >= 0 ? pread_text(*fd, text, sizeof text) : -errno;
+	if (*fd >= 0 && *nfds > maxfds) {
+		close(*fd);
+		*fd = -1;
+		(*nfds)--;
+	}
 	return n < 0 || procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
 }
 

@@ -93,6 +93,36 @@ add_proc(struct proctree *tree, const struct proc_stat *st, int64_t t_ns)
 	return p;
 }
 
+struct proc *
+tree_add_bare(struct proctree *tree, pid_t pid, int64_t t_ns)
+{
+	struct proc_stat	 st = { .pid = pid };
+	struct proc		*p = add_proc(tree, &st, t_ns);
+
+	p->is_bare = true;
+	p->is_alive = true;
+	p->state = '?';
+	p->last_seen_ns = t_ns;
+	return p;
+}
+
+int
+tree_fill_bare(struct proctree *tree, struct proc *p)
+{
+	struct proc_stat	st;
+
+	if (tree_read_stat(tree, p->pid, &st) != 0) {
+		tree->races++;
+		return -1;
+	}
+	p->starttime_ticks = st.starttime_ticks;
+	p->ppid = st.ppid;
+	p->state = st.state;
+	memcpy(p->comm, st.comm, sizeof p->comm);
+	p->is_bare = false;
+	return 0;
+}
+
 void
 tree_live_push(struct proctree *tree, struct proc *p)
 {
@@ -311,6 +341,24 @@ restat_live(struct proctree *tree, int64_t t_ns)
 	return true;
 }
 
+/*
+ * CONFIG_PROC_CHILDREN is off by default in Kconfig: probed once, when a
+ * walk first needs the files (the cgroup tracker never does).
+ */
+static bool
+can_walk_children(struct proctree *tree)
+{
+	char		path[64];
+	struct stat	sb;
+
+	if (tree->has_children_files < 0) {
+		snprintf(path, sizeof path, "%d/task/%d/children", (int)tree->roots[0],
+		    (int)tree->roots[0]);
+		tree->has_children_files = fstatat(tree->proc_dirfd, path, &sb, 0) == 0;
+	}
+	return tree->has_children_files;
+}
+
 /* Processes that were alive before this walk and are not now: let their files go. */
 static void
 close_ended(struct proctree *tree)
@@ -354,7 +402,7 @@ proctree_refresh(struct proctree *tree, int64_t t_ns)
 	if (tree->cg != NULL)
 		tree_walk_cgroup(tree, is_quiet, t_ns);
 	else if (!is_quiet || !restat_live(tree, t_ns)) {
-		if (tree->has_children_files)
+		if (can_walk_children(tree))
 			tree_walk_children(tree, t_ns);
 		else
 			tree_walk_scan(tree, t_ns);
@@ -376,8 +424,6 @@ int
 proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
     size_t nroots, bool is_root_included, struct errbuf *err)
 {
-	char		path[64];
-	struct stat	sb;
 	struct rlimit	rl;
 	long		page;
 
@@ -397,9 +443,7 @@ proctree_init(struct proctree *tree, const char *proc_root, const pid_t *roots,
 	    rl.rlim_cur > 128 ? (size_t)(rl.rlim_cur - 64) / 2 : 0;
 	page = sysconf(_SC_PAGESIZE);
 	tree->page_kib = page > 0 ? (uint64_t)page / 1024 : 4;
-	/* CONFIG_PROC_CHILDREN is off by default in Kconfig: probe once. */
-	snprintf(path, sizeof path, "%d/task/%d/children", (int)roots[0], (int)roots[0]);
-	tree->has_children_files = fstatat(tree->proc_dirfd, path, &sb, 0) == 0;
+	tree->has_children_files = -1;
 	return 0;
 }
 
@@ -431,7 +475,9 @@ proctree_fresh_name(struct proctree *tree, pid_t pid, int64_t t_ns, int64_t max_
 	if (p == NULL || !p->is_alive || (max_age_ns > 0 && t_ns - p->named_ns < max_age_ns))
 		return;
 	p->named_ns = t_ns;
-	if (tree_read_stat(tree, pid, &st) == 0 && st.starttime_ticks == p->starttime_ticks)
+	if (p->is_bare)
+		(void)tree_fill_bare(tree, p);
+	else if (tree_read_stat(tree, pid, &st) == 0 && st.starttime_ticks == p->starttime_ticks)
 		memcpy(p->comm, st.comm, sizeof p->comm);
 }
 

@@ -29,6 +29,10 @@ struct proc	*tree_lookup(const struct proctree *tree, pid_t pid);
  */
 struct proc	*tree_visit(struct proctree *tree, pid_t pid, int64_t t_ns,
 		    struct proc_stat *st);
+/* A new cgroup member known by its pid alone (proctree.h, is_bare), live at t_ns. */
+struct proc	*tree_add_bare(struct proctree *tree, pid_t pid, int64_t t_ns);
+/* Read bare member p's identity, name and state from /proc.  0, or -1 (gone: a race). */
+int		 tree_fill_bare(struct proctree *tree, struct proc *p);
 void		 tree_live_push(struct proctree *tree, struct proc *p);
 /* Close *fd if open, give its place in the descriptor budget back, set it to -1. */
 void		 tree_close_fd(struct proctree *tree, int *fd);

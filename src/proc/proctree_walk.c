@@ -209,13 +209,32 @@ tree_walk_scan(struct proctree *tree, int64_t t_ns)
 	free(pairs);
 }
 
+/* A pidfd for pid in the tree's epoll set, or -1 (the descriptor budget, kernels before 5.3). */
+static int
+watch_member(struct proctree *tree, pid_t pid, size_t idx)
+{
+	struct epoll_event	ev = { .events = EPOLLIN, .data.u64 = idx };
+	int			fd;
+
+	if (tree->nfds >= tree->maxfds || (fd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
+		return -1;
+	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, fd, &ev) == -1) {
+		close(fd);
+		return -1;
+	}
+	tree->nfds++;
+	return fd;
+}
+
 /*
  * A member listed by the cgroup.  A pid that was a member at the refresh
  * before is the same process unless its pidfd said it ended (then the pid
  * was reused); only a new one is read from /proc.  Without a pidfd (the
  * descriptor budget, kernels before 5.3) its stat file, kept open, tells;
  * with one, the stat file is closed at once, while the process lives, so
- * that the reaper, not joulestat, frees its /proc entry.
+ * that the reaper, not joulestat, frees its /proc entry.  While is_bare_ok
+ * is set, a new member with a pidfd is not read at all (the list holds no
+ * zombie: it runs); a bare one is read once it is wanted in full.
  */
 static void
 visit_member(pid_t pid, void *arg)
@@ -223,24 +242,28 @@ visit_member(pid_t pid, void *arg)
 	struct proctree		*tree = arg;
 	struct proc_stat	 st;
 	struct proc		*p = tree_lookup(tree, pid);
-	struct epoll_event	 ev = { .events = EPOLLIN };
+	int			 fd;
 
 	if (p != NULL && p->is_alive)
 		return;
 	if (p != NULL && p->pidfd >= 0 && p->last_seen_ns == tree->walk_ns) {
+		if (p->is_bare && !tree->is_bare_ok && tree_fill_bare(tree, p) != 0)
+			return;
 		p->is_alive = true;
 		tree_live_push(tree, p);
 		return;
 	}
+	if (tree->is_bare_ok && (fd = watch_member(tree, pid, tree->nproc)) >= 0) {
+		p = tree_add_bare(tree, pid, tree->cur_ns);
+		p->pidfd = fd;
+		tree_live_push(tree, p);
+		tree->has_running = true;
+		return;
+	}
 	if ((p = tree_visit(tree, pid, tree->cur_ns, &st)) == NULL || p->pidfd >= 0 ||
-	    tree->nfds >= tree->maxfds)
+	    (p->pidfd = watch_member(tree, pid, (size_t)(p - tree->procs))) < 0)
 		return;
-	if ((p->pidfd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
-		return;
-	tree->nfds++;
-	ev.data.u64 = (uint64_t)(p - tree->procs);
-	tree_close_fd(tree, epoll_ctl(tree->epfd, EPOLL_CTL_ADD, p->pidfd, &ev) == -1 ? &p->pidfd :
-	    &p->stat_fd);
+	tree_close_fd(tree, &p->stat_fd);
 }
 
 /* The members whose pidfd says they ended since the refresh before: they are gone. */
@@ -260,7 +283,8 @@ reap_ended(struct proctree *tree)
 /*
  * Quiet (no pid given out) and no member's pidfd said it ended: the members
  * are the same, and cgroup.procs (costlier the larger the tree) is not read.
- * Without a pidfd a member cannot say it ended: false.
+ * Without a pidfd a member cannot say it ended, and a bare one wanted in
+ * full is read as the list is: false.
  */
 static bool
 keep_members(struct proctree *tree, bool is_quiet, int64_t t_ns)
@@ -271,7 +295,8 @@ keep_members(struct proctree *tree, bool is_quiet, int64_t t_ns)
 	if (!is_quiet)
 		return false;
 	for (i = 0; i < tree->nprev; i++) {
-		if (tree->procs[tree->prev[i]].pidfd < 0)
+		p = &tree->procs[tree->prev[i]];
+		if (p->pidfd < 0 || (p->is_bare && !tree->is_bare_ok))
 			return false;
 	}
 	for (i = 0; i < tree->nprev; i++) {

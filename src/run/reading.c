@@ -83,9 +83,24 @@ sample_devices(struct run *run, int64_t t_ns, bool is_pid_due)
 		run->stall_max_ns = took;
 }
 
+/* A device whose backend looks at the tree's members: their pids, start times, names. */
+static bool
+reads_members(const struct run *run)
+{
+	size_t	i;
+
+	for (i = 0; i < run->nbackends; i++) {
+		if (run->backends[i].ops->reads_tree && run->backends[i].ndev > 0 &&
+		    !run->backends[i].is_gone)
+			return true;
+	}
+	return false;
+}
+
 static void
 take(struct run *run, int64_t t_ns, bool is_pid_due)
 {
+	run->tree.is_bare_ok = !reads_members(run);
 	proctree_refresh(&run->tree, t_ns);
 	run->tree_walk_ns = t_ns;
 	sample_devices(run, t_ns, is_pid_due);
@@ -102,33 +117,16 @@ reading_take(struct run *run, int64_t t_ns)
 	take(run, t_ns, true);
 }
 
-/* A device that reads per-process data needs the tree's members at their freshest. */
-static bool
-needs_pids(const struct run *run)
-{
-	const struct backend	*b;
-	size_t			 i, k;
-
-	for (i = 0; i < run->nbackends; i++) {
-		b = &run->backends[i];
-		for (k = 0; k < b->ndev && !b->is_gone; k++) {
-			if (b->devs[k].measures & M_PID_UTIL)
-				return true;
-		}
-	}
-	return false;
-}
-
 /*
  * The cgroup gives the CPU time and the end of the tree without a look at
- * its members: when no device wants their pids, the members are read every
+ * its members: when no device reads them, they are listed every
  * READING_TREE_GAP_NS per hundred of them, so that a tick costs the same
  * whatever the size of the tree.
  */
 static int64_t
 tree_gap_ns(const struct run *run)
 {
-	if (run->tree.cg == NULL || needs_pids(run))
+	if (run->tree.cg == NULL || !run->tree.is_bare_ok)
 		return READING_TREE_GAP_NS;
 	return READING_TREE_GAP_NS * (int64_t)(run->tree.nlive / 100 + 1);
 }

@@ -308,6 +308,13 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 }
 
 void
+setup_launched(struct run *run)
+{
+	if (run->tree.cg != NULL)
+		cgroup_remove_stale(&run->cgroup);
+}
+
+void
 setup_reset(struct run *run)
 {
 	struct backend	*b;

@@ -386,6 +386,7 @@ drm_close(struct device *devs, size_t ndev)
 
 const struct source_ops drm_ops = {
 	.name = "drm",
+	.reads_tree = true,
 	.probe = drm_probe,
 	.sample = drm_sample,
 	.finish = drm_finish,

@@ -723,6 +723,7 @@ nvml_close(struct device *devs, size_t ndev)
 
 const struct source_ops nvml_ops = {
 	.name = "nvml",
+	.reads_tree = true,
 	.probe = nvml_probe,
 	.sample = nvml_sample,
 	.finish = nvml_finish,
