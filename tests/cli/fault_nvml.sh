@@ -270,16 +270,21 @@ test_hang_at_end() {
 	assert_match err 'a device reading held the sampler for [0-9.]+ s'
 }
 
-# Timeline rows carry the time of their reading: at a constant 200 W the
-# energy column cannot grow faster than 200 W between two rows (a reading
-# taken after a 3 s hang must not be stamped at the hang's start).
+# Timeline rows carry the time of their reading, taken when its calls are
+# in: a reading taken after a 3 s hang must not be stamped at the hang's
+# start.  At a constant 200 W, two rows 100 ms apart would then imply
+# some 6,000 W.  Stamped right, the energy between two rows can still have
+# run for up to one reading longer than their stamps say (the counter is
+# read first, the stamp taken last, and a busy machine can deschedule
+# joulestat in between), and a reading here takes less than the 100 ms
+# interval: twice the true power bounds it.
 test_hang_timeline_stamps() {
 	js_fault fault-hang.scn 4500ms 4 -i 100
 	awk -F, 'NR > 1 && $8 != "" {
 		if (n++ && $3 > t) { p = ($8 - e) / ($3 - t); if (p > max) max = p }
 		t = $3; e = $8 } END { printf "%.1f\n", max }' t.csv >maxp
 	note "largest power implied by two timeline rows: $(cat maxp) W (true: 200 W)"
-	assert_le "$(cat maxp)" 220 "power implied by the timeline's energy and t_s"
+	assert_le "$(cat maxp)" 400 "power implied by the timeline's energy and t_s"
 }
 
 # ---- counter resets -----------------------------------------------------------
