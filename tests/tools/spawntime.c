@@ -1,6 +1,7 @@
 /*
  * spawntime N CMD [ARG...]: run CMD N times, one after the other, with
- * stdout and stderr to /dev/null, after 5 unmeasured runs, and print
+ * stdout and stderr to /dev/null and no other descriptor (as from a
+ * terminal), after 5 unmeasured runs, and print
  *
  *	median_ms p25_ms p75_ms cpu_ms
  *
@@ -81,6 +82,8 @@ main(int argc, char **argv)
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+	/* Stdio alone, as from a terminal: not the descriptors make's caller left open. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
 	for (i = 0; i < 5; i++)
 		(void)run_once(argv + 2, &fa, &warm);
 	if ((t = calloc((size_t)n, sizeof *t)) == NULL)
