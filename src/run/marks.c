@@ -290,6 +290,9 @@ marks_finish(struct run *run)
 	/* What the workload wrote before it ended (a bounded amount) is this run's. */
 	for (i = 0; i < MARKS_FINISH_BUFFERS && read_some(run, true) > 0; i++)
 		;
+	/* The run's figures at its end are needed only by a phase still open. */
+	if (run->phases.nopen == 0)
+		return;
 	point_at(run, &pb);
 	phases_end_all(&run->phases, &pb.pt);
 	point_free(&pb);
