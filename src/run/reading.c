@@ -118,15 +118,17 @@ reading_take(struct run *run, int64_t t_ns)
 }
 
 /*
- * The cgroup gives the CPU time and the end of the tree without a look at
- * its members: when no device reads them, they are listed every
- * READING_TREE_GAP_NS per hundred of them, so that a tick costs the same
- * whatever the size of the tree.
+ * When no device reads the members, a walk gives only the tree's figures
+ * (its peak RSS at one reading, processes at once, the CPU times the proc
+ * tracker samples), and rusage or the cgroup gives the CPU time and the
+ * end of the tree without one: the tree is walked every
+ * READING_TREE_GAP_NS per hundred members, so that a second of ticks
+ * costs the same whatever the size of the tree.
  */
 static int64_t
 tree_gap_ns(const struct run *run)
 {
-	if (run->tree.cg == NULL || !run->tree.is_bare_ok)
+	if (!run->tree.is_bare_ok)
 		return READING_TREE_GAP_NS;
 	return READING_TREE_GAP_NS * (int64_t)(run->tree.nlive / 100 + 1);
 }
