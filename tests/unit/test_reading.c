@@ -108,20 +108,31 @@ free_member_reader(struct fixture *fx)
 	free(fx->run.backends[0].span_ns);
 }
 
+/*
+ * After the first reading, a tick still_ms later does not walk the tree,
+ * and one walk_ms later does.
+ */
+static void
+assert_next_walk(struct fixture *fx, int64_t still_ms, int64_t walk_ms)
+{
+	int64_t	t0 = now_ns();
+
+	reading_take(&fx->run, t0);
+	assert_int_equal(fx->run.tree.nlive, NKIDS);
+	reading_tick(&fx->run, t0 + still_ms * NSEC_PER_MSEC);
+	assert_int_equal(fx->run.tree_walk_ns, t0);
+	reading_tick(&fx->run, t0 + walk_ms * NSEC_PER_MSEC);
+	assert_int_equal(fx->run.tree_walk_ns, t0 + walk_ms * NSEC_PER_MSEC);
+}
+
 /* No device reads the members: 150 of them are walked every 200 ms. */
 static void
 test_gap_grows_with_the_tree(void **state)
 {
 	struct fixture	*fx = *state;
-	int64_t		 t0 = now_ns();
 
-	reading_take(&fx->run, t0);
-	assert_int_equal(fx->run.tree.nlive, NKIDS);
+	assert_next_walk(fx, 150, 210);
 	assert_true(fx->run.tree.is_bare_ok);
-	reading_tick(&fx->run, t0 + 150 * NSEC_PER_MSEC);
-	assert_int_equal(fx->run.tree_walk_ns, t0);
-	reading_tick(&fx->run, t0 + 210 * NSEC_PER_MSEC);
-	assert_int_equal(fx->run.tree_walk_ns, t0 + 210 * NSEC_PER_MSEC);
 }
 
 /* A device that reads the members has them every 100 ms, whatever their number. */
@@ -129,16 +140,10 @@ static void
 test_gap_for_a_member_reader(void **state)
 {
 	struct fixture	*fx = *state;
-	int64_t		 t0 = now_ns();
 
 	add_member_reader(fx);
-	reading_take(&fx->run, t0);
-	assert_int_equal(fx->run.tree.nlive, NKIDS);
+	assert_next_walk(fx, 50, 110);
 	assert_false(fx->run.tree.is_bare_ok);
-	reading_tick(&fx->run, t0 + 50 * NSEC_PER_MSEC);
-	assert_int_equal(fx->run.tree_walk_ns, t0);
-	reading_tick(&fx->run, t0 + 110 * NSEC_PER_MSEC);
-	assert_int_equal(fx->run.tree_walk_ns, t0 + 110 * NSEC_PER_MSEC);
 	free_member_reader(fx);
 }
 
