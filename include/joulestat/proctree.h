@@ -1,7 +1,8 @@
 /*
  * The workload's process tree (HACKING.md, "Measurement rules"), walked
  * on the first and last readings and at most every READING_TREE_GAP_NS
- * between them (src/run/reading.c).  The walk starts at the root pids and follows
+ * between them, or that per hundred members when no device reads them
+ * (src/run/reading.c).  The walk starts at the root pids and follows
  * /proc/PID/task/TID/children, so its cost grows with the tree and not
  * with the machine; when the kernel lacks those files it falls back to one
  * scan of /proc.  When no pid was given out since the refresh before (the
