@@ -79,8 +79,9 @@ struct proctree {
 	int64_t		 walk_ns;		/* the time of the latest refresh */
 	int64_t		 cur_ns;		/* walk scratch: the time of this one */
 	int		 has_children_files;	/* else scan the proc root; -1: not probed yet */
-	bool		 is_bare_ok;		/* cgroup: no device reads the members, so a new
-						   one is recorded by its pid alone (is_bare) */
+	bool		 is_bare_ok;		/* no device reads the members: a new cgroup
+						   member is recorded bare (is_bare), and
+						   src/run/reading.c walks a large tree less often */
 	bool		 is_root_included;	/* attach: roots are measured too */
 	pid_t		*roots;
 	size_t		 nroots;
@@ -147,9 +148,10 @@ int	proctree_use_cgroup(struct proctree *tree, struct cgroup *cg, struct errbuf 
 
 /*
  * The name of live process pid read again if it was read max_age_ns or
- * more before t_ns (0: now), and a bare member's identity with it.  A member that a pidfd follows (the cgroup
- * tracker) is not re-read each tick, so an exec would keep the name it
- * had when first seen: the launched command's was joulestat's.
+ * more before t_ns (0: now), and a bare member's identity with it.  A
+ * member that a pidfd follows (the cgroup tracker) is not re-read each
+ * tick, so an exec would keep the name it had when first seen: the
+ * launched command's was joulestat's.
  */
 void	proctree_fresh_name(struct proctree *tree, pid_t pid, int64_t t_ns, int64_t max_age_ns);
 

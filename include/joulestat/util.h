@@ -111,14 +111,14 @@ ssize_t	read_file(int dirfd, const char *path, char *buf, size_t size);
 ssize_t	pread_text(int fd, char *buf, size_t size);
 
 /*
- * Read an open file whole from its start into *buf (malloc'd, *cap bytes,
- * grown as needed; both may start NULL and 0) and NUL-terminate it.  A
- * kernel list longer than a page (cgroup.procs of a large tree) is read in
- * order, page after page: a read at another offset would make the kernel
- * walk the list again from its start up to there.  Returns the byte count
+ * pread_text into a buffer that grows: the whole of an open file from its
+ * start into *buf (malloc'd, *cap bytes; both may start NULL and 0),
+ * NUL-terminated.  A kernel list longer than the buffer (cgroup.procs of a
+ * large tree) is appended to, page after page, where the kernel's walk of
+ * it left off, never read again from its start.  Returns the byte count
  * or -errno.
  */
-ssize_t	read_grow(int fd, char **buf, size_t *cap);
+ssize_t	pread_grow(int fd, char **buf, size_t *cap);
 
 /*
  * s made fit for a one-line message: control characters become \n, \t or

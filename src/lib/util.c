@@ -335,20 +335,19 @@ pread_text(int fd, char *buf, size_t size)
 }
 
 ssize_t
-read_grow(int fd, char **buf, size_t *cap)
+pread_grow(int fd, char **buf, size_t *cap)
 {
 	size_t	n = 0;
 	ssize_t	r;
 
-	if (lseek(fd, 0, SEEK_SET) == -1)
-		return -errno;
 	for (;;) {
 		if (*cap - n < PREAD_WHOLE_BELOW) {
 			*cap = *cap < 2 * PREAD_WHOLE_BELOW ? 4 * PREAD_WHOLE_BELOW : 2 * *cap;
 			*buf = xreallocarray(*buf, *cap, 1);
 		}
+		/* The next offset is where the kernel's text stopped: it goes on from there. */
 		do
-			r = read(fd, *buf + n, *cap - 1 - n);
+			r = pread(fd, *buf + n, *cap - 1 - n, (off_t)n);
 		while (r == -1 && errno == EINTR);
 		if (r == -1)
 			return -errno;

@@ -376,7 +376,7 @@ int
 cgroup_each_pid(struct cgroup *cg, void (*fn)(pid_t, void *), void *arg)
 {
 	/* The list of a thousand processes is longer than any fixed buffer. */
-	if (cg->procs_fd < 0 || read_grow(cg->procs_fd, &cg->buf, &cg->cap) < 0)
+	if (cg->procs_fd < 0 || pread_grow(cg->procs_fd, &cg->buf, &cg->cap) < 0)
 		return -1;
 	return procfs_parse_pid_list(cg->buf, fn, arg) == 0 ? 0 : -1;
 }

@@ -25,16 +25,17 @@ newpids_newest(int proc_dirfd, int *fd, size_t *nfds, size_t maxfds)
 	char	text[128];
 	pid_t	pid;
 	ssize_t	n;
+	int	f;
 
 	/* Opened once, and kept while the descriptor budget allows. */
-	if (*fd < 0 && (*fd = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) >= 0)
+	if ((f = *fd) < 0 && (f = openat(proc_dirfd, "loadavg", O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = pread_text(f, text, sizeof text);
+	if (*fd < 0 && *nfds < maxfds) {
+		*fd = f;
 		(*nfds)++;
-	n = *fd >= 0 ? pread_text(*fd, text, sizeof text) : -errno;
-	if (*fd >= 0 && *nfds > maxfds) {
-		close(*fd);
-		*fd = -1;
-		(*nfds)--;
-	}
+	} else if (*fd < 0)
+		close(f);
 	return n < 0 || procfs_parse_last_pid(text, &pid) != 0 ? 0 : pid;
 }
 
