@@ -97,8 +97,8 @@ struct proctree {
 	size_t		 nfds;			/* files kept open for live processes */
 	size_t		 maxfds;		/* at most this many */
 	int		 pending_fd;		/* walk scratch: a stat file not yet given to a proc */
-	char		*kids;			/* walk scratch: a children file */
-	size_t		 capkids;
+	char		*text;			/* walk scratch: a file read by tree_read_keep */
+	size_t		 captext;
 	size_t		*slots;			/* hash: pid -> index + 1 of newest */
 	size_t		 nslots;
 	pid_t		*queue;			/* walk scratch */

@@ -143,22 +143,28 @@ tree_close_fd(struct proctree *tree, int *fd)
 	*fd = -1;
 }
 
-/* Open path under the proc root and keep it in *slot if the budget allows. */
+/*
+ * Read path under dirfd whole into the tree's text buffer, which grows to
+ * hold it (a list of a thousand children is longer than any fixed buffer,
+ * and a pid cut at its end would be read as another pid).  Through the
+ * file open in *slot when there is one; a file opened here is kept in
+ * *slot while the descriptor budget allows, and closed when slot is NULL.
+ */
 ssize_t
-tree_read_keep(struct proctree *tree, const char *path, int *slot, char *text, size_t size)
+tree_read_keep(struct proctree *tree, int dirfd, const char *path, int *slot)
 {
 	ssize_t	n;
 	int	fd;
 
-	if (*slot >= 0) {
-		if ((n = pread_text(*slot, text, size)) >= 0)
+	if (slot != NULL && *slot >= 0) {
+		if ((n = pread_grow(*slot, &tree->text, &tree->captext)) >= 0)
 			return n;
 		tree_close_fd(tree, slot);
 	}
-	if ((fd = openat(tree->proc_dirfd, path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC)) == -1)
 		return -errno;
-	n = pread_text(fd, text, size);
-	if (n >= 0 && tree->nfds < tree->maxfds) {
+	n = pread_grow(fd, &tree->text, &tree->captext);
+	if (n >= 0 && slot != NULL && tree->nfds < tree->maxfds) {
 		*slot = fd;
 		tree->nfds++;
 	} else
@@ -202,9 +208,9 @@ stat_of(struct proctree *tree, pid_t pid, struct proc_stat *st, struct proc **kn
 		tree_close_fd(tree, &p->children_fd);
 	}
 	snprintf(path, sizeof path, "%d/stat", (int)pid);
-	if ((n = tree_read_keep(tree, path, &fd, text, sizeof text)) < 0)
+	if ((n = tree_read_keep(tree, tree->proc_dirfd, path, &fd)) < 0)
 		return (int)n;
-	if ((r = procfs_parse_stat(text, st)) != 0) {
+	if ((r = procfs_parse_stat(tree->text, st)) != 0) {
 		tree_close_fd(tree, &fd);
 		return r;
 	}
@@ -561,7 +567,7 @@ proctree_free(struct proctree *tree)
 		tree_close_fd(tree, &tree->procs[i].pidfd);
 	}
 	free(tree->prev);
-	free(tree->kids);
+	free(tree->text);
 	if (tree->proc_dirfd > 0)
 		close(tree->proc_dirfd);
 	if (tree->epfd > 0)

@@ -36,9 +36,11 @@ int		 tree_fill_bare(struct proctree *tree, struct proc *p);
 void		 tree_live_push(struct proctree *tree, struct proc *p);
 /* Close *fd if open, give its place in the descriptor budget back, set it to -1. */
 void		 tree_close_fd(struct proctree *tree, int *fd);
-/* Read path under the proc root, keeping the file open in *slot within the budget. */
-ssize_t		 tree_read_keep(struct proctree *tree, const char *path, int *slot,
-		    char *text, size_t size);
+/*
+ * Read path under dirfd whole into tree->text, through the file in *slot
+ * or one kept open there within the budget (none kept when slot is NULL).
+ */
+ssize_t		 tree_read_keep(struct proctree *tree, int dirfd, const char *path, int *slot);
 int		 tree_read_stat(const struct proctree *tree, pid_t pid, struct proc_stat *st);
 
 void		 tree_walk_children(struct proctree *tree, int64_t t_ns);

@@ -37,32 +37,6 @@ queue_push(pid_t pid, void *arg)
 	tree->queue[tree->nqueue++] = pid;
 }
 
-/*
- * Read a children file whole into the tree's growing buffer: a list of a
- * thousand children is longer than any fixed buffer, and a pid cut at the
- * buffer's end would be read as another pid.  fd is kept open in *slot.
- */
-static ssize_t
-read_children(struct proctree *tree, int dirfd, const char *path, int *slot)
-{
-	ssize_t	n;
-
-	if (tree->capkids == 0) {
-		tree->capkids = PROCTREE_TEXT_MAX;
-		tree->kids = xmalloc(tree->capkids);
-	}
-	for (;;) {
-		if (dirfd == tree->proc_dirfd)
-			n = tree_read_keep(tree, path, slot, tree->kids, tree->capkids);
-		else
-			n = read_file(dirfd, path, tree->kids, tree->capkids);
-		if (n < 0 || (size_t)n < tree->capkids - 1)
-			return n;
-		tree->capkids *= 2;
-		tree->kids = xreallocarray(tree->kids, tree->capkids, 1);
-	}
-}
-
 /* Queue the children of every thread of p.  Returns false when it is gone. */
 static bool
 queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthreads)
@@ -70,14 +44,14 @@ queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthrea
 	char		 path[64];
 	struct dirent	*de;
 	DIR		*dir;
-	int		 fd, none = -1;
+	int		 fd;
 
 	if (nthreads == 1) {
 		snprintf(path, sizeof path, "%d/task/%d/children", (int)pid, (int)pid);
-		if (read_children(tree, tree->proc_dirfd, path,
-		    p != NULL ? &p->children_fd : &none) < 0)
+		if (tree_read_keep(tree, tree->proc_dirfd, path,
+		    p != NULL ? &p->children_fd : NULL) < 0)
 			return false;
-		procfs_parse_pid_list(tree->kids, queue_push, tree);
+		procfs_parse_pid_list(tree->text, queue_push, tree);
 		return true;
 	}
 	if (p != NULL)
@@ -93,8 +67,8 @@ queue_children(struct proctree *tree, struct proc *p, pid_t pid, uint64_t nthrea
 		if (de->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof path, "%.20s/children", de->d_name);
-		if (read_children(tree, dirfd(dir), path, &none) >= 0)
-			procfs_parse_pid_list(tree->kids, queue_push, tree);
+		if (tree_read_keep(tree, dirfd(dir), path, NULL) >= 0)
+			procfs_parse_pid_list(tree->text, queue_push, tree);
 	}
 	closedir(dir);
 	return true;
