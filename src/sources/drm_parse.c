@@ -748,7 +748,8 @@ uint64_t
 drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64_t t_ns,
     int64_t span_ns, bool is_fresh)
 {
-	uint64_t	busy = 0, room, give;
+	uint64_t	busy = 0, room, give, most;
+	int64_t		since;
 	double		pct;
 
 	/* No engine class has thousands of engines: a larger capacity is bogus. */
@@ -756,9 +757,22 @@ drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64
 	if (st->capacity > DRM_CAPACITY_MAX)
 		st->capacity = DRM_CAPACITY_MAX;
 	room = span_ns > 0 ? (uint64_t)span_ns * st->capacity : 0;
-	if (e->has & DRM_E_NS)
+	if (e->has & DRM_E_NS) {
+		/* The wall time it covers: since the last reading taken (none: a new client's). */
+		since = st->has_last ? t_ns - st->last_t_ns : 0;
 		busy = drm_engine_ns(st, e->busy_ns, t_ns, is_fresh);
-	else if ((e->has & (DRM_E_CYCLES | DRM_E_TOTAL)) == (DRM_E_CYCLES | DRM_E_TOTAL))
+		/*
+		 * amdgpu adds up every ring and queue of a class (amdgpu_ctx.c,
+		 * amdgpu_ctx_mgr_usage) and prints no capacity, so a counter can
+		 * run faster than the clock.  More than the class could hold over
+		 * that time is dropped: carried, it would show the engine busy
+		 * after the work has stopped.  A new client's first count has no
+		 * such bound (its birth is not known to the tick) and is carried.
+		 */
+		most = since > 0 ? (uint64_t)since * st->capacity : 0;
+		if (since > 0 && busy > most)
+			busy = most;
+	} else if ((e->has & (DRM_E_CYCLES | DRM_E_TOTAL)) == (DRM_E_CYCLES | DRM_E_TOTAL))
 		busy = drm_engine_cycles(st, e, t_ns);
 	else if (e->has & DRM_E_PCT) {
 		/* Old amdgpu: a percentage over the driver's own window, taken as is. */

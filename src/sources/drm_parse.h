@@ -144,7 +144,8 @@ struct drm_engine_state {
  * that went backwards contributes nothing and the previous values are
  * kept, so the reading that catches up carries the whole stretch; busy
  * time beyond what one tick can hold is carried over to the next ticks,
- * so the run's total is exact.  Cycle counters are turned into time with
+ * so the run's total is exact.  Busy time beyond what the class could
+ * hold over the stretch (amdgpu sums its rings) is dropped.  Cycle counters are turned into time with
  * their own total-cycles clock: busy = dcycles / dtotal * (wall time of
  * the stretch).
  */

@@ -459,6 +459,33 @@ test_engine_backwards_keeps_larger(void **state)
 }
 
 static void
+test_engine_faster_than_clock(void **state)
+{
+	struct drm_engine_state	st;
+	struct drm_engine	e;
+	uint64_t		v = MS(5000);
+	int			i;
+
+	(void)state;
+	/*
+	 * amdgpu's compute counter is the sum of its rings: two rings busy
+	 * for a second count 2 s.  The class is full for that second, and
+	 * idle the moment the work stops.
+	 */
+	memset(&st, 0, sizeof st);
+	e = ns_engine(v, 1);
+	drm_engine_update(&st, &e, MS(0), 0, false);
+	for (i = 1; i <= 10; i++) {
+		v += MS(200);
+		e = ns_engine(v, 1);
+		assert_int_equal(drm_engine_update(&st, &e, MS(100) * i, MS(100), false), MS(100));
+	}
+	e = ns_engine(v, 1);
+	assert_int_equal(drm_engine_update(&st, &e, MS(1100), MS(100), false), 0);
+	assert_int_equal(st.carry_ns, 0);
+}
+
+static void
 test_engine_capacity(void **state)
 {
 	struct drm_engine_state	st;
@@ -611,6 +638,7 @@ main(void)
 		cmocka_unit_test(test_size_kib),
 		cmocka_unit_test(test_engine_ns_baseline_and_deltas),
 		cmocka_unit_test(test_engine_backwards_keeps_larger),
+		cmocka_unit_test(test_engine_faster_than_clock),
 		cmocka_unit_test(test_engine_capacity),
 		cmocka_unit_test(test_engine_cycles),
 		cmocka_unit_test(test_engine_old_percentages),
