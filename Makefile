@@ -39,7 +39,8 @@ OBJ	 = $(SRC:%.c=$(BUILD)/%.o)
 # `make fuzz` and the corpus replay in `make check` build from this list.
 PARSERS	 = src/lib/util.c src/proc/procfs.c src/sources/devsel.c src/cli/config.c \
 	   src/cli/options.c src/cli/help.c src/lib/markline.c \
-	   src/sources/drm_parse.c src/sources/rapl_parse.c src/sources/nvml_decode.c \
+	   src/sources/drm_parse.c src/sources/drm_engine.c src/sources/rapl_parse.c \
+	   src/sources/nvml_decode.c \
 	   tests/sim/scenario.c tests/sim/scenario_time.c src/gate/gate_parse.c src/gate/baseline.c src/lib/csvin.c \
 	   src/lib/jobinfo.c src/report/schema.c src/merge/read.c src/merge/merge.c src/merge/mergephase.c \
 	   src/merge/mergeout.c src/lib/fmt.c src/lib/units.c src/cli/config_ci.c \

@@ -7,13 +7,7 @@
  * always integrated too: a trapezoid over our own reading times, and over
  * the driver's samples when the backend delivers them.
  *
- * P-state split: each interval between two readings belongs to the state
- * of both ends when they agree.  When they differ, the interval's time is
- * split in half between the two states (the error is at most half an
- * interval per transition); its counter energy is split at the crossing
- * time that instantaneous power at both ends implies, else at the one that
- * each state's power estimated from the counter implies (statepower.h),
- * else by the power at both ends.
+ * The P-state split of each interval is in account_states.c.
  *
  * Every figure has a bound (HACKING.md, "Measurement rules", Bounds).
  */
@@ -26,6 +20,8 @@
 #include "joulestat/util.h"
 #include "joulestat/window.h"
 
+#include "account_priv.h"
+
 double
 account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj)
 {
@@ -37,19 +33,6 @@ account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj)
 	return -1;
 }
 
-static int
-state_slot(const struct sample *s)
-{
-	if ((s->valid & M_PSTATE) && s->pstate >= 0 && s->pstate <= PSTATE_MAX)
-		return s->pstate;
-	return ACCOUNT_STATE_UNKNOWN;
-}
-
-static bool
-has_both(const struct sample *a, const struct sample *b, unsigned bit)
-{
-	return (a->valid & bit) && (b->valid & bit);
-}
 
 /*
  * Power read as a trailing average reaches back before the first reading
@@ -60,8 +43,8 @@ has_both(const struct sample *a, const struct sample *b, unsigned bit)
  * second for NVIDIA's averages and is taken as one for a firmware's; 0
  * for instantaneous power.
  */
-static double
-average_window_mj(const struct dev_acct *a, double first_mw, double last_mw)
+double
+acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw)
 {
 	if (a->power_kind != POWER_KIND_AVERAGE_1S && a->power_kind != POWER_KIND_AVERAGE_FW)
 		return 0;
@@ -74,12 +57,12 @@ average_window_mj(const struct dev_acct *a, double first_mw, double last_mw)
  * state at prev, after it to the state at s.  A driver sample may lag a
  * reading; what lies before prev is given to prev's state.
  */
-static void
-spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
+void
+acct_spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
     int64_t t0, int64_t t1, double e)
 {
 	int64_t	mid = p->t_ns + (s->t_ns - p->t_ns) / 2, before;
-	int	sp = state_slot(p), sc = state_slot(s);
+	int	sp = acct_state_slot(p), sc = acct_state_slot(s);
 
 	if (a->is_after_gap)
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
@@ -95,8 +78,8 @@ spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s
 }
 
 /* Power integrated over dt_ns between readings of a_mw and b_mw: the trapezoid (mJ). */
-static double
-trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns)
+double
+acct_trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns)
 {
 	return (a_mw + b_mw) / 2 * (double)dt_ns / 1e9;
 }
@@ -105,8 +88,8 @@ trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns)
  * Its bound: exact when power changes once, monotonically, between the
  * two readings (HACKING.md, "Measurement rules", Bounds).
  */
-static double
-trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns)
+double
+acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns)
 {
 	return fabs(b_mw - a_mw) / 2 * (double)dt_ns / 1e9;
 }
@@ -134,12 +117,12 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 			e = (double)pt->power_mw * (double)(pt->t_ns - t0) / 1e9;
 			a->first_point_mw = pt->power_mw;
 		} else {
-			e = trapezoid_mj(a->last_point_mw, pt->power_mw, pt->t_ns - t0);
-			a->points_err_mj += trapezoid_err_mj(a->last_point_mw, pt->power_mw,
+			e = acct_trapezoid_mj(a->last_point_mw, pt->power_mw, pt->t_ns - t0);
+			a->points_err_mj += acct_trapezoid_err_mj(a->last_point_mw, pt->power_mw,
 			    pt->t_ns - t0);
 		}
 		if (is_spread && p != NULL)
-			spread_energy(a, p, s, t0, pt->t_ns, e);
+			acct_spread_energy(a, p, s, t0, pt->t_ns, e);
 		a->has_points = true;
 		a->last_point_ns = pt->t_ns;
 		a->last_point_mw = pt->power_mw;
@@ -170,8 +153,8 @@ add_ticks(struct dev_acct *a, const struct sample *s)
 	if (is_bridge && a->has_last_p)
 		a->bridged_ns += s->t_ns - a->last_p_ns;
 	if (a->has_last_p && (!a->is_after_gap || is_bridge)) {
-		e = trapezoid_mj(a->last_p_mw, s->power_mw, s->t_ns - a->last_p_ns);
-		a->ticks_err_mj += trapezoid_err_mj(a->last_p_mw, s->power_mw,
+		e = acct_trapezoid_mj(a->last_p_mw, s->power_mw, s->t_ns - a->last_p_ns);
+		a->ticks_err_mj += acct_trapezoid_err_mj(a->last_p_mw, s->power_mw,
 		    s->t_ns - a->last_p_ns);
 		a->ticks_mj += e;
 		a->ticks_ns += s->t_ns - a->last_p_ns;
@@ -247,251 +230,6 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	return *e >= 0;
 }
 
-/* Both ends read instantaneous power: the readings say where power changed. */
-static bool
-has_instant(const struct dev_acct *a, const struct sample *p, const struct sample *s)
-{
-	return a->power_kind == POWER_KIND_INSTANT && has_both(p, s, M_POWER);
-}
-
-/*
- * The part of counter energy e (mJ) of interval p..s that belongs to the
- * state at p, when each state's power stays what the reading at its end
- * shows: then e = h (f Pa + (1 - f) Pb) gives the crossing at f h.  *err
- * bounds it by the counter's quantum, the time the readings took (the
- * counter and the power are not read at the same instant), and how far
- * the counter disagrees with the readings (a crossing outside the
- * interval); never more than all or none of e.
- */
-static double
-split_counter(const struct sample *p, const struct sample *s, double e, double *err)
-{
-	double	h = (double)(s->t_ns - p->t_ns) / 1e9, pa = p->power_mw, pb = s->power_mw;
-	double	dp = pb - pa, outside, ea;
-
-	if (fabs(dp) <= 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.01 * max_d(pa, pb)) {
-		*err = e / 2;		/* no power step to place the crossing by */
-		return e / 2;
-	}
-	ea = statepower_part(e, h, pa, pb, &outside);
-	*err = 2 * ACCOUNT_COUNTER_QUANTUM_MJ + fabs(dp) * (double)(p->read_ns + s->read_ns) /
-	    1e9 + outside;
-	*err = min_d(*err, max_d(ea, e - ea));
-	return ea;
-}
-
-/* A state's mean power so far (mW), or -1 when it has none yet. */
-static double
-state_mw(const struct dev_acct *a, int slot)
-{
-	if (a->states[slot].time_ns <= 0)
-		return -1;
-	return a->states[slot].energy_mj / ((double)a->states[slot].time_ns / 1e9);
-}
-
-/*
- * Whether power mean_mw, dev_mw beyond what the readings of state slot
- * show, points to another state seen so far: toward its mean power, by
- * more than a tenth of the way.  Noise within one state does not.
- */
-static bool
-is_toward_other(const struct dev_acct *a, int slot, double ref_mw, double mean_mw,
-    double dev_mw)
-{
-	double	px;
-	int	x;
-
-	for (x = 0; x < ACCOUNT_NSTATES; x++) {
-		if (x == slot || (px = state_mw(a, x)) < 0)
-			continue;
-		if ((px - ref_mw) * (mean_mw - ref_mw) > 0 && dev_mw > 0.1 * fabs(px - ref_mw))
-			return true;
-	}
-	return false;
-}
-
-/*
- * An interval whose two ends are in one state but whose counter energy
- * lies outside what the instantaneous power at both ends allows, toward
- * another state's power: the state changed and changed back between the
- * readings.  Its time and energy count in the bound of every state.  A
- * change to a state no reading ever saw cannot be told from noise.
- */
-static void
-check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s, double e)
-{
-	double	h = (double)(s->t_ns - p->t_ns) / 1e9, lo, hi, tol, mean = e / h, dev;
-
-	lo = min_d(p->power_mw, s->power_mw);
-	hi = max_d(p->power_mw, s->power_mw);
-	tol = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.02 * hi;
-	dev = mean < lo ? lo - mean : mean > hi ? mean - hi : 0;
-	if (dev > tol && is_toward_other(a, state_slot(p), (lo + hi) / 2, mean, dev)) {
-		a->hidden_ns += s->t_ns - p->t_ns;
-		a->hidden_mj += e;
-	}
-}
-
-/*
- * The bound of an interval within one state: a counter's delta is exact
- * unless it shows a change the readings missed; the trapezoid is off by at
- * most half the interval times the change of power.
- */
-static void
-same_state_bound(struct dev_acct *a, const struct sample *p, const struct sample *s, double e,
-    bool is_counter)
-{
-	if (is_counter && has_instant(a, p, s))
-		check_hidden(a, p, s, e);
-	else if (!is_counter && has_both(p, s, M_POWER))
-		a->states[state_slot(p)].energy_err_mj += trapezoid_err_mj(p->power_mw,
-		    s->power_mw, s->t_ns - p->t_ns);
-}
-
-/* The clocks known at both ends, over dt. */
-static void
-add_clocks(struct pstate_acct *st, const struct sample *p, const struct sample *s, int64_t dt)
-{
-	if (has_both(p, s, M_SM_CLOCK)) {
-		st->sm_mhz_ns += ((double)p->sm_mhz + s->sm_mhz) / 2 * (double)dt;
-		st->sm_clock_ns += dt;
-	}
-	if (has_both(p, s, M_CLOCKS)) {
-		st->gfx_mhz_ns += ((double)p->gfx_mhz + s->gfx_mhz) / 2 * (double)dt;
-		st->clock_ns += dt;
-	}
-	if (has_both(p, s, M_MEM_CLOCK)) {
-		st->mem_mhz_ns += ((double)p->mem_mhz + s->mem_mhz) / 2 * (double)dt;
-		st->mem_clock_ns += dt;
-	}
-}
-
-/*
- * Give dt of an interval, with its energy e when has_e, to the P-states
- * at its two ends; is_counter when e is the counter's delta.  is_known:
- * the interval's energy is in the states' sums, given here or elsewhere
- * (the driver's samples, a later counter delta).
- */
-static void
-split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
-    double e, bool has_e, bool is_counter, bool is_known)
-{
-	int64_t			 dt = s->t_ns - p->t_ns, half = dt / 2;
-	int			 sp = state_slot(p), sc = state_slot(s);
-	double			 w0 = 0.5, ea, err;
-	bool			 held;
-
-	if (!a->is_after_gap && sp != ACCOUNT_STATE_UNKNOWN && sc != ACCOUNT_STATE_UNKNOWN) {
-		a->can_see_hidden = (a->state_intervals == 0 || a->can_see_hidden) && has_e &&
-		    is_counter && has_instant(a, p, s);
-		a->state_intervals++;
-		a->state_changes += sp != sc;
-	}
-	if (a->is_after_gap) {
-		/* Readings were lost: any state may have held meanwhile. */
-		sp = sc = ACCOUNT_STATE_UNKNOWN;
-		a->hidden_ns += dt;
-		a->hidden_mj += has_e ? e : 0;
-	}
-	a->states[sp].has_energy |= is_known;
-	a->states[sc].has_energy |= is_known;
-	if (is_known) {
-		a->states[sp].energy_ns += sp == sc ? dt : half;
-		a->states[sc].energy_ns += sp == sc ? 0 : dt - half;
-	}
-	held = a->is_state_held;
-	a->is_state_held = sp == sc && sp != ACCOUNT_STATE_UNKNOWN;
-	if (sp == sc) {
-		a->states[sp].time_ns += dt;
-		a->states[sp].energy_mj += has_e ? e : 0;
-		/* A lost stretch is in the bound of every state already. */
-		if (!a->is_after_gap && has_e)
-			same_state_bound(a, p, s, e, is_counter);
-		/*
-		 * Three readings in a row in one state: the state stood for the
-		 * interval (a visit to another state is seen at one reading at
-		 * least, and the state lasted longer than one interval).
-		 */
-		if (held && a->is_state_held && has_e && is_counter && (p->valid & M_ENERGY))
-			statepower_add(&a->est[sp], e, (double)dt / 1e9);
-		/* Clocks are not interpolated across lost readings. */
-		if (!a->is_after_gap)
-			add_clocks(&a->states[sp], p, s, dt);
-		return;
-	}
-	a->states[sp].time_ns += half;
-	a->states[sc].time_ns += dt - half;
-	a->states[sp].time_err_ns += dt - half;
-	a->states[sc].time_err_ns += dt - half;
-	if (has_e && is_counter && has_instant(a, p, s)) {
-		ea = split_counter(p, s, e, &err);
-		a->split_n[PSTATE_SPLIT_CROSSING]++;
-	} else if (has_e && is_counter && a->power_kind != POWER_KIND_INSTANT &&
-	    (p->valid & M_ENERGY) && statepower_split(&a->est[sp], &a->est[sc], e,
-	    (double)dt / 1e9, (double)(p->read_ns + s->read_ns) / 1e9, &ea, &err)) {
-		a->split_n[PSTATE_SPLIT_STATE_POWER]++;
-	} else {
-		a->split_n[PSTATE_SPLIT_END_POWER] += has_e && is_counter;
-		if (has_both(p, s, M_POWER) && p->power_mw + (uint64_t)s->power_mw > 0)
-			w0 = (double)p->power_mw / ((double)p->power_mw + s->power_mw);
-		ea = e * w0;
-		/* The crossing anywhere in the interval: half of it at the higher power. */
-		err = has_both(p, s, M_POWER) ? (double)(dt - half) / 1e9 *
-		    max_d(p->power_mw, s->power_mw) : e / 2;
-		if (is_counter)
-			err = max_d(ea, e - ea);
-		else if (has_both(p, s, M_POWER))
-			err += average_window_mj(a, p->power_mw, s->power_mw);
-		if (has_e && is_counter && a->power_kind != POWER_KIND_INSTANT &&
-		    (p->valid & M_ENERGY) && a->nlater < STATEPOWER_LATER)
-			a->later[a->nlater++] = (struct split_later){ e, (double)dt / 1e9,
-			    (double)(p->read_ns + s->read_ns) / 1e9, ea, err, sp, sc };
-	}
-	a->states[sp].energy_err_mj += err;
-	a->states[sc].energy_err_mj += err;
-	a->states[sp].energy_mj += has_e ? ea : 0;
-	a->states[sc].energy_mj += has_e ? e - ea : 0;
-	/* Each end's clocks over its half. */
-	add_clocks(&a->states[sp], p, p, half);
-	add_clocks(&a->states[sc], s, s, dt - half);
-}
-
-/*
- * The split rule for a set of reasons: at both ends it has the interval,
- * at one end the half next to it, with half an interval of bound per
- * change.
- */
-static void
-split_mask(const struct sample *p, const struct sample *s, unsigned mask, int64_t *ns,
-    int64_t *err_ns)
-{
-	int64_t	dt = s->t_ns - p->t_ns, half = dt / 2;
-	bool	in_p = (p->throttle & mask) != 0, in_s = (s->throttle & mask) != 0;
-
-	if (in_p && in_s)
-		*ns += dt;
-	else if (in_p)
-		*ns += half;
-	else if (in_s)
-		*ns += dt - half;
-	if (in_p != in_s)
-		*err_ns += dt - half;
-}
-
-/* Time per clocks-event reason, and per group the violation counters count. */
-static void
-add_reasons(struct dev_acct *a, const struct sample *p, const struct sample *s)
-{
-	int	i;
-
-	if (!has_both(p, s, M_THROTTLE))
-		return;
-	a->reason_cover_ns += s->t_ns - p->t_ns;
-	for (i = 0; i < THROTTLE_NREASONS; i++)
-		split_mask(p, s, 1u << i, &a->reason_ns[i], &a->reason_err_ns[i]);
-	split_mask(p, s, ACCOUNT_VIOL_POWER, &a->viol_ns[0], &a->viol_err_ns[0]);
-	split_mask(p, s, ACCOUNT_VIOL_THERMAL, &a->viol_ns[1], &a->viol_err_ns[1]);
-}
 
 /* Other processes' utilization over the interval, as the later reading saw it. */
 static void
@@ -499,7 +237,7 @@ add_foreign(struct dev_acct *a, const struct sample *p, const struct sample *s)
 {
 	int64_t	dt = s->t_ns - p->t_ns;
 
-	if (!has_both(p, s, M_FOREIGN))
+	if (!acct_has_both(p, s, M_FOREIGN))
 		return;
 	a->foreign_sm_pct_ns += (double)s->foreign_sm_pct * (double)dt;
 	a->foreign_mem_pct_ns += (double)s->foreign_mem_pct * (double)dt;
@@ -591,10 +329,10 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	window_states_now(a, before);
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
 	/* A counter reading missed: the next delta brings this interval's energy. */
-	split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, has_e || is_spread ||
+	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, has_e || is_spread ||
 	    (a->has_last_e && !(s->valid & M_ENERGY)));
 	window_note_interval(a, &a->prev, s, before);
-	add_reasons(a, &a->prev, s);
+	acct_add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);
 	a->has_states = true;
 	a->is_after_gap = false;
@@ -632,8 +370,8 @@ account_finish(struct dev_acct *a)
 		tail = (double)a->last_point_mw * (double)(a->last_ns - a->last_point_ns) / 1e9;
 		a->points_mj += tail;
 		if (!a->has_counter) {
-			a->states[state_slot(&a->prev)].energy_mj += tail;
-			a->states[state_slot(&a->prev)].has_energy = true;
+			a->states[acct_state_slot(&a->prev)].energy_mj += tail;
+			a->states[acct_state_slot(&a->prev)].has_energy = true;
 		}
 		a->last_point_ns = a->last_ns;
 		a->points_ns = a->last_ns - a->first_ns;
@@ -721,9 +459,9 @@ account_energy_err_mj(const struct dev_acct *a, enum energy_method method)
 		return ACCOUNT_COUNTER_QUANTUM_MJ * (1 + (double)a->counter_resets) +
 		    p_mw * (double)(a->first_read_ns + a->last_read_ns) / 1e9;
 	case ENERGY_POINTS:
-		return a->points_err_mj + average_window_mj(a, a->first_point_mw, a->last_point_mw);
+		return a->points_err_mj + acct_average_window_mj(a, a->first_point_mw, a->last_point_mw);
 	case ENERGY_TICKS:
-		return a->ticks_err_mj + average_window_mj(a, a->first_p_mw, a->last_p_mw);
+		return a->ticks_err_mj + acct_average_window_mj(a, a->first_p_mw, a->last_p_mw);
 	case ENERGY_NONE:
 		break;
 	}

@@ -1,6 +1,7 @@
 /*
- * Pure parsers and arithmetic for the RAPL backend (rapl_parse.h; DESIGN
- * §4 "Energy": deltas with wrap at max_energy_range_uj).  No I/O.
+ * Pure parsers and arithmetic for the RAPL backend (rapl_parse.h;
+ * HACKING.md, "Measurement rules", Energy: deltas with wrap at
+ * max_energy_range_uj).  No I/O.
  */
 #include "rapl_parse.h"
 

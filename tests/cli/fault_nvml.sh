@@ -233,8 +233,9 @@ test_all_not_supported() {
 
 # ---- a call that hangs for 3 s ------------------------------------------------
 
-# Policy (DESIGN: one sampling loop, no thread per call): a call that hangs
-# holds the loop for as long as it hangs.  The loop then resumes on the
+# Policy (HACKING.md, "Measurement rules", Sampling: one loop, no thread
+# per call): a call that hangs holds the loop for as long as it hangs.
+# The loop then resumes on the
 # next deadline: the deadlines that passed are counted as missed, never
 # caught up, the next reading is marked late in the timeline, and the run
 # completes.  Here the workload (4.5 s) outlives the 3 s hang.

@@ -33,7 +33,7 @@ test_no_long_files() {
 }
 
 test_citations_resolve() {
-	(cd "$TOP" && grep -rn -E 'STYLE §|DESIGN §|\.\./shared/' src include tests scripts \
+	(cd "$TOP" && grep -rn -E '\b(STYLE|DESIGN)\b|\.\./shared/' src include tests scripts \
 	    Makefile README.md man HACKING.md) | grep -v '^tests/cli/layout.sh:' >cites || :
 	[ ! -s cites ] || fail "citations a clone cannot open: $(head -n 5 cites)"
 }

@@ -1,0 +1,49 @@
+/*
+ * What the two halves of the accounting share, and nothing else includes:
+ *
+ *	account.c		energy: counter deltas, integrated power, the
+ *				driver's samples, lost readings; the figures
+ *	account_states.c	the P-state split of each interval and its bounds
+ */
+#ifndef JOULESTAT_ACCOUNT_PRIV_H
+#define JOULESTAT_ACCOUNT_PRIV_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "joulestat/account.h"
+
+static inline int
+acct_state_slot(const struct sample *s)
+{
+	if ((s->valid & M_PSTATE) && s->pstate >= 0 && s->pstate <= PSTATE_MAX)
+		return s->pstate;
+	return ACCOUNT_STATE_UNKNOWN;
+}
+
+static inline bool
+acct_has_both(const struct sample *a, const struct sample *b, unsigned bit)
+{
+	return (a->valid & bit) && (b->valid & bit);
+}
+
+/* Power integrated over dt_ns between readings of a_mw and b_mw: the trapezoid (mJ). */
+double	acct_trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns);
+/* Its bound: exact when power changes once, monotonically, between the two readings. */
+double	acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns);
+/* What averaged power gains and loses at the ends: at most one window of the larger. */
+double	acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw);
+/* Energy e of [t0, t1] to the P-states of the interval prev..s by the split rule. */
+void	acct_spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
+	    int64_t t0, int64_t t1, double e);
+/*
+ * The interval p..s to the P-states at its ends, with its energy e when
+ * has_e (is_counter: the counter's delta); is_known: its energy is in the
+ * states' sums, given here or elsewhere.
+ */
+void	acct_split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
+	    double e, bool has_e, bool is_counter, bool is_known);
+/* Time per clocks-event reason, and per group the violation counters count. */
+void	acct_add_reasons(struct dev_acct *a, const struct sample *p, const struct sample *s);
+
+#endif
