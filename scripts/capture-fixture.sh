@@ -98,7 +98,8 @@ copy_card() {
 	copy_sys "$d/vendor" "$d/device" "$d/subsystem_vendor" "$d/subsystem_device" \
 	    "$d/revision" "$d/uevent" "$d/product_name" "$d/pp_dpm_sclk" "$d/pp_dpm_mclk" \
 	    "$d/pp_dpm_socclk" "$d/pp_dpm_fclk" "$d/pp_dpm_pcie" "$d/gpu_busy_percent" \
-	    "$d/mem_busy_percent" "$d/power_dpm_force_performance_level"
+	    "$d/mem_busy_percent" "$d/power_dpm_force_performance_level" \
+	    "$d/power/runtime_status"
 	for h in "$sys/$d"/hwmon/hwmon[0-9]*; do
 		[ -d "$h" ] && copy_hwmon "$d/hwmon/${h##*/}"
 	done

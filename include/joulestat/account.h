@@ -156,6 +156,13 @@ struct dev_acct {
 	/* Each state's power from the counter, over intervals that stood for it (statepower.h). */
 	struct state_power est[ACCOUNT_NSTATES];
 	bool		is_state_held;	/* prev's state was also the one of the reading before it */
+	/*
+	 * Power alone, readings without it since the last with it: each
+	 * state's time among them, whose energy the next power reading's
+	 * integral brings (acct_give_pending).
+	 */
+	int64_t		pend_ns[ACCOUNT_NSTATES];
+	int64_t		pend_total_ns;
 	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */
 	struct split_later later[STATEPOWER_LATER];	/* split again by account_finish */
 	size_t		nlater;

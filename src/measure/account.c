@@ -291,7 +291,9 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 {
 	struct state_part	before[ACCOUNT_NSTATES];
 	double			e = 0;
-	bool			has_e, is_spread, is_counter;
+	int64_t			p_from_ns;
+	uint32_t		p_from_mw;
+	bool			has_e, is_spread, is_counter, is_known;
 
 	note_sources(a, s);
 	if (s->is_lost) {
@@ -327,10 +329,18 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
 	}
 	window_states_now(a, before);
+	p_from_ns = a->has_last_p ? a->last_p_ns : a->prev.t_ns;
+	p_from_mw = a->last_p_mw;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
+	/* Integrated from a power reading before prev: the part before prev is the pending one's. */
+	if (has_e && !is_counter && !is_spread && p_from_ns < a->prev.t_ns)
+		e -= acct_give_pending(a, p_from_ns, p_from_mw, a->prev.t_ns, s);
+	is_known = has_e || is_spread || (a->has_last_e && !(s->valid & M_ENERGY));
 	/* A counter reading missed: the next delta brings this interval's energy. */
-	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, has_e || is_spread ||
-	    (a->has_last_e && !(s->valid & M_ENERGY)));
+	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, is_known);
+	/* No power at s: the next power reading's integral brings this interval's energy. */
+	if (!is_known && a->has_last_p && !a->has_last_e)
+		acct_hold_pending(a, before);
 	window_note_interval(a, &a->prev, s, before);
 	acct_add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);

@@ -43,6 +43,19 @@ void	acct_spread_energy(struct dev_acct *a, const struct sample *p, const struct
  */
 void	acct_split_states(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	    double e, bool has_e, bool is_counter, bool is_known);
+/*
+ * The interval just split had no energy and power alone will bring it:
+ * hold the time it gave each state (since before) for acct_give_pending.
+ */
+void	acct_hold_pending(struct dev_acct *a, const struct state_part *before);
+/*
+ * The power reading s ends a stretch without power that began with the
+ * reading of from_mw at from_ns: give the part of its integral up to
+ * to_ns (power taken as linear between the two readings) to the states
+ * that held that time, by their share of it.  Returns that part (mJ).
+ */
+double	acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t to_ns,
+	    const struct sample *s);
 /* Time per clocks-event reason, and per group the violation counters count. */
 void	acct_add_reasons(struct dev_acct *a, const struct sample *p, const struct sample *s);
 

@@ -230,6 +230,49 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 	add_clocks(&a->states[sc], s, s, dt - half);
 }
 
+void
+acct_hold_pending(struct dev_acct *a, const struct state_part *before)
+{
+	int64_t	dt;
+	int	k;
+
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		dt = a->states[k].time_ns - before[k].time_ns;
+		a->pend_ns[k] += dt;
+		a->pend_total_ns += dt;
+	}
+}
+
+double
+acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t to_ns,
+    const struct sample *s)
+{
+	double	to_mw, e, part, dp = fabs((double)s->power_mw - from_mw);
+	int	k;
+
+	if (a->pend_total_ns <= 0 || s->t_ns <= from_ns) {
+		a->pend_total_ns = 0;
+		memset(a->pend_ns, 0, sizeof a->pend_ns);
+		return 0;
+	}
+	to_mw = from_mw + ((double)s->power_mw - from_mw) * (double)(to_ns - from_ns) /
+	    (double)(s->t_ns - from_ns);
+	e = acct_trapezoid_mj(from_mw, to_mw, to_ns - from_ns);
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		if (a->pend_ns[k] <= 0)
+			continue;
+		part = e * (double)a->pend_ns[k] / (double)a->pend_total_ns;
+		a->states[k].energy_mj += part;
+		a->states[k].energy_ns += a->pend_ns[k];
+		a->states[k].has_energy = true;
+		/* Power stood anywhere between the two readings' meanwhile. */
+		a->states[k].energy_err_mj += dp * (double)a->pend_ns[k] / 1e9;
+	}
+	a->pend_total_ns = 0;
+	memset(a->pend_ns, 0, sizeof a->pend_ns);
+	return e;
+}
+
 /*
  * The split rule for a set of reasons: at both ends it has the interval,
  * at one end the half next to it, with half an interval of bound per

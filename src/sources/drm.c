@@ -64,12 +64,35 @@ drm_read(struct drm_dev *d, enum drm_sensor k, char *buf, size_t size)
  */
 #define DRM_POWER_BAD_UW	(UINT64_C(1) << 31)
 
+/*
+ * A power read that failed while the device's runtime PM status is
+ * "suspended" (Documentation/ABI/testing/sysfs-devices-power): amdgpu
+ * answers EPERM then rather than wake the GPU, so the stretch asleep has
+ * no reading, and the integral spans it with the awake power around it.
+ */
+static void
+drm_note_asleep(struct drm_dev *d, const struct sample *s)
+{
+	char	buf[32];
+
+	if (d->fds[DRM_S_RUNTIME] < 0 || pread_text(d->fds[DRM_S_RUNTIME], buf, sizeof buf) <= 0 ||
+	    strncmp(buf, "suspended", 9) != 0)
+		return;
+	d->asleep++;
+	if (d->last_t_ns > 0)
+		d->asleep_ns += s->t_ns - d->last_t_ns;
+}
+
 static void
 drm_read_power(struct drm_dev *d, const char *text, struct sample *s)
 {
 	uint64_t	uw;
 
-	if (text == NULL || drm_parse_value(text, &uw) != 0)
+	if (text == NULL) {
+		drm_note_asleep(d, s);
+		return;
+	}
+	if (drm_parse_value(text, &uw) != 0)
 		return;
 	if (uw >= DRM_POWER_BAD_UW) {
 		d->power_bad++;
@@ -277,6 +300,7 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 		rd->read(d, drm_read(d, rd->sensor, buf, sizeof buf), s);
 	}
 	s->read_ns = now_ns() - s->t_ns;
+	d->last_t_ns = s->t_ns;
 }
 
 /* ---- sample ----------------------------------------------------------- */
@@ -365,8 +389,14 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			    "marked no level", d->sclk_by_clock, d->sclk_by_clock == 1 ? "" : "s",
 			    d->fds[DRM_S_FREQ_HZ] >= 0 ? d->paths[DRM_S_FREQ_HZ] :
 			    d->paths[DRM_S_FREQ_MHZ], d->paths[DRM_S_SCLK]);
+		if (d->asleep > 0)
+			backend_note(&devs[i], "runtime-suspended at %" PRIu64 " reading%s (%.1f s): "
+			    "its sensors do not answer then, and the energy of that time is the "
+			    "integral of the awake power read around it, more than a suspended GPU "
+			    "draws", d->asleep, d->asleep == 1 ? "" : "s", (double)d->asleep_ns / 1e9);
 		memset(d->held, 0, sizeof d->held);
-		d->power_bad = d->sclk_by_clock = 0;
+		d->power_bad = d->sclk_by_clock = d->asleep = 0;
+		d->asleep_ns = 0;
 	}
 	if (ndev > 0)
 		drm_fdinfo_end_run(((struct drm_dev *)devs[0].priv)->ctx);

@@ -47,6 +47,7 @@ enum drm_sensor {
 	DRM_S_BUSY,		/* % */
 	DRM_S_MEMBUSY,		/* % */
 	DRM_S_TEMP,		/* m°C */
+	DRM_S_RUNTIME,		/* runtime PM status, read when power fails */
 	DRM_NSENSORS
 };
 
@@ -71,6 +72,9 @@ struct drm_dev {
 	uint64_t		 held[DRM_NSENSORS];	/* reads that failed and were held */
 	uint64_t		 power_bad;		/* power readings out of range */
 	uint64_t		 sclk_by_clock;		/* P-states matched to the hwmon clock */
+	int64_t			 last_t_ns;		/* the last reading's time */
+	uint64_t		 asleep;		/* readings without power while suspended */
+	int64_t			 asleep_ns;		/* ... and the time up to each */
 };
 
 /* One DRM client (struct drm_file in the kernel) of the workload. */

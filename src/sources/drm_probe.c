@@ -83,6 +83,7 @@ static const char drm_f_membusy[] = "mem_busy_percent";
 static const char drm_f_temp1[] = "temp1_input";
 static const char drm_f_temp2[] = "temp2_input";
 static const char drm_f_nb_label[] = "in1_label";
+static const char drm_f_runtime[] = "power/runtime_status";
 
 /* Candidate files per sensor, per driver, in order of preference. */
 struct drm_file {
@@ -111,6 +112,7 @@ static const struct drm_file drm_files[] = {
 	{ DRM_D_AMD,	DRM_S_MEMBUSY,	DRM_AT_DEVICE,	drm_f_membusy,		"mem-util" },
 	{ DRM_D_AMD | DRM_D_I915, DRM_S_TEMP, DRM_AT_HWMON, drm_f_temp1,	"temp" },
 	{ DRM_D_XE,	DRM_S_TEMP,	DRM_AT_HWMON,	drm_f_temp2,		"temp" },
+	{ DRM_D_AMD,	DRM_S_RUNTIME,	DRM_AT_DEVICE,	drm_f_runtime,		"runtime-pm" },
 };
 
 /*

@@ -530,6 +530,58 @@ test_power_bridges_failed_read(void **state)
 	assert_true(a.ticks_ns == SEC(2));
 }
 
+/*
+ * A power-only device whose sensors do not answer for 1.5 s (amdgpu while
+ * runtime-suspended, or a driver busy): neither power nor the P-state is
+ * read, at 100 ms readings.  The integral spans the stretch, and its
+ * energy goes to the states that held its time, not to the last interval:
+ * every state's power is over the time its energy covers.  Before: the
+ * unknown state got half of 150 J over 50 ms (3107 W in a run).
+ */
+static void
+test_power_gap_states(void **state)
+{
+	struct dev_acct		a;
+	struct sample		s;
+	enum energy_method	m;
+	const struct pstate_acct *u, *z;
+	uint32_t		after;
+	int			t, k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		/* 100 W on both sides, then 100 W before and 300 W after. */
+		after = k == 0 ? 100000 : 300000;
+		memset(&a, 0, sizeof a);
+		for (t = 0; t <= 2400; t += 100) {
+			if (t <= 400 || t >= 2000)
+				s = pwp(MS(t), t <= 400 ? 100000 : after, 0);
+			else {
+				s = pw(MS(t), 0);
+				s.valid = 0;
+			}
+			account_add(&a, &s, 0);
+		}
+		u = &a.states[ACCOUNT_STATE_UNKNOWN];
+		z = &a.states[0];
+		/* Half of 400..500, 500..1900, half of 1900..2000. */
+		assert_true(u->time_ns == MS(1500));
+		assert_true(u->energy_ns == u->time_ns);
+		assert_true(z->energy_ns == z->time_ns);
+		assert_near(states_energy(&a), account_energy_mj(&a, &m), 1e-6);
+		assert_int_equal(m, ENERGY_TICKS);
+		if (k == 0) {
+			assert_near(u->energy_mj, 150000, 1e-6);
+			assert_near(z->energy_mj, 90000, 1e-6);
+		} else {
+			/* Each state's power within what the readings around allow. */
+			assert_in_range(u->energy_mj / 1.5, 100000, 300000);
+			assert_in_range(z->energy_mj / ((double)z->time_ns / 1e9), 100000, 300000);
+			assert_true(u->energy_err_mj >= 200.0 * 1.4);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -551,6 +603,7 @@ main(void)
 		cmocka_unit_test(test_throttle_and_peak),
 		cmocka_unit_test(test_counter_bridges_failed_read),
 		cmocka_unit_test(test_power_bridges_failed_read),
+		cmocka_unit_test(test_power_gap_states),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
