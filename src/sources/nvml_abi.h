@@ -150,6 +150,8 @@ typedef unsigned int nvmlDeviceArchitecture_t;
 #define NVML_DEVICE_ARCH_AMPERE		7u
 #define NVML_DEVICE_ARCH_ADA		8u
 #define NVML_DEVICE_ARCH_HOPPER		9u
+#define NVML_DEVICE_ARCH_BLACKWELL	10u
+#define NVML_DEVICE_ARCH_T23X		11u	/* Orin */
 #define NVML_DEVICE_ARCH_UNKNOWN	0xffffffffu
 
 /* nvmlDeviceGetMigMode */

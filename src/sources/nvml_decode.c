@@ -493,6 +493,7 @@ nvml_decode_arch_name(nvmlDeviceArchitecture_t arch)
 		[NVML_DEVICE_ARCH_PASCAL] = "Pascal", [NVML_DEVICE_ARCH_VOLTA] = "Volta",
 		[NVML_DEVICE_ARCH_TURING] = "Turing", [NVML_DEVICE_ARCH_AMPERE] = "Ampere",
 		[NVML_DEVICE_ARCH_ADA] = "Ada", [NVML_DEVICE_ARCH_HOPPER] = "Hopper",
+		[NVML_DEVICE_ARCH_BLACKWELL] = "Blackwell", [NVML_DEVICE_ARCH_T23X] = "Orin",
 	};
 
 	return arch < sizeof names / sizeof names[0] && names[arch] != NULL ? names[arch] : "";

@@ -555,6 +555,15 @@ test_power_kind(void **state)
 	    POWER_KIND_INSTANT);
 	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_HOPPER, 0, 0, 0x233010de, &b),
 	    POWER_KIND_AVERAGE_1S);
+	/* B200 (0x2901): Blackwell, NVML_DEVICE_ARCH_BLACKWELL from the 13.x headers. */
+	assert_int_equal(kind_of(true, NVML_DEVICE_ARCH_BLACKWELL, 0, 0, 0x290110de, &b),
+	    POWER_KIND_AVERAGE_1S);
+	assert_int_equal(b, NVML_KIND_BY_ARCH);
+	assert_string_equal(nvml_decode_arch_name(NVML_DEVICE_ARCH_HOPPER), "Hopper");
+	assert_string_equal(nvml_decode_arch_name(NVML_DEVICE_ARCH_BLACKWELL), "Blackwell");
+	assert_string_equal(nvml_decode_arch_name(NVML_DEVICE_ARCH_T23X), "Orin");
+	assert_string_equal(nvml_decode_arch_name(12), "");
+	assert_string_equal(nvml_decode_arch_name(NVML_DEVICE_ARCH_UNKNOWN), "");
 	/* Nothing known: assumed, as every current GPU averages. */
 	assert_int_equal(kind_of(false, 0, 0, 0, 0, &b), POWER_KIND_AVERAGE_1S);
 	assert_int_equal(b, NVML_KIND_ASSUMED);
