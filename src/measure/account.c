@@ -33,7 +33,6 @@ account_counter_delta(uint64_t prev, uint64_t cur, uint64_t range_mj)
 	return -1;
 }
 
-
 /*
  * Power read as a trailing average reaches back before the first reading
  * and stops short of the last: integrated, it gains up to a window of the
@@ -57,8 +56,8 @@ acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw
  * state at prev, after it to the state at s.  A driver sample may lag a
  * reading; what lies before prev is given to prev's state.
  */
-void
-acct_spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
+static void
+spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
     int64_t t0, int64_t t1, double e)
 {
 	int64_t	mid = p->t_ns + (s->t_ns - p->t_ns) / 2, before;
@@ -122,7 +121,7 @@ add_points(struct dev_acct *a, const struct sample *p, const struct sample *s, b
 			    pt->t_ns - t0);
 		}
 		if (is_spread && p != NULL)
-			acct_spread_energy(a, p, s, t0, pt->t_ns, e);
+			spread_energy(a, p, s, t0, pt->t_ns, e);
 		a->has_points = true;
 		a->last_point_ns = pt->t_ns;
 		a->last_point_mw = pt->power_mw;
@@ -229,7 +228,6 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	}
 	return *e >= 0;
 }
-
 
 /* Other processes' utilization over the interval, as the later reading saw it. */
 static void

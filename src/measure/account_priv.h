@@ -33,9 +33,6 @@ double	acct_trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns);
 double	acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns);
 /* What averaged power gains and loses at the ends: at most one window of the larger. */
 double	acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw);
-/* Energy e of [t0, t1] to the P-states of the interval prev..s by the split rule. */
-void	acct_spread_energy(struct dev_acct *a, const struct sample *p, const struct sample *s,
-	    int64_t t0, int64_t t1, double e);
 /*
  * The interval p..s to the P-states at its ends, with its energy e when
  * has_e (is_counter: the counter's delta); is_known: its energy is in the

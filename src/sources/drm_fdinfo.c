@@ -552,7 +552,6 @@ drm_scan(struct drm_ctx *ctx, const struct proctree *tree, int64_t t_ns, int64_t
 	drm_scan_forget(ctx);
 }
 
-
 /* Name the processes whose fdinfo was refused, on every device. */
 void
 drm_finish_denied(const struct drm_ctx *ctx, struct device *dev)
@@ -577,7 +576,6 @@ drm_finish_denied(const struct drm_ctx *ctx, struct device *dev)
 	}
 	backend_note(dev, "%s", text);
 }
-
 
 void
 drm_fdinfo_end_run(struct drm_ctx *ctx)
