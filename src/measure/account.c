@@ -291,7 +291,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	double			e = 0;
 	int64_t			p_from_ns;
 	uint32_t		p_from_mw;
-	bool			has_e, is_spread, is_counter, is_known;
+	bool			has_e, is_spread, is_counter, is_known, had_p;
 
 	note_sources(a, s);
 	if (s->is_lost) {
@@ -327,7 +327,8 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
 	}
 	window_states_now(a, before);
-	p_from_ns = a->has_last_p ? a->last_p_ns : a->prev.t_ns;
+	had_p = a->has_last_p;
+	p_from_ns = had_p ? a->last_p_ns : a->prev.t_ns;
 	p_from_mw = a->last_p_mw;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
 	/* Integrated from a power reading before prev: the part before prev is the pending one's. */
@@ -336,9 +337,14 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	is_known = has_e || is_spread || (a->has_last_e && !(s->valid & M_ENERGY));
 	/* A counter reading missed: the next delta brings this interval's energy. */
 	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, is_known);
-	/* No power at s: the next power reading's integral brings this interval's energy. */
-	if (!is_known && a->has_last_p && !a->has_last_e)
+	/*
+	 * No power at s after some: the next power reading's integral brings
+	 * this interval's energy.  Anything else ends what was held.
+	 */
+	if (!is_known && had_p && !a->has_last_e)
 		acct_hold_pending(a, before);
+	else
+		acct_drop_pending(a);
 	window_note_interval(a, &a->prev, s, before);
 	acct_add_reasons(a, &a->prev, s);
 	add_foreign(a, &a->prev, s);

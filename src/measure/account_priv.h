@@ -45,6 +45,8 @@ void	acct_split_states(struct dev_acct *a, const struct sample *p, const struct 
  * hold the time it gave each state (since before) for acct_give_pending.
  */
 void	acct_hold_pending(struct dev_acct *a, const struct state_part *before);
+/* What was held will not be brought by a power reading's integral: let it go. */
+void	acct_drop_pending(struct dev_acct *a);
 /*
  * The power reading s ends a stretch without power that began with the
  * reading of from_mw at from_ns: give the part of its integral up to

@@ -240,7 +240,16 @@ acct_hold_pending(struct dev_acct *a, const struct state_part *before)
 		dt = a->states[k].time_ns - before[k].time_ns;
 		a->pend_ns[k] += dt;
 		a->pend_total_ns += dt;
+		if (a->is_after_gap)
+			a->pend_gap_ns += dt;
 	}
+}
+
+void
+acct_drop_pending(struct dev_acct *a)
+{
+	memset(a->pend_ns, 0, sizeof a->pend_ns);
+	a->pend_total_ns = a->pend_gap_ns = 0;
 }
 
 double
@@ -251,8 +260,7 @@ acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t
 	int	k;
 
 	if (a->pend_total_ns <= 0 || s->t_ns <= from_ns) {
-		a->pend_total_ns = 0;
-		memset(a->pend_ns, 0, sizeof a->pend_ns);
+		acct_drop_pending(a);
 		return 0;
 	}
 	to_mw = from_mw + ((double)s->power_mw - from_mw) * (double)(to_ns - from_ns) /
@@ -268,8 +276,9 @@ acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t
 		/* Power stood anywhere between the two readings' meanwhile. */
 		a->states[k].energy_err_mj += dp * (double)a->pend_ns[k] / 1e9;
 	}
-	a->pend_total_ns = 0;
-	memset(a->pend_ns, 0, sizeof a->pend_ns);
+	/* Time after lost readings is in every state's bound, and so is its energy. */
+	a->hidden_mj += e * (double)a->pend_gap_ns / (double)a->pend_total_ns;
+	acct_drop_pending(a);
 	return e;
 }
 

@@ -396,7 +396,7 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			    "draws", d->asleep, d->asleep == 1 ? "" : "s", (double)d->asleep_ns / 1e9);
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
-		d->asleep_ns = 0;
+		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
 	}
 	if (ndev > 0)
 		drm_fdinfo_end_run(((struct drm_dev *)devs[0].priv)->ctx);
