@@ -227,6 +227,19 @@ drm_probe_apu(int hwmon)
 	    strcmp(buf, "vddnb\n") == 0;
 }
 
+/*
+ * APUs whose hwmon hides vddnb, by PCI id: MI300A (1002:74a0, GC 9.4.3;
+ * amdgpu_pm.c, hwmon_attributes_visible: "only APUs other than gc 9,4,3
+ * have vddnb").  Its power1 is the SMU's SocketPower (smu_v13_0_6_ppt.c),
+ * read from the metrics table that also counts the CPU dies' energy
+ * (CcdEnergyAcc beside XcdEnergyAcc): the socket's, CPU cores included.
+ */
+static bool
+drm_is_apu_id(const struct drm_uevent *ue)
+{
+	return ue->vendor == 0x1002 && ue->device == 0x74a0;
+}
+
 /* What the measures mean, for the report. */
 static void
 drm_probe_notes(struct drm_dev *d, struct device *dev)
@@ -386,7 +399,8 @@ drm_probe_card(int classfd, unsigned card, struct devsel *sel, struct pciname *p
 			d->fds[k] = -1;
 		base[DRM_AT_HWMON] = drm_probe_hwmon(base[DRM_AT_DEVICE], drm_driver_names[driver],
 		    hwmon, sizeof hwmon);
-		dev->is_soc = driver == DRM_AMDGPU && drm_probe_apu(base[DRM_AT_HWMON]);
+		dev->is_soc = driver == DRM_AMDGPU && (drm_probe_apu(base[DRM_AT_HWMON]) ||
+		    drm_is_apu_id(&ue));
 		drm_probe_identity(dev, base[DRM_AT_DEVICE], driver, &ue, pn);
 		drm_probe_sensor(d, dev, base, hwmon, true);
 		drm_probe_sensor(d, dev, base, hwmon, false);

@@ -131,7 +131,41 @@ sys.exit(0 if n == 1 else "devices_within_another: %r" % n)' || fail "merge JSON
 	assert_no_match out 'the others have no figure'
 }
 
+# mi300_shape ID: the tree as an Instinct MI300 shows it (amdgpu_pm.c's
+# hwmon_attributes_visible for GC 9.4.3): power1_input alone, no vddgfx,
+# vddnb or edge temperature, under PCI id 1002:ID.
+mi300_shape() {
+	rm -f "$HW"/in[01]_* "$HW/power1_average" "$HW/power1_label" "$HW"/temp1_*
+	D=fx/sys/class/drm/card1/device
+	printf '0x%s\n' "$1" >"$D/device"
+	sed -i "s/^PCI_ID=.*/PCI_ID=1002:${1^^}/; s/d000015BF/d0000${1^^}/" "$D/uevent"
+}
+
+# MI300A (1002:74a0) is an APU without vddnb: its power1 is the socket's,
+# CPU dies included, so the totals leave the package counter out (before:
+# both added, the CPU counted twice).  MI300X (74a1), a GPU, adds up.
+t_mi300a() {
+	fx_copy apu-rapl
+	mi300_shape 74a0
+	run_apu --max-energy=1000
+	assert_rc 0
+	assert_match err 'note: an APU: power \(hwmon power1, PPT\) is the whole SoC.s'
+	fig 1 within_device
+	assert_eq "$v" 0 "MI300A: the package is within device 0"
+	fig 0 energy_j
+	csv_get s.csv gate_measured scope=gate gate=--max-energy
+	assert_near "$csv_v" "$v" 0.000001 "MI300A: all-devices energy is the socket's alone"
+	fx_copy apu-rapl
+	mi300_shape 74a1
+	run_apu --max-energy=1000
+	assert_rc 0
+	fig 1 within_device
+	assert_eq "$v" "" "MI300X: a GPU holds no package"
+	assert_no_match err 'not added'
+}
+
 t_run "APU: listed as SoC power" t_list
+t_run "MI300A (no vddnb) is an APU; MI300X is not" t_mi300a
 t_run "APU + RAPL: totals and gates count the SoC once" t_totals
 t_run "APU + RAPL: a gate on the SoC alone" t_gate_fails_on_soc_alone
 t_run "discrete GPU + RAPL: both added" t_dgpu_adds_up
