@@ -71,9 +71,15 @@ drm_engine_update(struct drm_engine_state *st, const struct drm_engine *e, int64
 		st->capacity = DRM_CAPACITY_MAX;
 	room = span_ns > 0 ? (uint64_t)span_ns * st->capacity : 0;
 	if (e->has & DRM_E_NS) {
-		/* The wall time it covers: since the last reading taken (none: a new client's). */
-		since = st->has_last ? t_ns - st->last_t_ns : 0;
+		/*
+		 * The wall time it covers: since the counter last rose (a
+		 * counter may stand still while the work runs and catch up
+		 * later); none for a new client's first count.
+		 */
+		since = st->has_last ? t_ns - st->moved_t_ns : 0;
 		busy = drm_engine_ns(st, e->busy_ns, t_ns, is_fresh);
+		if (busy > 0 || since == 0)
+			st->moved_t_ns = t_ns;
 		/*
 		 * amdgpu adds up every ring and queue of a class (amdgpu_ctx.c,
 		 * amdgpu_ctx_mgr_usage) and prints no capacity, so a counter can

@@ -134,6 +134,7 @@ struct drm_engine_state {
 	int64_t		 last_t_ns;		/* when last was read */
 	uint64_t	 capacity;
 	uint64_t	 carry_ns;		/* busy time not yet handed out */
+	int64_t		 moved_t_ns;		/* when the ns counter was first read or last rose */
 };
 
 /*
@@ -145,7 +146,7 @@ struct drm_engine_state {
  * kept, so the reading that catches up carries the whole stretch; busy
  * time beyond what one tick can hold is carried over to the next ticks,
  * so the run's total is exact.  Busy time beyond what the class could
- * hold over the stretch (amdgpu sums its rings) is dropped.  Cycle counters are turned into time with
+ * hold since the counter last rose (amdgpu sums its rings) is dropped.  Cycle counters are turned into time with
  * their own total-cycles clock: busy = dcycles / dtotal * (wall time of
  * the stretch).
  */

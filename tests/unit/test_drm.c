@@ -483,6 +483,20 @@ test_engine_faster_than_clock(void **state)
 	e = ns_engine(v, 1);
 	assert_int_equal(drm_engine_update(&st, &e, MS(1100), MS(100), false), 0);
 	assert_int_equal(st.carry_ns, 0);
+	/*
+	 * A counter that stands still for 300 ms of work and then catches up
+	 * by 350 ms: within what 400 ms can hold, so all of it is handed out.
+	 */
+	memset(&st, 0, sizeof st);
+	e = ns_engine(MS(1000), 1);
+	drm_engine_update(&st, &e, MS(0), 0, false);
+	for (i = 1; i <= 3; i++)
+		assert_int_equal(drm_engine_update(&st, &e, MS(100) * i, MS(100), false), 0);
+	e = ns_engine(MS(1350), 1);
+	assert_int_equal(drm_engine_update(&st, &e, MS(400), MS(100), false), MS(100));
+	assert_int_equal(drm_engine_update(&st, &e, MS(500), MS(100), false), MS(100));
+	assert_int_equal(drm_engine_update(&st, &e, MS(600), MS(100), false), MS(100));
+	assert_int_equal(drm_engine_update(&st, &e, MS(700), MS(100), false), MS(50));
 }
 
 static void
