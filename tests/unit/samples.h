@@ -52,6 +52,16 @@ pwp(int64_t t_ns, uint32_t mw, int pstate)
 	return s;
 }
 
+/* A reading with a P-state alone (power and counter failed). */
+static inline struct sample
+ps_only(int64_t t_ns, int pstate)
+{
+	struct sample	s = pwp(t_ns, 0, pstate);
+
+	s.valid = M_PSTATE;
+	return s;
+}
+
 static inline struct sample
 lost(int64_t t_ns)
 {

@@ -583,16 +583,6 @@ test_power_gap_states(void **state)
 	}
 }
 
-/* A reading with only the P-state: power did not answer. */
-static struct sample
-state_only(int64_t t_ns, int pstate)
-{
-	struct sample	s = pwp(t_ns, 0, pstate);
-
-	s.valid = M_PSTATE;
-	return s;
-}
-
 /*
  * What is held waits only for the integral that spans it.  Before the
  * first power reading nothing is held (no integral will reach back); a
@@ -602,8 +592,8 @@ state_only(int64_t t_ns, int pstate)
 static void
 test_power_gap_edges(void **state)
 {
-	struct sample	s1[] = { state_only(0, 1), state_only(SEC(1), 1), pwp(SEC(2), 100000, 0),
-			    pwp(SEC(3), 100000, 0), state_only(SEC(4), 0), pwp(SEC(5), 100000, 0) };
+	struct sample	s1[] = { ps_only(0, 1), ps_only(SEC(1), 1), pwp(SEC(2), 100000, 0),
+			    pwp(SEC(3), 100000, 0), ps_only(SEC(4), 0), pwp(SEC(5), 100000, 0) };
 	struct sample	s2[] = { pw(0, 100000), lost(SEC(1)), pw(SEC(2), 0), pw(SEC(3), 100000) };
 	struct dev_acct	a;
 

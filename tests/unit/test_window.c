@@ -94,16 +94,6 @@ test_lost_at_both_ends(void **state)
 	assert_true(from == SEC(1) && to == SEC(3));
 }
 
-/* A reading with a P-state alone (power and counter failed). */
-static struct sample
-ps_only(int64_t t_ns, int pstate)
-{
-	struct sample	s = pwp(t_ns, 0, pstate);
-
-	s.valid = M_PSTATE;
-	return s;
-}
-
 /*
  * No counter; power read at 1, 2 and 3 s only, the P-state at 0 to 4 s,
  * except at 2 s.  The window is 1 s to 3 s (power); P0 gets its halves of
