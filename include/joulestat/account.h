@@ -164,6 +164,7 @@ struct dev_acct {
 	int64_t		pend_ns[ACCOUNT_NSTATES];
 	int64_t		pend_total_ns;
 	int64_t		pend_gap_ns;	/* ... of which after lost readings (hidden_ns) */
+	int64_t		pend_asleep_ns;	/* ... of which up to a reading of a device asleep */
 	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */
 	struct split_later later[STATEPOWER_LATER];	/* split again by account_finish */
 	size_t		nlater;

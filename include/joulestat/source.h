@@ -154,6 +154,7 @@ struct sample {
 	int64_t		 t_ns;			/* CLOCK_MONOTONIC when read */
 	unsigned	 valid;			/* enum measure bits read this tick */
 	bool		 is_lost;		/* the device stopped answering */
+	bool		 is_asleep;		/* runtime-suspended, so no power: none to what it drew awake */
 	int64_t		 read_ns;		/* how long its calls took, t_ns at one end; 0 = unknown */
 	uint32_t	 power_mw;
 	uint64_t	 energy_mj;

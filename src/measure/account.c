@@ -342,7 +342,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	 * this interval's energy.  Anything else ends what was held.
 	 */
 	if (!is_known && had_p && !a->has_last_e)
-		acct_hold_pending(a, before);
+		acct_hold_pending(a, before, s->is_asleep ? s->t_ns - a->prev.t_ns : 0);
 	else
 		acct_drop_pending(a);
 	window_note_interval(a, &a->prev, s, before);

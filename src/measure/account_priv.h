@@ -42,16 +42,19 @@ void	acct_split_states(struct dev_acct *a, const struct sample *p, const struct 
 	    double e, bool has_e, bool is_counter, bool is_known);
 /*
  * The interval just split had no energy and power alone will bring it:
- * hold the time it gave each state (since before) for acct_give_pending.
+ * hold the time it gave each state (since before) for acct_give_pending,
+ * asleep_ns of it up to a reading of the device asleep.
  */
-void	acct_hold_pending(struct dev_acct *a, const struct state_part *before);
+void	acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t asleep_ns);
 /* What was held will not be brought by a power reading's integral: let it go. */
 void	acct_drop_pending(struct dev_acct *a);
 /*
  * The power reading s ends a stretch without power that began with the
  * reading of from_mw at from_ns: give the part of its integral up to
  * to_ns (power taken as linear between the two readings) to the states
- * that held that time, by their share of it.  Returns that part (mJ).
+ * that held that time, by their share of it.  The time the device slept
+ * drew between none and that power: half of its part is taken off the
+ * integral and put in the bound.  Returns the part before the cut (mJ).
  */
 double	acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t to_ns,
 	    const struct sample *s);

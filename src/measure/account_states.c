@@ -231,11 +231,12 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 }
 
 void
-acct_hold_pending(struct dev_acct *a, const struct state_part *before)
+acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t asleep_ns)
 {
 	int64_t	dt;
 	int	k;
 
+	a->pend_asleep_ns += asleep_ns;
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		dt = a->states[k].time_ns - before[k].time_ns;
 		a->pend_ns[k] += dt;
@@ -249,14 +250,14 @@ void
 acct_drop_pending(struct dev_acct *a)
 {
 	memset(a->pend_ns, 0, sizeof a->pend_ns);
-	a->pend_total_ns = a->pend_gap_ns = 0;
+	a->pend_total_ns = a->pend_gap_ns = a->pend_asleep_ns = 0;
 }
 
 double
 acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t to_ns,
     const struct sample *s)
 {
-	double	to_mw, e, part, dp = fabs((double)s->power_mw - from_mw);
+	double	to_mw, e, part, cut, dp = fabs((double)s->power_mw - from_mw);
 	int	k;
 
 	if (a->pend_total_ns <= 0 || s->t_ns <= from_ns) {
@@ -266,15 +267,18 @@ acct_give_pending(struct dev_acct *a, int64_t from_ns, uint32_t from_mw, int64_t
 	to_mw = from_mw + ((double)s->power_mw - from_mw) * (double)(to_ns - from_ns) /
 	    (double)(s->t_ns - from_ns);
 	e = acct_trapezoid_mj(from_mw, to_mw, to_ns - from_ns);
+	cut = e * min_d((double)a->pend_asleep_ns / (double)a->pend_total_ns, 1) / 2;
+	a->ticks_mj -= cut;
+	a->ticks_err_mj += cut;
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (a->pend_ns[k] <= 0)
 			continue;
-		part = e * (double)a->pend_ns[k] / (double)a->pend_total_ns;
-		a->states[k].energy_mj += part;
+		part = (double)a->pend_ns[k] / (double)a->pend_total_ns;
+		a->states[k].energy_mj += (e - cut) * part;
 		a->states[k].energy_ns += a->pend_ns[k];
 		a->states[k].has_energy = true;
 		/* Power stood anywhere between the two readings' meanwhile. */
-		a->states[k].energy_err_mj += dp * (double)a->pend_ns[k] / 1e9;
+		a->states[k].energy_err_mj += dp * (double)a->pend_ns[k] / 1e9 + cut * part;
 	}
 	/* Time after lost readings is in every state's bound, and so is its energy. */
 	a->hidden_mj += e * (double)a->pend_gap_ns / (double)a->pend_total_ns;

@@ -68,16 +68,18 @@ drm_read(struct drm_dev *d, enum drm_sensor k, char *buf, size_t size)
  * A power read that failed while the device's runtime PM status is
  * "suspended" (Documentation/ABI/testing/sysfs-devices-power): amdgpu
  * answers EPERM then rather than wake the GPU, so the stretch asleep has
- * no reading, and the integral spans it with the awake power around it.
+ * no reading.  The accounting counts it as half the awake power around
+ * it, with a bound from none to all of it (sample.is_asleep).
  */
 static void
-drm_note_asleep(struct drm_dev *d, const struct sample *s)
+drm_note_asleep(struct drm_dev *d, struct sample *s)
 {
 	char	buf[32];
 
 	if (d->fds[DRM_S_RUNTIME] < 0 || pread_text(d->fds[DRM_S_RUNTIME], buf, sizeof buf) <= 0 ||
 	    strncmp(buf, "suspended", 9) != 0)
 		return;
+	s->is_asleep = true;
 	d->asleep++;
 	if (d->last_t_ns > 0)
 		d->asleep_ns += s->t_ns - d->last_t_ns;
@@ -391,9 +393,9 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			    d->paths[DRM_S_FREQ_MHZ], d->paths[DRM_S_SCLK]);
 		if (d->asleep > 0)
 			backend_note(&devs[i], "runtime-suspended at %" PRIu64 " reading%s (%.1f s): "
-			    "its sensors do not answer then, and the energy of that time is the "
-			    "integral of the awake power read around it, more than a suspended GPU "
-			    "draws", d->asleep, d->asleep == 1 ? "" : "s", (double)d->asleep_ns / 1e9);
+			    "its sensors do not answer then, so that time is counted at half the "
+			    "awake power read around it, its bound reaching from none to all of it",
+			    d->asleep, d->asleep == 1 ? "" : "s", (double)d->asleep_ns / 1e9);
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */

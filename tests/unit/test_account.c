@@ -612,6 +612,37 @@ test_power_gap_edges(void **state)
 	assert_near(states_energy(&a), 300000, 1e-6);
 }
 
+/*
+ * 100 W at 0 and 1 s, the device asleep at 2 and 3 s (no power), 100 W at
+ * 4 s.  The held stretch 1..3 s is asleep: the integral gives it 200 J,
+ * of which half is counted and half is bound, so the truth, 200 to 400 J
+ * as the card drew nothing or 100 W asleep, is within it.
+ */
+static void
+test_power_gap_asleep(void **state)
+{
+	struct sample		s[] = { pw(0, 100000), pw(SEC(1), 100000), pw(SEC(2), 0),
+				    pw(SEC(3), 0), pw(SEC(4), 100000) };
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	s[2].valid = s[3].valid = 0;
+	s[2].is_asleep = s[3].is_asleep = true;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	assert_near(account_energy_mj(&a, &m), 300000, 1e-6);
+	assert_near(account_energy_err_mj(&a, m), 100000, 1e-6);
+	assert_near(states_energy(&a), 300000, 1e-6);
+	assert_true(a.states[ACCOUNT_STATE_UNKNOWN].energy_err_mj >= 100000 - 1e-6);
+	/* Not asleep: all 400 J, the bound of a trapezoid between equal readings. */
+	s[2].is_asleep = s[3].is_asleep = false;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	assert_near(account_energy_mj(&a, &m), 400000, 1e-6);
+	assert_near(account_energy_err_mj(&a, m), 0, 1e-6);
+}
+
 int
 main(void)
 {
@@ -635,6 +666,7 @@ main(void)
 		cmocka_unit_test(test_power_bridges_failed_read),
 		cmocka_unit_test(test_power_gap_states),
 		cmocka_unit_test(test_power_gap_edges),
+		cmocka_unit_test(test_power_gap_asleep),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
