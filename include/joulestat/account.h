@@ -165,6 +165,13 @@ struct dev_acct {
 	int64_t		pend_total_ns;
 	int64_t		pend_gap_ns;	/* ... of which after lost readings (hidden_ns) */
 	int64_t		pend_asleep_ns;	/* ... of which up to a reading of a device asleep */
+	/*
+	 * With a counter, readings without it: each state's part of their
+	 * energy as their power shows it (by time where power is missing),
+	 * which shares the delta that brings it (acct_give_counter).
+	 */
+	double		pend_w[ACCOUNT_NSTATES];
+	bool		is_pend_by_time;
 	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */
 	struct split_later later[STATEPOWER_LATER];	/* split again by account_finish */
 	size_t		nlater;

@@ -205,10 +205,12 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 {
 	int64_t	from_ns = a->has_last_e ? a->last_e_ns : p->t_ns;
 	double	d, ticks_e, points_e;
+	bool	had_e = a->has_last_e;
 
 	d = add_counter(a, s, range_mj);
 	ticks_e = add_ticks(a, s);
-	*is_spread = d < 0 && (s->valid & M_POWER_POINTS);
+	/* Not while a counter reading is only missed: its next delta brings the energy. */
+	*is_spread = (d == COUNTER_RESET || !had_e) && (s->valid & M_POWER_POINTS);
 	points_e = add_points(a, p, s, *is_spread);
 	*is_counter = d >= 0;
 	if (d >= 0)
@@ -291,7 +293,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	double			e = 0;
 	int64_t			p_from_ns;
 	uint32_t		p_from_mw;
-	bool			has_e, is_spread, is_counter, is_known, had_p;
+	bool			has_e, is_spread, is_counter, is_known, had_p, is_counter_due;
 
 	note_sources(a, s);
 	if (s->is_lost) {
@@ -334,15 +336,20 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	/* Integrated from a power reading before prev: the part before prev is the pending one's. */
 	if (has_e && !is_counter && !is_spread && p_from_ns < a->prev.t_ns)
 		e -= acct_give_pending(a, p_from_ns, p_from_mw, a->prev.t_ns, s);
-	is_known = has_e || is_spread || (a->has_last_e && !(s->valid & M_ENERGY));
-	/* A counter reading missed: the next delta brings this interval's energy. */
+	else if (has_e && is_counter)
+		e = acct_give_counter(a, &a->prev, s, e);
+	is_counter_due = a->has_last_e && !(s->valid & M_ENERGY);
+	is_known = has_e || is_spread || is_counter_due;
 	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, is_known);
 	/*
 	 * No power at s after some: the next power reading's integral brings
-	 * this interval's energy.  Anything else ends what was held.
+	 * this interval's energy.  A counter reading missed: the next delta
+	 * does.  Anything else ends what was held.
 	 */
 	if (!is_known && had_p && !a->has_last_e)
 		acct_hold_pending(a, before, s->is_asleep ? s->t_ns - a->prev.t_ns : 0);
+	else if (is_counter_due && !has_e && !is_spread)
+		acct_hold_counter(a, &a->prev, s, before);
 	else
 		acct_drop_pending(a);
 	window_note_interval(a, &a->prev, s, before);

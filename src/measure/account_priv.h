@@ -49,6 +49,19 @@ void	acct_hold_pending(struct dev_acct *a, const struct state_part *before, int6
 /* What was held will not be brought by a power reading's integral: let it go. */
 void	acct_drop_pending(struct dev_acct *a);
 /*
+ * The interval p..s just split has no counter reading at s: hold each
+ * state's part of its energy as the power at its ends shows it, for the
+ * delta that will bring it.
+ */
+void	acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
+	    const struct state_part *before);
+/*
+ * Counter delta d of the interval p..s also holds what was held: give the
+ * held intervals' states their share of it.  Returns the interval's own.
+ */
+double	acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
+	    double d);
+/*
  * The power reading s ends a stretch without power that began with the
  * reading of from_mw at from_ns: give the part of its integral up to
  * to_ns (power taken as linear between the two readings) to the states

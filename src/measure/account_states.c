@@ -250,7 +250,75 @@ void
 acct_drop_pending(struct dev_acct *a)
 {
 	memset(a->pend_ns, 0, sizeof a->pend_ns);
+	memset(a->pend_w, 0, sizeof a->pend_w);
 	a->pend_total_ns = a->pend_gap_ns = a->pend_asleep_ns = 0;
+	a->is_pend_by_time = false;
+}
+
+/* The power at p's end (p_mw) and at s's end (s_mw): each end's own, else the other's. */
+static bool
+end_powers(const struct sample *p, const struct sample *s, double *p_mw, double *s_mw)
+{
+	bool	hp = (p->valid & M_POWER) != 0, hs = (s->valid & M_POWER) != 0;
+
+	*p_mw = hp ? p->power_mw : s->power_mw;
+	*s_mw = hs ? s->power_mw : p->power_mw;
+	return hp || hs;
+}
+
+void
+acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
+    const struct state_part *before)
+{
+	int64_t	dt, half = (s->t_ns - p->t_ns) / 2;
+	double	p_mw, s_mw;
+	int	k, sp = acct_state_slot(p), sc = acct_state_slot(s);
+
+	if (a->is_after_gap)
+		sp = sc = ACCOUNT_STATE_UNKNOWN;
+	if (!end_powers(p, s, &p_mw, &s_mw))
+		a->is_pend_by_time = true;
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		dt = a->states[k].time_ns - before[k].time_ns;
+		a->pend_ns[k] += dt;
+		a->pend_total_ns += dt;
+	}
+	/* The split rule's halves, each at the power of its end. */
+	a->pend_w[sp] += (double)half * p_mw;
+	a->pend_w[sc] += (double)(s->t_ns - p->t_ns - half) * s_mw;
+}
+
+double
+acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
+    double d)
+{
+	int64_t	half = (s->t_ns - p->t_ns) / 2;
+	double	p_mw, s_mw, w[ACCOUNT_NSTATES], cur, total = 0;
+	int	k;
+
+	if (a->pend_total_ns <= 0)
+		return d;
+	if (!end_powers(p, s, &p_mw, &s_mw))
+		a->is_pend_by_time = true;
+	cur = a->is_pend_by_time ? (double)(s->t_ns - p->t_ns) :
+	    (double)half * p_mw + (double)(s->t_ns - p->t_ns - half) * s_mw;
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		w[k] = a->is_pend_by_time ? (double)a->pend_ns[k] : a->pend_w[k];
+		total += w[k];
+	}
+	total += cur;
+	if (total <= 0) {
+		acct_drop_pending(a);
+		return d;
+	}
+	for (k = 0; k < ACCOUNT_NSTATES; k++) {
+		if (w[k] <= 0)
+			continue;
+		a->states[k].energy_mj += d * w[k] / total;
+		a->states[k].has_energy = true;
+	}
+	acct_drop_pending(a);
+	return d * cur / total;
 }
 
 double

@@ -643,6 +643,47 @@ test_power_gap_asleep(void **state)
 	assert_near(account_energy_err_mj(&a, m), 0, 1e-6);
 }
 
+/*
+ * A counter that fails at 2 and 3 s while power and the P-state answer:
+ * P0 at 200 W until 1.5 s, then P8 at 50 W.  The delta at 4 s holds the
+ * energy of 1 s to 4 s, shared by what the power readings show (before:
+ * all of it went to P8, the state of the interval it arrived in: P0
+ * 200 J, 133 W, and P8 225 J, 90 W).
+ */
+static void
+test_counter_gap_states(void **state)
+{
+	struct sample	s[] = { pwe(0, 200000, 0), pwe(SEC(1), 200000, 200000),
+			    pw(SEC(2), 50000), pw(SEC(3), 50000), pwe(SEC(4), 50000, 425000) };
+	struct dev_acct	a;
+	size_t		i;
+	int		k;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < ARRAY_SIZE(s); i++) {
+			s[i].valid |= M_PSTATE;
+			s[i].pstate = i < 2 ? 0 : 8;
+			/* The second time, no power at all: shared by time. */
+			if (k == 1)
+				s[i].valid &= ~M_POWER;
+		}
+		memset(&a, 0, sizeof a);
+		a.power_kind = POWER_KIND_INSTANT;
+		add_all(&a, s, ARRAY_SIZE(s), 0);
+		assert_near(states_energy(&a), 425000, 1e-6);
+		assert_true(a.states[0].time_ns == MS(1500) && a.states[8].time_ns == MS(2500));
+		if (k == 0) {
+			assert_near(a.states[0].energy_mj, 300000, 1e-6);
+			assert_near(a.states[8].energy_mj, 125000, 1e-6);
+		} else {
+			/* 1 s of P0 at 200 W, then 225 J over 0.5 s of P0 and 2.5 s of P8. */
+			assert_near(a.states[0].energy_mj, 200000 + 225000.0 / 6, 1e-6);
+			assert_near(a.states[8].energy_mj, 225000.0 * 5 / 6, 1e-6);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -667,6 +708,7 @@ main(void)
 		cmocka_unit_test(test_power_gap_states),
 		cmocka_unit_test(test_power_gap_edges),
 		cmocka_unit_test(test_power_gap_asleep),
+		cmocka_unit_test(test_counter_gap_states),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
