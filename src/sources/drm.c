@@ -107,22 +107,23 @@ drm_read_power(struct drm_dev *d, const char *text, struct sample *s)
 /*
  * The hwmon energy counter is 64 bits of µJ (the driver extends the
  * register), so it is handed on in mJ with no range: a decrease is a
- * reset (driver reload, resume).  A failed read holds the last value; the
- * next good one carries the energy of both intervals.
+ * reset (driver reload, resume).  A failed read leaves the reading
+ * without it: the next good one's delta covers both intervals, and the
+ * accounting shares it between them.
  */
 static void
 drm_read_energy(struct drm_dev *d, const char *text, struct sample *s)
 {
 	uint64_t	uj;
 
-	if (text != NULL && drm_parse_value(text, &uj) == 0) {
-		d->energy_uj = uj;
-		d->has_energy = true;
-	} else if (d->has_energy)
-		d->held[DRM_S_ENERGY]++;
-	else
+	if (text == NULL || drm_parse_value(text, &uj) != 0) {
+		if (d->has_energy)
+			d->held[DRM_S_ENERGY]++;
 		return;
-	s->energy_mj = d->energy_uj / 1000;
+	}
+	d->energy_uj = uj;
+	d->has_energy = true;
+	s->energy_mj = uj / 1000;
 	s->valid |= M_ENERGY;
 }
 
@@ -371,9 +372,10 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 		drm_finish_denied(d->ctx, &devs[i]);
 		for (k = 0; k < DRM_NSENSORS; k++) {
 			if (d->held[k] > 0)
-				backend_note(&devs[i], "%" PRIu64 " reading%s of %s failed; the "
-				    "counter was held, and the next reading caught up", d->held[k],
-				    d->held[k] == 1 ? "" : "s", d->paths[k]);
+				backend_note(&devs[i], "%" PRIu64 " reading%s of %s failed; %s",
+				    d->held[k], d->held[k] == 1 ? "" : "s", d->paths[k],
+				    k == DRM_S_ENERGY ? "the next reading's delta covers them" :
+				    "the counter was held, and the next reading caught up");
 		}
 		/* The tree keeps ended processes: its newest name. */
 		p = tree != NULL ? proctree_find(tree, d->ctx->kfd_pid) : NULL;
