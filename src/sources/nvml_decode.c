@@ -235,6 +235,9 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 		w = before == 0 ? first_w : v[i].ts_us - before;
 		if (cap > 0 && w > cap)
 			w = cap;
+		/* A weight a double holds exactly, so that it converts back. */
+		if (w > UINT64_C(1) << 53)
+			w = UINT64_C(1) << 53;
 		v[i].w = (double)w;
 		if (i == 0 || v[i].ts_us != v[i - 1].ts_us)
 			span += w;

@@ -32,7 +32,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&sel, 0, sizeof sel);
 	if (devsel_parse(&sel, text, &err) == 0) {
-		FUZZ_CHECK(text[0] == '\0' ? sel.n == 0 : sel.n >= 1);
+		/* Empty, or "all" alone (-d all): no selection. */
+		FUZZ_CHECK(text[0] == '\0' || sel.is_all ? sel.n == 0 : sel.n >= 1);
 		for (i = 0; i < sel.n; i++) {
 			FUZZ_CHECK(sel.v[i].text[0] != '\0');
 			FUZZ_CHECK(!isspace((unsigned char)sel.v[i].text[0]));

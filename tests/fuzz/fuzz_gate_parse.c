@@ -4,8 +4,8 @@
  * --max-energy-above-idle, --max-time, --max-avg-power,
  * --min-pstate-share or --max-regression, by its value modulo 6); the
  * rest is the value.  Accepted gates must be within their documented
- * ranges, one per list entry, with a device only where the option takes
- * one; a refused value must leave a cause that names the option.
+ * ranges, one per list entry (--max-time too: a run limit and phase
+ * limits), with a device only where the option takes one; a refused value must leave a cause that names the option.
  * gate_parse_regress then reads the same text as a --regression-metric.
  */
 #include <math.h>
@@ -62,8 +62,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	text = fuzz_text(data, size);
 	memset(&gc, 0, sizeof gc);
 	if (gate_parse(&gc, m, text, &err) == 0) {
-		/* One gate per entry: a list for all but --max-time and --max-regression. */
-		if (m != GATE_TIME && m != GATE_REGRESSION) {
+		/* One gate per entry: a list for all but --max-regression. */
+		if (m != GATE_REGRESSION) {
 			for (i = 0; text[i] != '\0'; i++)
 				nlist += text[i] == ',';
 		}
