@@ -171,7 +171,9 @@ struct dev_acct {
 	 * which shares the delta that brings it (acct_give_counter).
 	 */
 	double		pend_w[ACCOUNT_NSTATES];
+	double		pend_gap_w;	/* ... of which after lost readings */
 	bool		is_pend_by_time;
+	bool		is_pend_counter;	/* what is held waits for a counter delta */
 	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */
 	struct split_later later[STATEPOWER_LATER];	/* split again by account_finish */
 	size_t		nlater;

@@ -294,6 +294,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	int64_t			p_from_ns;
 	uint32_t		p_from_mw;
 	bool			has_e, is_spread, is_counter, is_known, had_p, is_counter_due;
+	bool			is_given;
 
 	note_sources(a, s);
 	if (s->is_lost) {
@@ -334,13 +335,19 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	p_from_mw = a->last_p_mw;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
 	/* Integrated from a power reading before prev: the part before prev is the pending one's. */
+	/* What a counter reset leaves held is not the power integral's: let it go. */
+	if (a->is_pend_counter && has_e && !is_counter)
+		acct_drop_pending(a);
+	is_given = has_e && a->pend_total_ns > 0;
 	if (has_e && !is_counter && !is_spread && p_from_ns < a->prev.t_ns)
 		e -= acct_give_pending(a, p_from_ns, p_from_mw, a->prev.t_ns, s);
 	else if (has_e && is_counter)
 		e = acct_give_counter(a, &a->prev, s, e);
 	is_counter_due = a->has_last_e && !(s->valid & M_ENERGY);
 	is_known = has_e || is_spread || is_counter_due;
-	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter, is_known);
+	/* A delta shared with held intervals is an estimate here, split as power says. */
+	acct_split_states(a, &a->prev, s, e, has_e && !is_spread, is_counter && !is_given,
+	    is_known);
 	/*
 	 * No power at s after some: the next power reading's integral brings
 	 * this interval's energy.  A counter reading missed: the next delta

@@ -211,7 +211,7 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 		ea = e * w0;
 		/* The crossing anywhere in the interval: half of it at the higher power. */
 		err = acct_has_both(p, s, M_POWER) ? (double)(dt - half) / 1e9 *
-		    max_d(p->power_mw, s->power_mw) : e / 2;
+		    max_d(p->power_mw, s->power_mw) : has_e ? e / 2 : 0;
 		if (is_counter)
 			err = max_d(ea, e - ea);
 		else if (acct_has_both(p, s, M_POWER))
@@ -252,7 +252,8 @@ acct_drop_pending(struct dev_acct *a)
 	memset(a->pend_ns, 0, sizeof a->pend_ns);
 	memset(a->pend_w, 0, sizeof a->pend_w);
 	a->pend_total_ns = a->pend_gap_ns = a->pend_asleep_ns = 0;
-	a->is_pend_by_time = false;
+	a->pend_gap_w = 0;
+	a->is_pend_by_time = a->is_pend_counter = false;
 }
 
 /* The power at p's end (p_mw) and at s's end (s_mw): each end's own, else the other's. */
@@ -278,14 +279,19 @@ acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct sampl
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
 	if (!end_powers(p, s, &p_mw, &s_mw))
 		a->is_pend_by_time = true;
+	a->is_pend_counter = true;
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		dt = a->states[k].time_ns - before[k].time_ns;
 		a->pend_ns[k] += dt;
 		a->pend_total_ns += dt;
+		if (a->is_after_gap)
+			a->pend_gap_ns += dt;
 	}
 	/* The split rule's halves, each at the power of its end. */
 	a->pend_w[sp] += (double)half * p_mw;
 	a->pend_w[sc] += (double)(s->t_ns - p->t_ns - half) * s_mw;
+	if (a->is_after_gap)
+		a->pend_gap_w += (double)(s->t_ns - p->t_ns - half) * s_mw + (double)half * p_mw;
 }
 
 double
@@ -293,7 +299,7 @@ acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sampl
     double d)
 {
 	int64_t	half = (s->t_ns - p->t_ns) / 2;
-	double	p_mw, s_mw, w[ACCOUNT_NSTATES], cur, total = 0;
+	double	p_mw, s_mw, w[ACCOUNT_NSTATES], cur, share, total = 0;
 	int	k;
 
 	if (a->pend_total_ns <= 0)
@@ -314,9 +320,20 @@ acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sampl
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		if (w[k] <= 0)
 			continue;
-		a->states[k].energy_mj += d * w[k] / total;
+		share = d * w[k] / total;
+		a->states[k].energy_mj += share;
 		a->states[k].has_energy = true;
+		/*
+		 * Shared by time, nothing says where the power was: all or
+		 * none.  By power, the counter's disagreement with the
+		 * readings (w is ns x mW: 1e9 x mJ).
+		 */
+		a->states[k].energy_err_mj += a->is_pend_by_time ? max_d(share, d - share) :
+		    fabs(share - w[k] / 1e9);
 	}
+	/* Time after lost readings is in every state's bound, and so is its energy. */
+	a->hidden_mj += d * (a->is_pend_by_time ? (double)a->pend_gap_ns : a->pend_gap_w) /
+	    total;
 	acct_drop_pending(a);
 	return d * cur / total;
 }

@@ -374,7 +374,7 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			if (d->held[k] > 0)
 				backend_note(&devs[i], "%" PRIu64 " reading%s of %s failed; %s",
 				    d->held[k], d->held[k] == 1 ? "" : "s", d->paths[k],
-				    k == DRM_S_ENERGY ? "the next reading's delta covers them" :
+				    k == DRM_S_ENERGY ? "the next good reading's delta covers them" :
 				    "the counter was held, and the next reading caught up");
 		}
 		/* The tree keeps ended processes: its newest name. */

@@ -681,7 +681,43 @@ test_counter_gap_states(void **state)
 			assert_near(a.states[0].energy_mj, 200000 + 225000.0 / 6, 1e-6);
 			assert_near(a.states[8].energy_mj, 225000.0 * 5 / 6, 1e-6);
 		}
+		/* The truth within each state's bound, the bound never below 0. */
+		assert_true(a.states[0].energy_err_mj >= 0 && a.states[8].energy_err_mj >= 0);
+		assert_true(fabs(a.states[0].energy_mj - 300000) <=
+		    account_state_energy_err_mj(&a, 0) + 1e-6);
+		assert_true(fabs(a.states[8].energy_mj - 125000) <=
+		    account_state_energy_err_mj(&a, 8) + 1e-6);
 	}
+}
+
+/*
+ * Held for a counter delta, then the counter resets: what was held is
+ * not the reset interval's power integral, and covers no time twice.  A
+ * lost reading, then a missed counter: the delta's part for the lost
+ * stretch is in the hidden bound.
+ */
+static void
+test_counter_gap_edges(void **state)
+{
+	struct sample	s1[] = { pwe(0, 100000, 1000000), pwe(MS(100), 100000, 1010000),
+			    pw(MS(200), 0), pwe(MS(300), 100000, 5000), pwe(MS(400), 100000, 15000) };
+	struct sample	s2[] = { pwe(0, 100000, 0), lost(SEC(1)), pw(SEC(2), 100000),
+			    pwe(SEC(3), 100000, 300000) };
+	struct dev_acct	a;
+	int		k;
+
+	(void)state;
+	s1[2].valid = 0;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s1, ARRAY_SIZE(s1), 0);
+	assert_int_equal(a.counter_resets, 1);
+	for (k = 0; k < ACCOUNT_NSTATES; k++)
+		assert_true(a.states[k].energy_ns <= a.states[k].time_ns);
+	memset(&a, 0, sizeof a);
+	add_all(&a, s2, ARRAY_SIZE(s2), 0);
+	assert_true(a.hidden_ns == SEC(2));
+	assert_near(a.hidden_mj, 200000, 1e-6);
+	assert_near(states_energy(&a), 300000, 1e-6);
 }
 
 int
@@ -709,6 +745,7 @@ main(void)
 		cmocka_unit_test(test_power_gap_edges),
 		cmocka_unit_test(test_power_gap_asleep),
 		cmocka_unit_test(test_counter_gap_states),
+		cmocka_unit_test(test_counter_gap_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
