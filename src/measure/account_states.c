@@ -230,13 +230,13 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 	add_clocks(&a->states[sc], s, s, dt - half);
 }
 
-void
-acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t asleep_ns)
+/* The time the interval just split gave each state (since before), held. */
+static void
+hold_time(struct dev_acct *a, const struct state_part *before)
 {
 	int64_t	dt;
 	int	k;
 
-	a->pend_asleep_ns += asleep_ns;
 	for (k = 0; k < ACCOUNT_NSTATES; k++) {
 		dt = a->states[k].time_ns - before[k].time_ns;
 		a->pend_ns[k] += dt;
@@ -244,6 +244,14 @@ acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t a
 		if (a->is_after_gap)
 			a->pend_gap_ns += dt;
 	}
+}
+
+void
+acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t asleep_ns)
+{
+
+	a->pend_asleep_ns += asleep_ns;
+	hold_time(a, before);
 }
 
 void
@@ -271,22 +279,16 @@ void
 acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
     const struct state_part *before)
 {
-	int64_t	dt, half = (s->t_ns - p->t_ns) / 2;
+	int64_t	half = (s->t_ns - p->t_ns) / 2;
 	double	p_mw, s_mw;
-	int	k, sp = acct_state_slot(p), sc = acct_state_slot(s);
+	int	sp = acct_state_slot(p), sc = acct_state_slot(s);
 
 	if (a->is_after_gap)
 		sp = sc = ACCOUNT_STATE_UNKNOWN;
 	if (!end_powers(p, s, &p_mw, &s_mw))
 		a->is_pend_by_time = true;
 	a->is_pend_counter = true;
-	for (k = 0; k < ACCOUNT_NSTATES; k++) {
-		dt = a->states[k].time_ns - before[k].time_ns;
-		a->pend_ns[k] += dt;
-		a->pend_total_ns += dt;
-		if (a->is_after_gap)
-			a->pend_gap_ns += dt;
-	}
+	hold_time(a, before);
 	/* The split rule's halves, each at the power of its end. */
 	a->pend_w[sp] += (double)half * p_mw;
 	a->pend_w[sc] += (double)(s->t_ns - p->t_ns - half) * s_mw;
