@@ -334,11 +334,11 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	p_from_ns = had_p ? a->last_p_ns : a->prev.t_ns;
 	p_from_mw = a->last_p_mw;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
-	/* Integrated from a power reading before prev: the part before prev is the pending one's. */
 	/* What a counter reset leaves held is not the power integral's: let it go. */
 	if (a->is_pend_counter && has_e && !is_counter)
 		acct_drop_pending(a);
 	is_given = has_e && a->pend_total_ns > 0;
+	/* Integrated from a power reading before prev: the part before prev is the held one's. */
 	if (has_e && !is_counter && !is_spread && p_from_ns < a->prev.t_ns)
 		e -= acct_give_pending(a, p_from_ns, p_from_mw, a->prev.t_ns, s);
 	else if (has_e && is_counter)

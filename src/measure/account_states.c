@@ -249,7 +249,6 @@ hold_time(struct dev_acct *a, const struct state_part *before)
 void
 acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t asleep_ns)
 {
-
 	a->pend_asleep_ns += asleep_ns;
 	hold_time(a, before);
 }
@@ -257,6 +256,9 @@ acct_hold_pending(struct dev_acct *a, const struct state_part *before, int64_t a
 void
 acct_drop_pending(struct dev_acct *a)
 {
+	/* Called for every interval that holds nothing: nothing to clear then. */
+	if (a->pend_total_ns == 0 && !a->is_pend_counter)
+		return;
 	memset(a->pend_ns, 0, sizeof a->pend_ns);
 	memset(a->pend_w, 0, sizeof a->pend_w);
 	a->pend_total_ns = a->pend_gap_ns = a->pend_asleep_ns = 0;

@@ -69,7 +69,7 @@ struct drm_dev {
 	uint64_t		 idle_ms;
 	int64_t			 idle_t_ns;
 	struct drm_dither	 dither;
-	uint64_t		 held[DRM_NSENSORS];	/* reads that failed and were held */
+	uint64_t		 held[DRM_NSENSORS];	/* failed reads (RC6 holds the last) */
 	uint64_t		 power_bad;		/* power readings out of range */
 	uint64_t		 sclk_by_clock;		/* P-states matched to the hwmon clock */
 	int64_t			 last_t_ns;		/* the last reading's time */
