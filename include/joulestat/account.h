@@ -219,6 +219,13 @@ void	account_finish(struct dev_acct *a);
 double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
 
 /*
+ * Whether the energy so far is unknown now: readings of what that method
+ * counts failed, and their time waits for the next good one's delta.
+ * The figure then stands still where the device did not.
+ */
+bool	account_energy_is_held(const struct dev_acct *a);
+
+/*
  * NVIDIA performance states from this one on are idle states (P8 is the
  * idle state of current GPUs; P12 on some).
  */

@@ -82,7 +82,7 @@ struct rapl_zone {
 	uint64_t	 prev_uj;
 	int64_t		 prev_t_ns;
 	uint64_t	 total_uj;		/* unwrapped */
-	uint64_t	 held;			/* reads that failed */
+	uint64_t	 failed;		/* reads that failed after the first good one */
 	uint64_t	 late;			/* intervals longer than wrap_ns */
 };
 
@@ -117,8 +117,9 @@ rapl_read_name(int classfd, const char *dir, struct rapl_name *name, char *text,
 /* ---- sample ----------------------------------------------------------- */
 
 /*
- * One reading of zone z at t_ns: unwrap and add.  A failed read holds the
- * total; the next good one catches up, unless a wrap was missed meanwhile.
+ * One reading of zone z at t_ns: unwrap and add.  A failed read gives no
+ * energy (never the last total again, which would read as 0 W): the next
+ * good one's delta covers the stretch, unless a wrap was missed meanwhile.
  */
 static void
 rapl_sample_zone(struct rapl_zone *z, struct sample *s)
@@ -130,9 +131,9 @@ rapl_sample_zone(struct rapl_zone *z, struct sample *s)
 	s->pstate = PSTATE_UNKNOWN;
 	s->t_ns = now_ns();
 	if (pread_text(z->fd, buf, sizeof buf) <= 0 || rapl_parse_value(buf, &uj) != 0) {
-		if (!z->has_prev)
-			return;
-		z->held++;
+		if (z->has_prev)
+			z->failed++;
+		return;
 	} else if (!z->has_prev) {
 		z->has_prev = true;
 		z->total_uj = uj;
@@ -434,11 +435,11 @@ rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			backend_note(&devs[i], "%" PRIu64 " interval%s longer than the counter's "
 			    "shortest wrap time (%.0f s): wraps may have been missed", z->late,
 			    z->late == 1 ? " was" : "s were", (double)z->wrap_ns / 1e9);
-		if (z->held > 0)
+		if (z->failed > 0)
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
-			    "reading caught up", z->held, z->held == 1 ? "" : "s", z->dir,
+			    "good reading's delta covers them", z->failed, z->failed == 1 ? "" : "s", z->dir,
 			    rapl_f_energy);
-		z->late = z->held = 0;
+		z->late = z->failed = 0;
 	}
 }
 

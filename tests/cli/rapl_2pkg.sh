@@ -90,6 +90,50 @@ t_interval_fits_counters() {
 	assert_eq "$csv_v" 1000 "a short enough interval is kept"
 }
 
+# package-1's energy_uj reads empty for a second in the middle (the writer
+# truncates it; a read then fails): the readings of that stretch give no
+# energy, so the timeline's cumulative energy is empty there rather than
+# standing still as if the package drew 0 W (before: 20 rows at the last
+# value; -I's lines said "J so far" of that value), and the first good
+# reading's delta covers the whole stretch.
+rapl_tick_gap() {
+	d=$(($1 - t0))
+	if [ "$d" -ge 800000 ] && [ "$d" -lt 1800000 ]; then
+		: >"$PC/intel-rapl:1/energy_uj"
+	else
+		fx_put "$PC/intel-rapl:1/energy_uj" "$((1000000000 + 40 * d))"$'\n'
+	fi
+}
+
+t_failed_reads() {
+	fx_copy rapl-2pkg
+	t0=$(fx_now_us)
+	rapl_tick_gap "$t0"
+	fx_loop rapl_tick_gap
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 -I 100 --csv=s.csv \
+	    --timeline=t.csv -- "$JS_WORK" sleep 2500ms
+	fx_stop
+	assert_rc 0
+	check 2 package-1 40 0.002
+	assert_match err 'note: 1[5-9] readings of intel-rapl:1/energy_uj failed; the next good reading.s delta covers them|note: 2[0-5] readings of intel-rapl:1/energy_uj failed'
+	# The rows well inside the stretch (the run starts a little after t0).
+	held=$(awk -F, '$4 == 2 && $3 > 0.95 && $3 < 1.6 { n++; if ($8 != "") bad++ }
+	    END { print n + 0, bad + 0 }' t.csv)
+	note "rows of package-1 inside the stretch, and of them with an energy: $held"
+	assert_ge "${held% *}" 10 "rows inside the stretch"
+	assert_eq "${held#* }" 0 "rows inside the stretch with an energy"
+	sorted=$(awk -F, '$4 == 2 && $8 != "" { if ($8 + 0 < prev) bad = 1; prev = $8 }
+	    END { print bad + 0 }' t.csv)
+	assert_eq "$sorted" 0 "package-1's energy never goes down"
+	# -I says the same: the figure it gives is from before the failed reads.
+	assert_match err 'device 2 \([^)]*\): power unknown, [0-9.]+ J before reads failed \(counter\)'
+	last=$(awk -F, '$4 == 2 && $8 != "" { e = $8 } END { print e }' t.csv)
+	csv_get s.csv energy_j scope=device device=2
+	assert_near "$last" "$csv_v" 0.000002 "last timeline energy vs summary"
+}
+
 t_run "two packages and their DRAM, two counters wrapping" t_two_packages
+t_run "reads failing for a second: no energy at those rows, the next delta covers them" \
+    t_failed_reads
 t_run "a long interval is shortened for counters that wrap" t_interval_fits_counters
 t_done

@@ -691,6 +691,44 @@ test_counter_gap_states(void **state)
 }
 
 /*
+ * The energy so far is unknown while the readings its method needs fail
+ * (the timeline writes it empty then), and known again once one comes:
+ * the counter's for a counter, power's for a device with power alone.  A
+ * device whose counter reads while its power fails is never held.
+ */
+static void
+test_energy_held(void **state)
+{
+	struct sample	c[] = { pwe(0, 100000, 0), pwe(SEC(1), 100000, 100000), pw(SEC(2), 100000),
+			    pw(SEC(3), 100000), pwe(SEC(4), 100000, 400000) };
+	struct sample	p[] = { pw(0, 100000), pw(SEC(1), 100000), pw(SEC(2), 0), pw(SEC(3), 0),
+			    pw(SEC(4), 100000) };
+	struct sample	e[] = { pwe(0, 100000, 0), pwe(SEC(1), 100000, 100000),
+			    pwe(SEC(2), 0, 200000), pwe(SEC(3), 100000, 300000) };
+	struct dev_acct	a;
+	size_t		i;
+
+	(void)state;
+	p[2].valid = p[3].valid = 0;
+	e[2].valid = M_ENERGY;
+	memset(&a, 0, sizeof a);
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		account_add(&a, &c[i], 0);
+		assert_int_equal(account_energy_is_held(&a), i == 2 || i == 3);
+	}
+	memset(&a, 0, sizeof a);
+	for (i = 0; i < ARRAY_SIZE(p); i++) {
+		account_add(&a, &p[i], 0);
+		assert_int_equal(account_energy_is_held(&a), i == 2 || i == 3);
+	}
+	memset(&a, 0, sizeof a);
+	for (i = 0; i < ARRAY_SIZE(e); i++) {
+		account_add(&a, &e[i], 0);
+		assert_false(account_energy_is_held(&a));
+	}
+}
+
+/*
  * Held for a counter delta, then the counter resets: what was held is
  * not the reset interval's power integral, and covers no time twice.  A
  * lost reading, then a missed counter: the delta's part for the lost
@@ -746,6 +784,7 @@ main(void)
 		cmocka_unit_test(test_power_gap_asleep),
 		cmocka_unit_test(test_counter_gap_states),
 		cmocka_unit_test(test_counter_gap_edges),
+		cmocka_unit_test(test_energy_held),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
