@@ -20,6 +20,9 @@
 void	backend_note(struct device *dev, const char *fmt, ...)
 	    __attribute__((format(printf, 2, 3)));
 
+/* Put prefix before each of dev's notes from the one numbered from on, cutting their ends to fit. */
+void	backend_notes_prefix(struct device *dev, unsigned from, const char *prefix);
+
 /* Append " word=what" to dev->how (--list-devices), whole or not at all. */
 void	backend_how(struct device *dev, const char *word, const char *what);
 

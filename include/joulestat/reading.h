@@ -33,7 +33,9 @@ void	reading_finish(struct run *run);
  * --idle-baseline: read every device at the sampling interval for
  * seconds, before the workload runs, and keep each device's mean power in
  * backend->baseline_mw (NAN when it had no power or energy readings).
- * A signal on sigfd ends it early: returns that signal's number (and
+ * What its readings met (failed reads, ...) becomes the devices' notes,
+ * "during --idle-baseline, ...", kept for every run, and run 1 counts
+ * from 0.  A signal on sigfd ends it early: returns that signal's number (and
  * keeps no baseline), else 0.
  */
 int	reading_idle_baseline(struct run *run, double seconds, int sigfd);

@@ -244,14 +244,21 @@ struct source_ops {
 	int	(*sample)(struct device *devs, size_t ndev, const struct proctree *tree,
 		    struct sample *out, struct pid_usage_set *pids, struct errbuf *err);
 	/*
-	 * After each run's last sample: fill end-of-run figures (final_valid),
-	 * append processes of the tree that only end-of-run accounting knows
-	 * about, and note what the run met (failed reads, say); such counts
-	 * start again at 0 for the next run, which starts without the notes
-	 * finish added (setup_reset).  May be NULL.
+	 * After each run's last sample, and after note_counts: fill end-of-run
+	 * figures (final_valid), append processes of the tree that only
+	 * end-of-run accounting knows about, and note what only the end of a
+	 * run tells.  The next run starts without the notes finish and
+	 * note_counts added (setup_reset).  May be NULL.
 	 */
 	void	(*finish)(struct device *devs, size_t ndev, const struct proctree *tree,
 		    struct pid_usage_set *pids);
+	/*
+	 * Note what the readings since the last call counted (failed reads,
+	 * readings asleep, ...), and count from 0 again: at the end of every
+	 * run, and after --idle-baseline, whose notes stay for every run
+	 * (reading_idle_baseline).  May be NULL.
+	 */
+	void	(*note_counts)(struct device *devs, size_t ndev);
 	void	(*close)(struct device *devs, size_t ndev);
 	/*
 	 * --lock-clocks: lock every device's clocks as req says, and leave a

@@ -12,6 +12,7 @@
 
 #include "joulestat/account.h"
 #include "joulestat/attrib.h"
+#include "joulestat/backend.h"
 #include "joulestat/phase.h"
 #include "joulestat/proctree.h"
 #include "joulestat/signals.h"
@@ -161,14 +162,18 @@ reading_finish(struct run *run)
 			account_finish(&b->acct[k]);
 			attrib_close(&run->attrib, &b->acct[k], base + k);
 		}
-		if (b->ops->finish == NULL || b->is_gone)
+		if (b->is_gone)
 			continue;
 		run->pids.n = 0;
 		for (k = 0; k < b->ndev; k++) {
 			b->span_ns[k] = 0;
-			/* What finish notes is this run's: setup_reset drops it. */
+			/* What is noted now is this run's: setup_reset drops it. */
 			b->nnotes0[k] = b->devs[k].nnotes;
 		}
+		if (b->ops->note_counts != NULL)
+			b->ops->note_counts(b->devs, b->ndev);
+		if (b->ops->finish == NULL)
+			continue;
 		b->ops->finish(b->devs, b->ndev, &run->tree, &run->pids);
 		attrib_pids(&run->attrib, &run->tree, &run->pids, base, b->ndev, b->cur, b->span_ns);
 	}
@@ -198,6 +203,7 @@ reading_idle_baseline(struct run *run, double seconds, int sigfd)
 	int64_t			 t = now_ns(), end = t + (int64_t)(seconds * 1e9);
 	struct dev_acct		**acct = xcalloc(run->nbackends, sizeof *acct);
 	struct backend		*b;
+	unsigned		*n0 = NULL;
 	size_t			 i, k;
 	int			 sig = 0;
 
@@ -219,10 +225,21 @@ reading_idle_baseline(struct run *run, double seconds, int sigfd)
 			break;
 	}
 	for (i = 0; i < run->nbackends; i++) {
+		b = &run->backends[i];
 		if (sig == 0)
-			idle_means(&run->backends[i], acct[i]);
+			idle_means(b, acct[i]);
 		free(acct[i]);
+		/* What the baseline's readings met is said as its own, kept for every run. */
+		if (b->is_gone || b->ops->note_counts == NULL)
+			continue;
+		n0 = xreallocarray(n0, b->ndev, sizeof *n0);
+		for (k = 0; k < b->ndev; k++)
+			n0[k] = b->devs[k].nnotes;
+		b->ops->note_counts(b->devs, b->ndev);
+		for (k = 0; k < b->ndev; k++)
+			backend_notes_prefix(&b->devs[k], n0[k], "during --idle-baseline, ");
 	}
+	free(n0);
 	free(acct);
 	return sig;
 }

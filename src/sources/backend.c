@@ -30,6 +30,18 @@ backend_note(struct device *dev, const char *fmt, ...)
 }
 
 void
+backend_notes_prefix(struct device *dev, unsigned from, const char *prefix)
+{
+	char		text[DEVICE_NOTE_LEN];
+	unsigned	i;
+
+	for (i = from; i < dev->nnotes; i++) {
+		snprintf(text, sizeof text, "%s%s", prefix, dev->notes[i]);
+		memcpy(dev->notes[i], text, sizeof text);
+	}
+}
+
+void
 backend_how(struct device *dev, const char *word, const char *what)
 {
 	size_t	len = strlen(dev->how);

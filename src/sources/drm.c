@@ -359,17 +359,13 @@ drm_free(struct drm_ctx *ctx)
 }
 
 static void
-drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
-    struct pid_usage_set *pids)
+drm_note_counts(struct device *devs, size_t ndev)
 {
-	struct drm_dev		*d;
-	const struct proc	*p;
-	size_t			 i, k;
+	struct drm_dev	*d;
+	size_t		 i, k;
 
-	(void)pids;
 	for (i = 0; i < ndev; i++) {
 		d = devs[i].priv;
-		drm_finish_denied(d->ctx, &devs[i]);
 		for (k = 0; k < DRM_NSENSORS; k++) {
 			if (d->held[k] > 0)
 				backend_note(&devs[i], "%" PRIu64 " reading%s of %s failed; %s",
@@ -377,13 +373,6 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 				    k == DRM_S_ENERGY ? "the next good reading's delta covers them" :
 				    "the counter was held, and the next reading caught up");
 		}
-		/* The tree keeps ended processes: its newest name. */
-		p = tree != NULL ? proctree_find(tree, d->ctx->kfd_pid) : NULL;
-		if (devs[i].is_use_unseen)
-			backend_note(&devs[i], "process %d (%s) of the workload opened /dev/kfd "
-			    "(ROCm, HIP): the compute work sent through it is in no DRM fdinfo, so "
-			    "the workload's share of this device is unknown", (int)d->ctx->kfd_pid,
-			    p != NULL ? p->comm : "?");
 		if (d->power_bad > 0)
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s at 2.1 kW or more "
 			    "(a failed read, as some kernels print it) were left out",
@@ -401,6 +390,28 @@ drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
+	}
+}
+
+static void
+drm_finish(struct device *devs, size_t ndev, const struct proctree *tree,
+    struct pid_usage_set *pids)
+{
+	struct drm_dev		*d;
+	const struct proc	*p;
+	size_t			 i;
+
+	(void)pids;
+	for (i = 0; i < ndev; i++) {
+		d = devs[i].priv;
+		drm_finish_denied(d->ctx, &devs[i]);
+		/* The tree keeps ended processes: its newest name. */
+		p = tree != NULL ? proctree_find(tree, d->ctx->kfd_pid) : NULL;
+		if (devs[i].is_use_unseen)
+			backend_note(&devs[i], "process %d (%s) of the workload opened /dev/kfd "
+			    "(ROCm, HIP): the compute work sent through it is in no DRM fdinfo, so "
+			    "the workload's share of this device is unknown", (int)d->ctx->kfd_pid,
+			    p != NULL ? p->comm : "?");
 	}
 	if (ndev > 0)
 		drm_fdinfo_end_run(((struct drm_dev *)devs[0].priv)->ctx);
@@ -424,5 +435,6 @@ const struct source_ops drm_ops = {
 	.probe = drm_probe,
 	.sample = drm_sample,
 	.finish = drm_finish,
+	.note_counts = drm_note_counts,
 	.close = drm_close,
 };

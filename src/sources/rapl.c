@@ -421,14 +421,11 @@ rapl_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 /* ---- finish and close ------------------------------------------------- */
 
 static void
-rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
-    struct pid_usage_set *pids)
+rapl_note_counts(struct device *devs, size_t ndev)
 {
 	struct rapl_zone	*z;
 	size_t			 i;
 
-	(void)tree;
-	(void)pids;
 	for (i = 0; i < ndev; i++) {
 		z = devs[i].priv;
 		if (z->late > 0)
@@ -437,8 +434,8 @@ rapl_finish(struct device *devs, size_t ndev, const struct proctree *tree,
 			    z->late == 1 ? " was" : "s were", (double)z->wrap_ns / 1e9);
 		if (z->failed > 0)
 			backend_note(&devs[i], "%" PRIu64 " reading%s of %s/%s failed; the next "
-			    "good reading's delta covers them", z->failed, z->failed == 1 ? "" : "s", z->dir,
-			    rapl_f_energy);
+			    "good reading's delta covers them", z->failed, z->failed == 1 ? "" : "s",
+			    z->dir, rapl_f_energy);
 		z->late = z->failed = 0;
 	}
 }
@@ -461,6 +458,6 @@ const struct source_ops rapl_ops = {
 	.name = "rapl",
 	.probe = rapl_probe,
 	.sample = rapl_sample,
-	.finish = rapl_finish,
+	.note_counts = rapl_note_counts,
 	.close = rapl_close,
 };

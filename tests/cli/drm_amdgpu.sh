@@ -173,6 +173,29 @@ t_power_failed_read() {
 	done
 }
 
+# Failed reads during --idle-baseline are the baseline's: said as such in
+# every run's notes, and not counted in run 1's (before: run 1 said "7
+# readings ... at 2.1 kW or more", the baseline's 6 and its own first).
+# The power reads 2^32-1 µW until the workload writes 50 W.
+t_baseline_notes() {
+	fx_copy drm-amdgpu-avg
+	P=$FX/sys/class/drm/card0/device/hwmon/hwmon0/power1_average
+	fx_set "$P" 4294967295
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -q -r 2 -i 50 --idle-baseline=0.3 \
+	    --json=r.json -- sh -c "printf '50000000\n' >$P; sleep 0.3"
+	assert_rc 0
+	for r in 0 1; do
+		"$JSONTOOL" get r.json ".runs[$r].devices[0].notes" >notes
+		n=$(grep -Eo 'during --idle-baseline, [0-9]+ readings? of [^ ]*power1_average at 2\.1 kW' notes |
+		    grep -Eo '[0-9]+ reading' | grep -Eo '[0-9]+')
+		note "run $((r + 1)): baseline's failed reads: ${n:-none}"
+		assert_ge "${n:-0}" 3 "run $((r + 1)): the baseline's failed reads, said as its own"
+		own=$(grep -v 'during --idle-baseline' notes | grep -Eo '[0-9]+ readings? of [^ ]* at 2\.1 kW' |
+		    grep -Eo '^[0-9]+')
+		assert_le "${own:-0}" 2 "run $((r + 1)): its own failed reads"
+	done
+}
+
 # A dGPU runtime-suspended for 1.5 s in the middle of a 100 W run: amdgpu
 # answers EPERM for power and pp_dpm_sclk then (written here as empty
 # files, which read as failed reads too), and power/runtime_status says
@@ -229,5 +252,6 @@ t_run "power1_average only: energy and level at constant power" t_power_average
 t_run "no current DPM line: the level the hwmon clock matches" t_level_by_clock
 t_run "no current DPM line, a clock between levels: unknown, not a level" t_unknown_level
 t_run "a power reading of 2^32-1 µW is a failed read" t_power_failed_read
+t_run "failed reads during --idle-baseline are the baseline's, not run 1's" t_baseline_notes
 t_run "runtime-suspended for 1.5 s: counted between none and the awake power, by state" t_asleep
 t_done
