@@ -94,6 +94,7 @@ struct dev_acct {
 	uint64_t	counter_resets;
 	int64_t		counter_gap_ns;	/* intervals without a counter delta */
 	int64_t		counter_ns;	/* time the counter's energy covers */
+	double		counter_fill_err_mj;	/* bound of what resets left to power */
 	/* Energy integrated from one power reading per tick. */
 	bool		has_ticks_integral;
 	double		ticks_mj;
@@ -172,6 +173,7 @@ struct dev_acct {
 	 */
 	double		pend_w[ACCOUNT_NSTATES];
 	double		pend_gap_w;	/* ... of which after lost readings */
+	double		pend_err_mj;	/* the bound of pend_w's trapezoids */
 	bool		is_pend_by_time;
 	bool		is_pend_counter;	/* what is held waits for a counter delta */
 	uint64_t	split_n[PSTATE_NSPLITS];	/* changing intervals split each way */

@@ -3,7 +3,8 @@
  *
  * Energy: hardware counter deltas when the device has a counter (wrap at
  * its range; a counter that goes backwards without a plausible wrap is a
- * reset, and that interval falls back to integrated power).  Power is
+ * reset, and that interval, with the held ones before it that missed the
+ * counter, falls back to integrated power).  Power is
  * always integrated too: a trapezoid over our own reading times, and over
  * the driver's samples when the backend delivers them.
  *
@@ -204,14 +205,16 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
     uint64_t range_mj, double *e, bool *is_spread, bool *is_counter)
 {
 	int64_t	from_ns = a->has_last_e ? a->last_e_ns : p->t_ns;
-	double	d, ticks_e, points_e;
+	double	d, ticks_e, points_e, ticks_err = a->ticks_err_mj, points_err = a->points_err_mj;
 	bool	had_e = a->has_last_e;
 
 	d = add_counter(a, s, range_mj);
 	ticks_e = add_ticks(a, s);
+	ticks_err = a->ticks_err_mj - ticks_err;
 	/* Not while a counter reading is only missed: its next delta brings the energy. */
 	*is_spread = (d == COUNTER_RESET || !had_e) && (s->valid & M_POWER_POINTS);
 	points_e = add_points(a, p, s, *is_spread);
+	points_err = a->points_err_mj - points_err;
 	*is_counter = d >= 0;
 	if (d >= 0)
 		*e = d;
@@ -227,8 +230,27 @@ interval_energy(struct dev_acct *a, const struct sample *p, const struct sample 
 	} else if (d == COUNTER_RESET && *e > 0) {
 		a->counter_mj += *e;	/* a reset interval: filled from power */
 		a->counter_ns += s->t_ns - p->t_ns;
+		a->counter_fill_err_mj += *is_spread ? points_err : ticks_err;
 	}
 	return *e >= 0;
+}
+
+/*
+ * The counter reset after readings that missed it: no delta will bring
+ * their energy, so the counter's figure takes what their power readings
+ * give, as for the reset interval itself.
+ */
+static void
+reset_held(struct dev_acct *a)
+{
+	int64_t	held_ns = a->pend_total_ns;
+	double	err, e = acct_give_reset(a, &err);
+
+	if (e <= 0)
+		return;
+	a->counter_mj += e;
+	a->counter_ns += held_ns;
+	a->counter_fill_err_mj += err;
 }
 
 /* Other processes' utilization over the interval, as the later reading saw it. */
@@ -334,9 +356,9 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	p_from_ns = had_p ? a->last_p_ns : a->prev.t_ns;
 	p_from_mw = a->last_p_mw;
 	has_e = interval_energy(a, &a->prev, s, range_mj, &e, &is_spread, &is_counter);
-	/* What a counter reset leaves held is not the power integral's: let it go. */
+	/* A reset: what was held for its delta takes its power readings' energy. */
 	if (a->is_pend_counter && has_e && !is_counter)
-		acct_drop_pending(a);
+		reset_held(a);
 	is_given = has_e && a->pend_total_ns > 0;
 	/* Integrated from a power reading before prev: the part before prev is the held one's. */
 	if (has_e && !is_counter && !is_spread && p_from_ns < a->prev.t_ns)
@@ -481,11 +503,15 @@ account_energy_err_mj(const struct dev_acct *a, enum energy_method method)
 
 	switch (method) {
 	case ENERGY_COUNTER:
-		/* Truncation at both ends and at each reset, and power over the read times. */
+		/*
+		 * Truncation at both ends and at each reset, power over the read
+		 * times, and what resets left to power readings.
+		 */
 		p_mw = a->has_power ? a->peak_power_mw : a->counter_ns > 0 ?
 		    a->counter_mj / ((double)a->counter_ns / 1e9) : 0;
 		return ACCOUNT_COUNTER_QUANTUM_MJ * (1 + (double)a->counter_resets) +
-		    p_mw * (double)(a->first_read_ns + a->last_read_ns) / 1e9;
+		    p_mw * (double)(a->first_read_ns + a->last_read_ns) / 1e9 +
+		    a->counter_fill_err_mj;
 	case ENERGY_POINTS:
 		return a->points_err_mj + acct_average_window_mj(a, a->first_point_mw, a->last_point_mw);
 	case ENERGY_TICKS:

@@ -62,6 +62,13 @@ void	acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct 
 double	acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sample *s,
 	    double d);
 /*
+ * The counter reset while a delta was awaited: no delta will bring the
+ * held intervals' energy, so each state takes what its power readings
+ * gave (by time, nothing is known and nothing is given).  Returns the
+ * energy given, and its bound in *err (mJ).
+ */
+double	acct_give_reset(struct dev_acct *a, double *err);
+/*
  * The power reading s ends a stretch without power that began with the
  * reading of from_mw at from_ns: give the part of its integral up to
  * to_ns (power taken as linear between the two readings) to the states

@@ -262,7 +262,7 @@ acct_drop_pending(struct dev_acct *a)
 	memset(a->pend_ns, 0, sizeof a->pend_ns);
 	memset(a->pend_w, 0, sizeof a->pend_w);
 	a->pend_total_ns = a->pend_gap_ns = a->pend_asleep_ns = 0;
-	a->pend_gap_w = 0;
+	a->pend_gap_w = a->pend_err_mj = 0;
 	a->is_pend_by_time = a->is_pend_counter = false;
 }
 
@@ -294,6 +294,7 @@ acct_hold_counter(struct dev_acct *a, const struct sample *p, const struct sampl
 	/* The split rule's halves, each at the power of its end. */
 	a->pend_w[sp] += (double)half * p_mw;
 	a->pend_w[sc] += (double)(s->t_ns - p->t_ns - half) * s_mw;
+	a->pend_err_mj += acct_trapezoid_err_mj(p_mw, s_mw, s->t_ns - p->t_ns);
 	if (a->is_after_gap)
 		a->pend_gap_w += (double)(s->t_ns - p->t_ns - half) * s_mw + (double)half * p_mw;
 }
@@ -340,6 +341,35 @@ acct_give_counter(struct dev_acct *a, const struct sample *p, const struct sampl
 	    total;
 	acct_drop_pending(a);
 	return d * cur / total;
+}
+
+double
+acct_give_reset(struct dev_acct *a, double *err)
+{
+	double	total = 0, part;
+	int	k;
+
+	*err = 0;
+	if (!a->is_pend_counter || a->is_pend_by_time) {
+		acct_drop_pending(a);
+		return 0;
+	}
+	for (k = 0; k < ACCOUNT_NSTATES; k++)
+		total += a->pend_w[k];
+	for (k = 0; k < ACCOUNT_NSTATES && total > 0; k++) {
+		if (a->pend_w[k] <= 0)
+			continue;
+		part = a->pend_w[k] / total;
+		a->states[k].energy_mj += a->pend_w[k] / 1e9;
+		a->states[k].energy_err_mj += a->pend_err_mj * part;
+		a->states[k].has_energy = true;
+	}
+	/* Time after lost readings is in every state's bound, and so is its energy. */
+	a->hidden_mj += a->pend_gap_w / 1e9;
+	*err = a->pend_err_mj;
+	total /= 1e9;
+	acct_drop_pending(a);
+	return total;
 }
 
 double

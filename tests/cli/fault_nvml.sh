@@ -632,6 +632,51 @@ test_counter_fails_across_state() {
 	done
 }
 
+# The same, with the counter restarting from 0 at 1.2 s, while its reads
+# fail: no delta brings the held 0.7 s, so they take their power
+# readings' energy, as the reset interval does (before: device 196.2 J
+# ± 0.004 against a truth of 310.2, the held stretch left out).
+test_counter_reset_while_failing() {
+	cat >cr.scn <<-'EOF'
+	device 0
+	name Test GPU
+	uuid GPU-00000000-1111-2222-3333-444444444444
+	busid 00000000:01:00.0
+	pciid 0x233010DE 0x16C110DE
+	energy_counter yes
+	power instant
+	phase at=0 dur=1000 power=250 pstate=0
+	phase power=60 pstate=8
+	fail nvmlDeviceGetTotalEnergyConsumption 999 700 1500
+	reset 1200
+	EOF
+	js_fault "$PWD/cr.scn" 2s 0 -i 50
+	window 0
+	es=$(calc "($d + 0.002) * 250")
+	truth device energy_mj index=0
+	want=$(calc "$t_v / 1000")
+	csv_get s.csv energy_j scope=device device=0
+	got=$csv_v
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" counter "energy method"
+	csv_get s.csv energy_err_j scope=device device=0
+	note "device: $got J ± $csv_v (+ $es) vs truth $want J"
+	off=$(calc "($got - $want) * ($got - $want)")
+	assert_le "$off" "$(calc "($csv_v + $es + 0.5) ^ 2")" "device energy within its bound"
+	assert_le "$off" "$(calc "(10 + $es) ^ 2")" "device energy within 10 J"
+	for p in 0 8; do
+		truth pstate energy_mj index=0 pstate=$p
+		want=$(calc "$t_v / 1000")
+		csv_get s.csv energy_j scope=pstate device=0 pstate=P$p
+		got=$csv_v
+		csv_get s.csv energy_err_j scope=pstate device=0 pstate=P$p
+		note "P$p: $got J ± $csv_v (+ $es) vs truth $want J"
+		off=$(calc "($got - $want) * ($got - $want)")
+		assert_le "$off" "$(calc "($csv_v + $es + 0.5) ^ 2")" "P$p energy within its bound"
+	done
+	assert_match err 'counter resets +1'
+}
+
 t_run "GPU lost for good mid-run: lost counted, lost_s, gone, status" test_lost_for_good
 t_run "GPU lost from the start: kept, noted, unknown, status" test_lost_from_start
 t_run "every reading call NOT_SUPPORTED: unknown, never 0" test_reads_not_supported
@@ -653,4 +698,6 @@ t_run "no counter, power fails from the start: window, lost start, partial" test
 t_run "a run shorter than one interval: read at both ends, said short" test_short_run
 t_run "-r: a run without P-state readings is not 0 s in P0" test_series_without_pstates
 t_run "the counter fails across a P-state change: each state's energy" test_counter_fails_across_state
+t_run "the counter resets while its reads fail: the held time from power" \
+    test_counter_reset_while_failing
 t_done

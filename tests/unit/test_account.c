@@ -691,6 +691,35 @@ test_counter_gap_states(void **state)
 }
 
 /*
+ * The counter resets after readings that missed it: nothing will bring the
+ * held intervals' energy, so they take their power readings' trapezoids as
+ * the reset interval does, and the counter's bound covers what power
+ * readings cannot say (before: 500 J of 950, the held 2 s left out).
+ */
+static void
+test_counter_reset_after_missed(void **state)
+{
+	struct sample		s[] = { pwe(0, 200000, 0), pwe(SEC(1), 200000, 200000),
+				    pw(SEC(2), 200000), pw(SEC(3), 300000),
+				    pwe(SEC(4), 300000, 5000) };
+	struct dev_acct		a;
+	enum energy_method	m;
+
+	(void)state;
+	memset(&a, 0, sizeof a);
+	add_all(&a, s, ARRAY_SIZE(s), 0);
+	assert_int_equal(a.counter_resets, 1);
+	/* 200 J counted, then 200, 250 and 300 J from power. */
+	assert_near(account_energy_mj(&a, &m), 950000, 1e-6);
+	assert_int_equal(m, ENERGY_COUNTER);
+	assert_near(states_energy(&a), 950000, 1e-6);
+	assert_true(account_covered_ns(&a, ENERGY_COUNTER) == SEC(4));
+	/* 200 to 300 W over a second: anywhere from 200 to 300 J. */
+	assert_true(account_energy_err_mj(&a, ENERGY_COUNTER) >= 50000 - 1e-6);
+	assert_true(account_state_energy_err_mj(&a, ACCOUNT_STATE_UNKNOWN) >= 50000 - 1e-6);
+}
+
+/*
  * The energy so far is unknown while the readings its method needs fail
  * (the timeline writes it empty then), and known again once one comes:
  * the counter's for a counter, power's for a device with power alone.  A
@@ -785,6 +814,7 @@ main(void)
 		cmocka_unit_test(test_counter_gap_states),
 		cmocka_unit_test(test_counter_gap_edges),
 		cmocka_unit_test(test_energy_held),
+		cmocka_unit_test(test_counter_reset_after_missed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
