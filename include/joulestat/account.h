@@ -125,6 +125,7 @@ struct dev_acct {
 	double		pending_mj;
 	int64_t		pending_ns;
 	int64_t		last_window_ns;	/* when per-process data last came */
+	int64_t		data_to_ns;	/* the newest time it describes */
 	int64_t		data_period_ns;	/* the time its newest sample stands for */
 	double		last_other_sm_pct;
 	double		last_other_mem_pct;
@@ -133,6 +134,8 @@ struct dev_acct {
 	double		other_a_mj;	/* processes outside the tree, see attrib_window */
 	double		other_b_ns;
 	bool		has_attrib;	/* some per-process data was shared out */
+	bool		is_idle_since_data;	/* polls since the last data found nobody busy */
+	bool		is_data_sampled;	/* the last data was the driver's samples */
 	bool		is_other_unknown; /* a window had no load of other processes */
 	/* Readings that failed. */
 	uint64_t	lost_samples;

@@ -117,15 +117,17 @@ void	attrib_pids(struct attrib *at, const struct proctree *tree,
 /*
  * The energy of this reading joins each device's pending window; a device
  * whose reading brought per-process data shares its window out among the
- * processes attrib_pids recorded and everyone else, and one whose driver
- * had nothing new (is_pid_unchanged) shares it as the last data did.
+ * processes attrib_pids recorded and everyone else; time no sample stands
+ * for, and a window older than one sample period whose driver had nothing
+ * new (is_pid_unchanged), had nobody busy: its energy stays unattributed.
  */
 void	attrib_reading(struct attrib *at, size_t dev_base, size_t ndev,
 	    const struct sample *cur, const int64_t *span_ns, struct dev_acct *acct);
 
 /*
  * After the last reading (and account_finish): the energy after the last
- * per-process data is shared as that data shared it.
+ * per-process data is shared as that data shared it, or left unattributed
+ * when the polls since found nobody busy.
  */
 void	attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev);
 

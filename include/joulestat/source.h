@@ -170,7 +170,8 @@ struct sample {
 	uint16_t	 foreign_mem_pct;
 	uint16_t	 foreign_npids;		/* how many such pids the driver named */
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
-	int64_t		 pid_to_ns;		/* ... up to this time (CLOCK_MONOTONIC); 0 = t_ns */
+	int64_t		 pid_to_ns;		/* ... up to this time (CLOCK_MONOTONIC, may be
+						   after t_ns: a slow call); 0 = t_ns */
 	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
 	bool		 is_pid_due;		/* in: read per-process data now, whatever its schedule */
 	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */

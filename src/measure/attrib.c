@@ -291,20 +291,55 @@ pending_restore(struct dev_acct *a, double kept_mj, int64_t kept_ns)
 }
 
 /*
- * Nothing new from the driver: the last shares stand for the pending
- * energy, but for its newest sample period, which a sample still to come
- * may describe (one describes the period before it); what is older no
- * sample will describe any more (the driver leaves out samples in which
- * nobody was busy).
+ * The part of the pending energy (which ends at end_ns) that the last data
+ * already described, as that data shared it: a slow call's samples reach
+ * past its reading, into the time the next reading brings.
  */
 static void
-share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev)
+share_described(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t end_ns)
+{
+	int64_t	after = end_ns - a->data_to_ns;
+	double	kept;
+
+	if (!a->has_attrib || after >= a->pending_ns)
+		return;
+	kept = pending_hold(a, &after);
+	share_pending_as_last(at, a, gdev);
+	pending_restore(a, kept, after);
+}
+
+/*
+ * The pending energy of a time in which nobody was busy: no process's,
+ * left unattributed (joulestat(1), Attribution).
+ */
+static void
+pending_idle(struct dev_acct *a)
+{
+	a->pending_mj = 0;
+	a->pending_ns = 0;
+	a->last_tree_sm_pct = a->last_tree_mem_pct = 0;
+	a->is_idle_since_data = true;
+}
+
+/*
+ * Nothing new from the driver: the pending energy's newest sample period
+ * waits, as a sample still to come may describe it (one describes the
+ * period before it).  What is older no sample will describe any more: the
+ * driver leaves out the samples in which nobody was busy, so it was idle.
+ * Figures that are no samples (accounting's, over a process's life) stand
+ * until the next.
+ */
+static void
+share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns)
 {
 	int64_t	keep = a->data_period_ns;
 	double	kept;
 
 	kept = pending_hold(a, &keep);
-	if (a->pending_ns > 0)
+	share_described(at, a, gdev, t_ns - keep);
+	if (a->pending_ns > 0 && a->is_data_sampled)
+		pending_idle(a);
+	else if (a->pending_ns > 0)
 		share_pending_as_last(at, a, gdev);
 	pending_restore(a, kept, keep);
 }
@@ -312,7 +347,9 @@ share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev)
 /*
  * New per-process data came with reading s: the pending energy is shared
  * sample by sample, each taking its part of the energy by the time it
- * stands for (shares of mean utilization would not be mean shares).
+ * stands for (shares of mean utilization would not be mean shares).  The
+ * pending time no sample stands for (before the first data, or a gap the
+ * driver left between samples) is idle: nobody was busy in it.
  */
 static void
 share_pending_by_samples(struct attrib *at, struct dev_acct *a, size_t gdev,
@@ -324,10 +361,13 @@ share_pending_by_samples(struct attrib *at, struct dev_acct *a, size_t gdev,
 
 	for (j = 0; j < s->npid_slots; j++)
 		total += (double)s->pid_slots[j].span_ns;
+	a->is_idle_since_data = false;
 	if (s->npid_slots == 0 || total <= 0) {
 		share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand, -1,
 		    a->pending_mj, a->pending_ns, a->last_other_sm_pct, a->last_other_mem_pct);
 	} else {
+		/* The samples' time, or the pending time if that is longer. */
+		total = max_d(total, (double)a->pending_ns);
 		for (j = 0; j < s->npid_slots; j++) {
 			sl = &s->pid_slots[j];
 			f = (double)sl->span_ns / total;
@@ -363,8 +403,7 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 			continue;
 		a->pending_ns += span_ns[i];
 		if (s->is_pid_unchanged && a->has_attrib) {
-			/* Nothing new from the driver: the last shares stand. */
-			share_pending_unchanged(at, a, dev_base + i);
+			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
 			continue;
 		}
 		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
@@ -375,8 +414,11 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		a->is_other_unknown |= !(s->valid & M_FOREIGN);
 		a->last_window_ns = s->t_ns;
 		/* The samples describe the time up to the newest; what is after waits for the next. */
-		keep = s->pid_to_ns > 0 ? s->t_ns - s->pid_to_ns : 0;
+		keep = s->pid_to_ns > 0 && s->pid_to_ns <= s->t_ns ? s->t_ns - s->pid_to_ns : 0;
 		kept = pending_hold(a, &keep);
+		share_described(at, a, dev_base + i, s->t_ns - keep);
+		a->data_to_ns = s->pid_to_ns > 0 ? s->pid_to_ns : s->t_ns;
+		a->is_data_sampled = s->npid_slots > 0;
 		share_pending_by_samples(at, a, dev_base + i, s);
 		pending_restore(a, kept, keep);
 		a->data_period_ns = s->npid_slots > 0 ? s->pid_slots[s->npid_slots - 1].span_ns :
@@ -385,9 +427,10 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 }
 
 /*
- * The energy after the last per-process data (at most one poll period)
+ * The energy after the last per-process data (at most one sample period)
  * is shared as the last data shared it, and the tail after the last
- * reading's integral close (account_finish) joins it.
+ * reading's integral close (account_finish) joins it; after polls that
+ * found the device idle, it is idle too.
  */
 void
 attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev)
@@ -397,7 +440,9 @@ attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev)
 
 	a->pending_mj += e - a->attrib_seen_mj;
 	a->attrib_seen_mj = e;
-	if (a->has_attrib && a->pending_mj > 0)
+	if (a->has_attrib && a->pending_mj > 0 && a->is_idle_since_data)
+		pending_idle(a);
+	else if (a->has_attrib && a->pending_mj > 0)
 		share_pending_as_last(at, a, gdev);
 }
 

@@ -508,7 +508,8 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	s->pid_span_ns = (int64_t)sp->span_us * NSEC_PER_USEC;
 	/* The newest sample ends at its timestamp, on the wall clock. */
 	s->pid_to_ns = (int64_t)d->util_seen_us * NSEC_PER_USEC - d->ctx->real_minus_mono_ns;
-	if (s->pid_to_ns > s->t_ns || s->pid_to_ns < s->t_ns - s->pid_span_ns)
+	/* After t_ns when the call took long; before its span, a clock gone wrong. */
+	if (s->pid_to_ns < s->t_ns - s->pid_span_ns)
 		s->pid_to_ns = 0;
 	s->foreign_sm_pct = d->foreign_sm_pct;
 	s->foreign_mem_pct = d->foreign_mem_pct;

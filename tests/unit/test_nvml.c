@@ -290,6 +290,28 @@ test_split_uneven_spacing(void **state)
 	assert_true(sp.slot_us[0] == 100 && sp.slot_us[1] == 100);
 }
 
+/*
+ * One sample 5 s after the last, the driver's period not known yet: it
+ * stands for the longest period a driver samples over, not for 5 s (the
+ * time before was idle: no sample means nobody was busy).
+ */
+static void
+test_split_one_sample_unknown_period(void **state)
+{
+	struct nvml_pid_util	norm[] = { { .ts_us = 5001000, .pid = 100, .sm_pct = 60 } };
+	struct pid_usage	mine[1];
+	struct nvml_split	sp;
+
+	(void)state;
+	assert_int_equal(nvml_decode_split(norm, 1, 1000, 0, in_tree, NULL, 0, mine, 1, &sp), 1);
+	assert_true(sp.span_us == NVML_PID_PERIOD_MAX_US);
+	assert_true(mine[0].span_ns == (int64_t)NVML_PID_PERIOD_MAX_US * 1000);
+	/* Known, the period rules. */
+	assert_int_equal(nvml_decode_split(norm, 1, 1000, 166000, in_tree, NULL, 0, mine, 1, &sp),
+	    1);
+	assert_true(sp.span_us == 166000);
+}
+
 static void
 test_util_info_layout(void **state)
 {
@@ -722,6 +744,7 @@ main(void)
 		cmocka_unit_test(test_throttle),
 		cmocka_unit_test(test_util_info_layout),
 		cmocka_unit_test(test_split_uneven_spacing),
+		cmocka_unit_test(test_split_one_sample_unknown_period),
 		cmocka_unit_test(test_util_samples_layout),
 		cmocka_unit_test(test_util_bad_pids),
 		cmocka_unit_test(test_proc_strides),
