@@ -136,6 +136,8 @@ struct dev_acct {
 	bool		has_attrib;	/* some per-process data was shared out */
 	bool		is_idle_since_data;	/* polls since the last data found nobody busy */
 	bool		is_data_sampled;	/* the last data was the driver's samples */
+	bool		is_named_some;	/* an answer named processes, usable or not */
+	bool		is_nobody_named;	/* an answer named nobody before any data */
 	bool		is_other_unknown; /* a window had no load of other processes */
 	/* Readings that failed. */
 	uint64_t	lost_samples;

@@ -51,6 +51,12 @@ enum measure {
 
 #define PSTATE_UNKNOWN		(-1)
 #define PID_SLOTS_MAX		16	/* driver samples kept apart in one reading */
+/*
+ * The longest period a driver samples per-process utilization over (1/6 s
+ * to 1 s by product: NVIDIA's NVML reference, nvmlDeviceGetUtilizationRates):
+ * what one sample stands for at most while the period is not known.
+ */
+#define PID_PERIOD_MAX_NS	1000000000LL
 #define PSTATE_MAX		15
 #define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200

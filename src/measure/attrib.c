@@ -345,6 +345,23 @@ share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev, int6
 }
 
 /*
+ * The driver has named nobody busy since the run began: what is older than
+ * the longest a first sample may stand for is idle.
+ */
+static void
+share_pending_none_yet(struct dev_acct *a)
+{
+	int64_t	keep = PID_PERIOD_MAX_NS;
+	double	kept;
+
+	kept = pending_hold(a, &keep);
+	if (a->pending_ns > 0)
+		pending_idle(a);
+	pending_restore(a, kept, keep);
+	a->is_nobody_named = true;
+}
+
+/*
  * New per-process data came with reading s: the pending energy is shared
  * sample by sample, each taking its part of the energy by the time it
  * stands for (shares of mean utilization would not be mean shares).  The
@@ -406,6 +423,12 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
 			continue;
 		}
+		if (s->is_pid_unchanged) {
+			share_pending_none_yet(a);
+			continue;
+		}
+		/* Samples, though none of them can be the workload's (host pids). */
+		a->is_named_some |= (s->valid & M_FOREIGN) != 0;
 		if (s->pid_span_ns <= 0 || !(s->valid & M_PID_UTIL))
 			continue;
 		/* A backend that reads only the tree's processes cannot see the others. */
@@ -440,6 +463,11 @@ attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev)
 
 	a->pending_mj += e - a->attrib_seen_mj;
 	a->attrib_seen_mj = e;
+	/* Answers that named nobody busy all run: the shares are known, nobody's. */
+	if (!a->has_attrib && a->is_nobody_named && !a->is_named_some) {
+		a->has_attrib = true;
+		pending_idle(a);
+	}
 	if (a->has_attrib && a->pending_mj > 0 && a->is_idle_since_data)
 		pending_idle(a);
 	else if (a->has_attrib && a->pending_mj > 0)

@@ -226,7 +226,8 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 	 * A sample stands for one sample period at most: a longer spacing
 	 * means samples in which nobody was busy, which the driver leaves out.
 	 */
-	cap = period_us > 0 ? period_us : *gap_us > 0 ? *gap_us : NVML_PID_PERIOD_MAX_US;
+	cap = period_us > 0 ? period_us : *gap_us > 0 ? *gap_us :
+	    (uint64_t)PID_PERIOD_MAX_NS / NSEC_PER_USEC;
 	first_w = v[0].ts_us - since_us;
 	for (i = 0; i < n; i++) {
 		/* before: the sample ahead of this one; 0 while in the first. */

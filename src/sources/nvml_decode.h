@@ -25,11 +25,6 @@
 /* Running-process buffers are filled with this byte before each call. */
 #define NVML_PROC_FILL_BYTE	0xa5
 
-/*
- * The longest period a driver samples utilization at: 1/6 s to 1 s by
- * product (NVIDIA's NVML reference, nvmlDeviceGetUtilizationRates).
- */
-#define NVML_PID_PERIOD_MAX_US	1000000
 
 /* One process-utilization entry, whichever NVML layout it came from. */
 struct nvml_pid_util {
@@ -133,7 +128,7 @@ struct nvml_split {
  * before (since_us for the first), but for no longer than one sample
  * period: period_us, the driver's spacing when known (else 0: the
  * smallest spacing in the answer, and with one sample the longest period
- * a driver samples at, NVML_PID_PERIOD_MAX_US); a longer spacing is
+ * a driver samples at, PID_PERIOD_MAX_NS); a longer spacing is
  * samples in which nobody was busy.  A process's figure is its time-weighted mean over the whole
  * answer, 0 in the samples it is absent from (the driver lists only busy
  * processes).  v is reordered.  For each pid that is_mine accepts and each

@@ -295,7 +295,24 @@ test_slow_call() {
 	check_share "a 400 ms per-process call" 0.02
 }
 
+# A GPU the driver named nobody busy on all run: the workload's share of
+# it is known, none, and all of its energy is unattributed (before: both
+# unknown); in a short run too, where the answers held back are the only
+# news.
+test_unused_gpu() {
+	for t in 2s 0.3s; do
+		run_truth attrib-unused.scn -d all --idle-power=60 -- "$JS_WORK" sleep "$t"
+		csv_get s.csv energy_j scope=device device=1
+		e=$csv_v
+		csv_get s.csv workload_energy_j scope=device device=1
+		assert_eq "$csv_v" 0.000000 "$t: the workload's energy on the unused GPU"
+		csv_get s.csv unattributed_energy_j scope=device device=1
+		assert_near "$csv_v" "$e" 0.001 "$t: unattributed: all of the unused GPU's"
+	done
+}
+
 t_run "alone on a GPU: all of its energy" test_alone_gets_all
+t_run "a GPU nobody used: the workload's share known, none" test_unused_gpu
 t_run "idle after busy, the process alive: unattributed" test_idle_after_busy
 t_run "idle before the first sample: unattributed but for 1 s at most" test_idle_before_busy
 t_run "a slow per-process call: what its samples describe is shared" test_slow_call

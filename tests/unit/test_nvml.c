@@ -304,8 +304,8 @@ test_split_one_sample_unknown_period(void **state)
 
 	(void)state;
 	assert_int_equal(nvml_decode_split(norm, 1, 1000, 0, in_tree, NULL, 0, mine, 1, &sp), 1);
-	assert_true(sp.span_us == NVML_PID_PERIOD_MAX_US);
-	assert_true(mine[0].span_ns == (int64_t)NVML_PID_PERIOD_MAX_US * 1000);
+	assert_true(sp.span_us == (uint64_t)PID_PERIOD_MAX_NS / 1000);
+	assert_true(mine[0].span_ns == PID_PERIOD_MAX_NS);
 	/* Known, the period rules. */
 	assert_int_equal(nvml_decode_split(norm, 1, 1000, 166000, in_tree, NULL, 0, mine, 1, &sp),
 	    1);
