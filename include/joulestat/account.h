@@ -144,7 +144,6 @@ struct dev_acct {
 	int64_t		last_lost_ns;	/* the latest lost reading */
 	bool		is_lost_at_end;	/* lost until the last reading, by account_finish */
 	int64_t		lost_ns;	/* time between a lost reading and the next good one */
-	int64_t		mid_lost_ns;	/* the part of lost_ns between two good readings */
 	int64_t		bridged_ns;	/* of that, integrated across without a counter */
 	uint64_t	throttled_samples;
 	/* Bounds (HACKING.md, "Measurement rules", Bounds). */

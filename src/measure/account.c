@@ -347,10 +347,8 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 		a->has_prev = true;
 		return;
 	}
-	if (a->is_after_gap) {
+	if (a->is_after_gap)
 		a->lost_ns += s->t_ns - a->prev.t_ns;
-		a->mid_lost_ns += s->t_ns - a->prev.t_ns;
-	}
 	window_states_now(a, before);
 	had_p = a->has_last_p;
 	p_from_ns = had_p ? a->last_p_ns : a->prev.t_ns;
@@ -449,8 +447,11 @@ account_covered_ns(const struct dev_acct *a, enum energy_method method)
 	case ENERGY_TICKS:
 		return a->ticks_ns;
 	case ENERGY_POINTS:
-		/* The driver's samples stop at a lost stretch as the readings do. */
-		return a->has_prev ? a->last_ns - a->first_ns - a->mid_lost_ns : 0;
+		/*
+		 * The integral runs from sample to sample: across a lost stretch
+		 * it bridges, as power readings do without a counter.
+		 */
+		return a->has_prev ? a->last_ns - a->first_ns : 0;
 	case ENERGY_NONE:
 		break;
 	}

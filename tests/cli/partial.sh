@@ -133,7 +133,43 @@ test_merge_old_summaries() {
 	done
 }
 
+# No counter, 100 W then 300 W, lost from 0.5 to 1 s and back: the driver's
+# samples bridge the stretch as power readings do, so the energy covers the
+# whole run and so does measured_s (before: 372 J over "0.901 s measured",
+# an average of 413 W against a 300 W peak, partial).
+test_lost_and_back_bridged() {
+	cat >lb.scn <<-'EOF'
+	device 0
+	name Test GPU
+	uuid GPU-00000000-1111-2222-3333-4444444444b2
+	busid 00000000:01:00.0
+	pciid 0x233010DE 0x16C110DE
+	energy_counter no
+	power instant
+	phase at=0 dur=400 power=100 pstate=2 gfx=1500 sm=1500 mem=5000 util=50
+	phase power=300 pstate=0
+	lost 500 1000
+	EOF
+	sim "$PWD/lb.scn" --csv=s.csv -- "$JS_WORK" sleep 1.5s
+	assert_rc 0
+	csv_get s.csv energy_method scope=device device=0
+	assert_eq "$csv_v" driver-samples "energy method"
+	csv_get s.csv time_s scope=device device=0
+	w=$csv_v
+	csv_get s.csv measured_s scope=device device=0
+	note "measured $csv_v s of $w s"
+	assert_near "$csv_v" "$w" 0.001 "measured_s: the bridged window"
+	csv_get s.csv partial scope=device device=0
+	assert_eq "$csv_v" 0 "partial"
+	csv_get s.csv avg_power_w scope=device device=0
+	note "average power: $csv_v W"
+	assert_le "$csv_v" 300.5 "average power within the power drawn"
+	assert_ge "$csv_v" 99.5 "average power within the power drawn"
+	assert_match err 'bridged by interpolating power'
+}
+
 t_run "a GPU lost mid-run: averages over the measured time, gates fail" test_lost_gpu_fails_gates
+t_run "lost and back without a counter: the samples bridge, measured" test_lost_and_back_bridged
 t_run "--gate-partial=measured judges what was measured and says so" test_gate_partial_measured
 t_run "-r: a partly measured run is not in the energy statistics" test_repeat_leaves_partial_runs_out
 t_run "merge: a partly measured device marks the job total" test_merge_inherits_partial
