@@ -230,11 +230,13 @@ drm_read_busy(struct drm_dev *d, const char *text, struct sample *s)
 {
 	uint64_t	pct;
 
-	(void)d;
+	d->has_busy = false;
 	if (text == NULL || drm_parse_value(text, &pct) != 0 || pct > 100)
 		return;
 	s->util_pct = (uint8_t)pct;
 	s->valid |= M_UTIL;
+	d->has_busy = true;
+	d->busy_pct = (uint8_t)pct;
 }
 
 static void
@@ -308,13 +310,37 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 
 /* ---- sample ----------------------------------------------------------- */
 
+/*
+ * Processes outside the tree are not read.  Where the device says how busy
+ * it was (amdgpu's gpu_busy_percent, read once a second), the others' load
+ * is that less the workload's (pids from n0 on are this scan's); elsewhere
+ * it is unknown, taken as none.
+ */
+static void
+drm_others(const struct drm_dev *d, struct sample *s, size_t dev,
+    const struct pid_usage_set *pids, size_t n0)
+{
+	unsigned	tree = 0;
+	size_t		k;
+
+	if (!d->has_busy)
+		return;
+	for (k = n0; k < pids->n; k++) {
+		if (pids->v[k].dev == dev && pids->v[k].has_util)
+			tree += pids->v[k].sm_pct;
+	}
+	s->foreign_sm_pct = d->busy_pct > tree ? (uint16_t)(d->busy_pct - tree) : 0;
+	s->foreign_mem_pct = 0;
+	s->valid |= M_FOREIGN;
+}
+
 static int
 drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
     struct sample *out, struct pid_usage_set *pids, struct errbuf *err)
 {
 	struct drm_ctx	*ctx;
 	int64_t		 t, span;
-	size_t		 i;
+	size_t		 i, n0;
 
 	(void)err;
 	if (ndev == 0)
@@ -327,15 +353,16 @@ drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 	t = now_ns();
 	span = ctx->has_scan ? t - ctx->scan_ns : 0;
 	drm_scan(ctx, tree, t, span);
+	n0 = pids->n;
 	drm_scan_emit(ctx, span, pids);
 	for (i = 0; i < ndev && ctx->kfd_pid != 0; i++)
 		devs[i].is_use_unseen |= ((struct drm_dev *)devs[i].priv)->driver == DRM_AMDGPU;
 	ctx->has_scan = true;
 	ctx->scan_ns = t;
 	for (i = 0; i < ndev && span > 0; i++) {
-		/* Processes outside the tree are not read: their load is unknown, taken as 0. */
 		out[i].pid_span_ns = span;
 		out[i].valid |= M_PID_UTIL;
+		drm_others(devs[i].priv, &out[i], i, pids, n0);
 	}
 	return 0;
 }

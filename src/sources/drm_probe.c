@@ -444,8 +444,14 @@ drm_probe_proc(struct drm_ctx *ctx, const char *proc_root, struct device *devs, 
 		}
 		devs[i].measures |= M_PID_UTIL;
 		backend_how(&devs[i], "pid-util", "fdinfo");
-		backend_note(&devs[i], "only the workload's processes are read (fdinfo): other "
-		    "processes' use of this device is unknown and counted as none");
+		if (devs[i].measures & M_UTIL)
+			backend_note(&devs[i], "only the workload's processes are read (fdinfo): "
+			    "other processes' use of this device is taken as its busy time "
+			    "(gpu_busy_percent) less the workload's, an estimate");
+		else
+			backend_note(&devs[i], "only the workload's processes are read (fdinfo): "
+			    "other processes' use of this device is unknown and counted as none, "
+			    "so the workload's share is an upper bound");
 	}
 }
 

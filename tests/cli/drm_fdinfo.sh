@@ -114,6 +114,8 @@ t_denied() {
 t_old_amdgpu() {
 	fx_copy drm-amdgpu-input
 	mkdir proc
+	# Without the device's own busy figure, other processes are unknown.
+	rm "$FX/sys/class/drm/card1/device/gpu_busy_percent"
 	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
 	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 1500ms
 	wait_file pid
@@ -137,6 +139,35 @@ t_old_amdgpu() {
 	csv_get s.csv other_energy_j scope=device device=0
 	assert_eq "$csv_v" "" "other processes' energy"
 	assert_match err 'other processes +unknown \(this backend reads only'
+}
+
+# The device 90% busy (gpu_busy_percent) while the workload's only client
+# keeps gfx 25% busy: the others' load is the rest, 65%, and the workload's
+# share of 100 W with 30 W idle is 0.7*25+0.3*10 of 0.7*90+0.3*10 of the
+# 70 W above idle and 25 of 90 of the idle 30 W: 30.1 W (before: all of
+# it, 97.4%, other processes "unknown").
+t_others_from_busy() {
+	fx_copy drm-amdgpu-input
+	mkdir proc
+	printf '90\n' >"$FX/sys/class/drm/card1/device/gpu_busy_percent"
+	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
+	    "$JOULESTAT" -i 50 --idle-power=30 --csv=s.csv -- "$JS_WORK" -p pid sleep 2s
+	wait_file pid
+	mkdir -p "proc/$t_file_pid/fdinfo"
+	fx_fdinfo amdgpu-5.14.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=32771 GFX=25.0 \
+	    DMA=10.0
+	reap
+	assert_rc 0
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	w=$csv_v
+	csv_get s.csv other_energy_j scope=device device=0
+	o=$csv_v
+	note "workload $w J, other processes $o J, of $e J"
+	assert_num "$o" "other processes' energy"
+	assert_near "$(calc "$w / $e")" "$(calc "30.1 / 100")" 0.03 "the workload's share"
+	assert_match err 'taken as its busy time \(gpu_busy_percent\) less the workload.s'
 }
 
 # The real /proc: the workload's fds (a pipe, /dev/null, the terminal's)
@@ -221,6 +252,7 @@ t_run "shared client counted once, counters going backwards, another GPU's clien
 t_run "a process without permission is named once" t_denied
 t_run "amdgpu: an engine that appears late counts from 0" t_late_engine
 t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
+t_run "amdgpu: other processes' load from the device's busy percent" t_others_from_busy
 t_run "the real /proc: no DRM fd, nothing read" t_real_proc
 t_run "a process holding /dev/kfd: the workload's share is unknown" t_kfd
 t_done
