@@ -113,6 +113,7 @@ struct dev_report {
 	uint64_t		 counter_resets;
 	enum idle_method	 idle_method;
 	double			 idle_mw;
+	double			 share_idle_mw;	/* what attribution takes: at most the mean power */
 	bool			 has_above_idle;
 	double			 above_idle_mj;	/* energy minus idle power over measured_ns */
 	bool			 has_attrib;	/* per-process data shared the energy out */

@@ -73,7 +73,7 @@ add_occ(struct report *rep, struct phase_report *p, const struct phase_occ *o)
 		}
 		if (od->has_attrib && rep->devs[d].has_attrib) {
 			pd->workload_mj += attrib_energy(od->attrib_a_mj, od->attrib_b_ns,
-			    rep->devs[d].idle_mw);
+			    rep->devs[d].share_idle_mw);
 			pd->has_workload = true;
 		}
 	}

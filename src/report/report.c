@@ -244,7 +244,7 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		}
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;
-		p->energy_mj = attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->idle_mw);
+		p->energy_mj = attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->share_idle_mw);
 		d->workload_mj += p->energy_mj;
 	}
 	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
@@ -288,6 +288,14 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i,
 	/* Above idle is never below nothing: an idle power above the mean gives 0. */
 	if (d->has_above_idle)
 		d->above_idle_mj = max_d(0, d->energy_mj - d->idle_mw * (double)d->measured_ns / 1e9);
+	/*
+	 * Shared out, an idle power above what the device drew on average
+	 * would give some processes less than nothing and the rest more than
+	 * the device's energy: the mean power bounds it.
+	 */
+	d->share_idle_mw = d->idle_mw;
+	if (d->has_avg_power && d->avg_power_mw < d->share_idle_mw)
+		d->share_idle_mw = d->avg_power_mw;
 }
 
 static void
@@ -297,7 +305,7 @@ build_attrib(struct dev_report *d, const struct dev_acct *a)
 	if (!d->has_attrib)
 		return;
 	d->has_other = !a->is_other_unknown;
-	d->other_mj = attrib_energy(a->other_a_mj, a->other_b_ns, d->idle_mw);
+	d->other_mj = attrib_energy(a->other_a_mj, a->other_b_ns, d->share_idle_mw);
 	d->unattributed_mj = d->energy_mj - d->workload_mj - d->other_mj;
 	if (d->unattributed_mj < 0)
 		d->unattributed_mj = 0;

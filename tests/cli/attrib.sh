@@ -119,7 +119,29 @@ test_bad_values() {
 	done
 }
 
+# An idle power given above what the device drew (400 W at 250 W): the
+# shares are over the mean power as idle, none below nothing, and they add
+# up to the device's energy (before: the workload 0 J, the others 560 J of
+# 500, 112%).
+test_idle_above_mean() {
+	run_sim attrib-idle-high.scn --idle-power=400 -- "$JS_WORK" sleep 2s
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	w=$csv_v
+	csv_get s.csv other_energy_j scope=device device=0
+	o=$csv_v
+	csv_get s.csv unattributed_energy_j scope=device device=0
+	u=$csv_v
+	note "workload $w J, others $o J, unattributed $u J, of $e J"
+	assert_near "$(calc "$w + $o + $u")" "$e" 0.01 "the shares add up to the device's energy"
+	assert_le "$o" "$e" "the others' energy within the device's"
+	# All of it idle, by SM: 5 of 55.
+	assert_near "$(calc "$w / $e")" "$(calc "5 / 55")" 0.01 "the workload's share"
+}
+
 t_run "a shared GPU: the workload gets its arithmetic share" test_shared_gpu_share
+t_run "an idle power above the mean: shares still add up" test_idle_above_mean
 t_run "the process row carries the workload estimate" test_process_row_matches_workload
 t_run "attribution weights move the share the right way" test_weights_move_share
 t_run "idle power from the lowest reading or a baseline" test_idle_sources
