@@ -212,6 +212,22 @@ proc_cmp(const void *x, const void *y)
 	return (a->pid > b->pid) - (a->pid < b->pid);
 }
 
+/*
+ * The stretch a sampled process's means are over: from the first answer
+ * naming it to the last, or to when the tree last saw it alive, if later:
+ * its life on the device, idle samples left out by the driver included.
+ */
+static double
+proc_span_ns(const struct pid_acct *a, const struct proctree *tree)
+{
+	const struct proc	*pr = proctree_find(tree, a->pid);
+	int64_t			 to = a->data_to_ns;
+
+	if (pr != NULL && pr->starttime_ticks == a->starttime_ticks && pr->last_seen_ns > to)
+		to = pr->last_seen_ns;
+	return (double)(to - a->data_from_ns);
+}
+
 static void
 build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 {
@@ -233,10 +249,9 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 			/*
 			 * A driver that samples (NVML) leaves a process out of the
 			 * samples in which it was idle, and answers nothing while
-			 * nobody is busy: its mean is over the whole stretch from
-			 * the first answer naming it to the last.
+			 * nobody is busy.
 			 */
-			span = a->is_sparse ? (double)(a->data_to_ns - a->data_from_ns) : 0;
+			span = a->is_sparse ? proc_span_ns(a, &run->tree) : 0;
 			if (span < (double)a->util_ns)
 				span = (double)a->util_ns;
 			p->sm_pct = a->sm_pct_ns / span;

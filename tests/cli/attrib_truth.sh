@@ -269,6 +269,11 @@ test_idle_after_busy() {
 	csv_get s.csv unattributed_energy_j scope=device device=0
 	note "unattributed: $csv_v J (the 2 s idle at 80 W: 160 J and the idle part of a sample)"
 	assert_ge "$csv_v" "$(calc "150 / $slack")" "unattributed: the idle time's energy"
+	# Its SM% is over its life on the device, idle samples included: 60% for
+	# half of it (before: 60, the mean of the samples naming it).
+	csv_get s.csv sm_pct scope=process device=0
+	note "SM% of the process: $csv_v"
+	assert_near "$csv_v" 30 "$(calc "3 * $slack")" "the process's SM% over its life"
 }
 
 # Idle for 2 s before the workload uses the GPU: no sample describes that
