@@ -111,19 +111,33 @@ t_denied() {
 }
 
 # amdgpu of Linux 5.14-5.18: percentages per ring, pasid for a client id.
-t_old_amdgpu() {
+# one_old_client BUSY SECONDS ARGS...: joulestat -i 50 ARGS on one js-work
+# of SECONDS whose one amdgpu 5.14 client keeps gfx 25% and dma 10% busy,
+# the device's gpu_busy_percent BUSY (none: no such file); its pid in
+# t_file_pid.
+one_old_client() {
 	fx_copy drm-amdgpu-input
 	mkdir proc
-	# Without the device's own busy figure, other processes are unknown.
-	rm "$FX/sys/class/drm/card1/device/gpu_busy_percent"
+	if [ "$1" = none ]; then
+		rm "$FX/sys/class/drm/card1/device/gpu_busy_percent"
+	else
+		printf '%s\n' "$1" >"$FX/sys/class/drm/card1/device/gpu_busy_percent"
+	fi
+	t=$2
+	shift 2
 	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
-	    "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" -p pid sleep 1500ms
+	    "$JOULESTAT" -i 50 --csv=s.csv "$@" -- "$JS_WORK" -p pid sleep "$t"
 	wait_file pid
 	mkdir -p "proc/$t_file_pid/fdinfo"
 	fx_fdinfo amdgpu-5.14.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=32771 GFX=25.0 \
 	    DMA=10.0
 	reap
 	assert_rc 0
+}
+
+t_old_amdgpu() {
+	# Without the device's own busy figure, other processes are unknown.
+	one_old_client none 1500ms
 	csv_get s.csv sm_pct scope=process device=0 pid="$t_file_pid"
 	assert_near "$csv_v" 25 0.5 "SM% from gfx0"
 	csv_get s.csv mem_pct scope=process device=0 pid="$t_file_pid"
@@ -147,17 +161,7 @@ t_old_amdgpu() {
 # 70 W above idle and 25 of 90 of the idle 30 W: 30.1 W (before: all of
 # it, 97.4%, other processes "unknown").
 t_others_from_busy() {
-	fx_copy drm-amdgpu-input
-	mkdir proc
-	printf '90\n' >"$FX/sys/class/drm/card1/device/gpu_busy_percent"
-	spawn env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_PROC_ROOT="$PWD/proc" \
-	    "$JOULESTAT" -i 50 --idle-power=30 --csv=s.csv -- "$JS_WORK" -p pid sleep 2s
-	wait_file pid
-	mkdir -p "proc/$t_file_pid/fdinfo"
-	fx_fdinfo amdgpu-5.14.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=32771 GFX=25.0 \
-	    DMA=10.0
-	reap
-	assert_rc 0
+	one_old_client 90 2s --idle-power=30
 	csv_get s.csv energy_j scope=device device=0
 	e=$csv_v
 	csv_get s.csv workload_energy_j scope=device device=0

@@ -601,8 +601,12 @@ test_series_without_pstates() {
 # split rule's bound (before: P8 178.0 J against a truth of 60.1 J, as the
 # driver's samples gave the states the stretch's energy and the delta gave
 # it again: the states held 424 J of a 310 J device).
-test_counter_fails_across_state() {
-	cat >cf.scn <<-'EOF'
+# counter_fails FILE [LINE]: P0 at 250 W for 1 s, then P8 at 60 W, the
+# counter's reads failing from 0.7 to 1.5 s, and LINE; the run at 50 ms.
+# The truth's window starts at the first call of the first reading, the
+# run's at its end: es is that time (d, lib.sh's window) at 250 W.
+counter_fails() {
+	cat >"$1" <<-'EOF'
 	device 0
 	name Test GPU
 	uuid GPU-00000000-1111-2222-3333-444444444444
@@ -614,11 +618,15 @@ test_counter_fails_across_state() {
 	phase power=60 pstate=8
 	fail nvmlDeviceGetTotalEnergyConsumption 999 700 1500
 	EOF
-	js_fault "$PWD/cf.scn" 2s 0 -i 50
-	# The truth's window starts at the first call of the first reading,
-	# the run's at its end: that time (d, lib.sh's window) at 250 W.
+	[ -z "${2:-}" ] || echo "$2" >>"$1"
+	js_fault "$PWD/$1" 2s 0 -i 50
 	window 0
 	es=$(calc "($d + 0.002) * 250")
+}
+
+# states_within_bound: P0's and P8's energy against the truth, within their
+# bounds (and es).
+states_within_bound() {
 	for p in 0 8; do
 		truth pstate energy_mj index=0 pstate=$p
 		want=$(calc "$t_v / 1000")
@@ -628,6 +636,16 @@ test_counter_fails_across_state() {
 		note "P$p: $got J ± $csv_v (+ $es) vs truth $want J"
 		off=$(calc "($got - $want) * ($got - $want)")
 		assert_le "$off" "$(calc "($csv_v + $es + 0.5) ^ 2")" "P$p energy within its bound"
+	done
+}
+
+test_counter_fails_across_state() {
+	counter_fails cf.scn
+	states_within_bound
+	for p in 0 8; do
+		truth pstate energy_mj index=0 pstate=$p
+		csv_get s.csv energy_j scope=pstate device=0 pstate=P$p
+		off=$(calc "($csv_v - $t_v / 1000) ^ 2")
 		assert_le "$off" "$(calc "(10 + $es) ^ 2")" "P$p energy within 10 J"
 	done
 }
@@ -637,22 +655,7 @@ test_counter_fails_across_state() {
 # readings' energy, as the reset interval does (before: device 196.2 J
 # ± 0.004 against a truth of 310.2, the held stretch left out).
 test_counter_reset_while_failing() {
-	cat >cr.scn <<-'EOF'
-	device 0
-	name Test GPU
-	uuid GPU-00000000-1111-2222-3333-444444444444
-	busid 00000000:01:00.0
-	pciid 0x233010DE 0x16C110DE
-	energy_counter yes
-	power instant
-	phase at=0 dur=1000 power=250 pstate=0
-	phase power=60 pstate=8
-	fail nvmlDeviceGetTotalEnergyConsumption 999 700 1500
-	reset 1200
-	EOF
-	js_fault "$PWD/cr.scn" 2s 0 -i 50
-	window 0
-	es=$(calc "($d + 0.002) * 250")
+	counter_fails cr.scn "reset 1200"
 	truth device energy_mj index=0
 	want=$(calc "$t_v / 1000")
 	csv_get s.csv energy_j scope=device device=0
@@ -664,16 +667,7 @@ test_counter_reset_while_failing() {
 	off=$(calc "($got - $want) * ($got - $want)")
 	assert_le "$off" "$(calc "($csv_v + $es + 0.5) ^ 2")" "device energy within its bound"
 	assert_le "$off" "$(calc "(10 + $es) ^ 2")" "device energy within 10 J"
-	for p in 0 8; do
-		truth pstate energy_mj index=0 pstate=$p
-		want=$(calc "$t_v / 1000")
-		csv_get s.csv energy_j scope=pstate device=0 pstate=P$p
-		got=$csv_v
-		csv_get s.csv energy_err_j scope=pstate device=0 pstate=P$p
-		note "P$p: $got J ± $csv_v (+ $es) vs truth $want J"
-		off=$(calc "($got - $want) * ($got - $want)")
-		assert_le "$off" "$(calc "($csv_v + $es + 0.5) ^ 2")" "P$p energy within its bound"
-	done
+	states_within_bound
 	assert_match err 'counter resets +1'
 }
 
