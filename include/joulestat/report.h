@@ -248,6 +248,13 @@ const struct phase_report *report_phase(const struct report *rep, const char *na
 long	report_device_at(const struct report *rep, unsigned number);
 
 /*
+ * Whether run rep is in the statistics of a series and in what its gates
+ * judge: it succeeded (exit status 0).  A run that failed or was
+ * interrupted is in none (joulestat(1), GATES).
+ */
+bool	report_is_counted(const struct report *rep);
+
+/*
  * Summarize reps[0..n) (n >= 1, the same devices in each), with a warning
  * for each outlier run and each figure that varies too much to trust its
  * mean.  Release with report_series_free (stats.h).

@@ -231,6 +231,24 @@ gate_no_data(struct gate_set *gs, struct gate_result *r, const char *why)
 	gs->nfailed++;
 }
 
+/* What spec g judges on device dev: "energy, all devices", "P0 share of time, device 0". */
+static void
+spec_what(const struct gate_spec *g, int dev, char *buf, size_t size)
+{
+	char	where[32] = "";
+
+	if (dev != GATE_ALL_DEVICES)
+		snprintf(where, sizeof where, ", device %d", dev);
+	else if (g->metric != GATE_TIME && g->metric != GATE_STATE_SHARE)
+		snprintf(where, sizeof where, ", all devices");
+	if (g->metric == GATE_STATE_SHARE)
+		snprintf(buf, size, "%s %s%s", g->state, gate_name(g->metric), where);
+	else
+		snprintf(buf, size, "%s%s", gate_name(g->metric), where);
+	if (g->phase[0] != '\0')
+		snprintf(buf + strlen(buf), size - strlen(buf), ", phase %s", g->phase);
+}
+
 /* Judge spec g on device dev over every run. */
 static void
 judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g, int dev,
@@ -240,22 +258,11 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 	struct series_stat	 st;
 	struct cover		 cov = { 0, 0, 0 };
 	double			*v = xcalloc(n, sizeof *v), err = 0, e;
-	char			 why[160] = "", where[32];
+	char			 why[160] = "";
 	size_t			 i;
 	bool			 is_min = gate_is_min(g->metric);
 
-	if (dev == GATE_ALL_DEVICES)
-		snprintf(where, sizeof where, g->metric == GATE_TIME ? "" : ", all devices");
-	else
-		snprintf(where, sizeof where, ", device %d", dev);
-	if (g->metric == GATE_STATE_SHARE)
-		snprintf(r->what, sizeof r->what, "%s %s%s", g->state, gate_name(g->metric),
-		    where);
-	else
-		snprintf(r->what, sizeof r->what, "%s%s", gate_name(g->metric), where);
-	if (g->phase[0] != '\0')
-		snprintf(r->what + strlen(r->what), sizeof r->what - strlen(r->what),
-		    ", phase %s", g->phase);
+	spec_what(g, dev, r->what, sizeof r->what);
 	for (i = 0; i < n; i++) {
 		if (!run_figure(g, dev, &reps[i], &v[i], &e, &cov, why, sizeof why)) {
 			gate_no_data(gs, r, why);
@@ -306,9 +313,29 @@ judge_states(struct gate_set *gs, const struct gate_config *gc, const struct gat
 	}
 	if (judged == 0) {
 		r = gate_new_result(gs, g);
-		snprintf(r->what, sizeof r->what, "%s %s", g->state, gate_name(g->metric));
+		spec_what(g, GATE_ALL_DEVICES, r->what, sizeof r->what);
 		gate_no_data(gs, r, "no device reports performance states");
 	}
+}
+
+/*
+ * No run succeeded: a run that failed is in no statistic (joulestat(1),
+ * GATES), so each gate fails as not measured, named as it would be.
+ */
+static void
+judge_none(struct gate_set *gs, const struct gate_config *gc, const struct gate_spec *g,
+    const struct baseline *base)
+{
+	struct gate_result	*r;
+
+	if (g->metric == GATE_REGRESSION && base == NULL)
+		return;
+	r = gate_new_result(gs, g);
+	if (g->metric == GATE_REGRESSION)
+		gate_regress_what(gc, NULL, r->what, sizeof r->what);
+	else
+		spec_what(g, g->device, r->what, sizeof r->what);
+	gate_no_data(gs, r, "no run succeeded");
 }
 
 void
@@ -316,18 +343,33 @@ gate_judge(struct gate_set *gs, const struct gate_config *gc, const struct repor
     size_t n, const struct baseline *base)
 {
 	const struct gate_spec	*g;
-	size_t			 i;
+	struct report		*ok;
+	size_t			 i, nok = 0;
 
 	memset(gs, 0, sizeof *gs);
-	for (i = 0; i < gc->nspecs && n > 0; i++) {
-		g = &gc->specs[i];
-		if (g->metric == GATE_REGRESSION && base != NULL)
-			gate_judge_regressions(gs, gc, g, reps, n, base);
-		else if (g->metric == GATE_STATE_SHARE && g->device == GATE_ALL_DEVICES)
-			judge_states(gs, gc, g, reps, n);
-		else if (g->metric != GATE_REGRESSION)
-			judge_one(gs, gc, g, g->device, reps, n);
+	if (n == 0)
+		return;
+	/*
+	 * Only the runs that succeeded are judged, as the statistics count
+	 * them: shallow copies, which share the reports' arrays.
+	 */
+	ok = xcalloc(n, sizeof *ok);
+	for (i = 0; i < n; i++) {
+		if (report_is_counted(&reps[i]))
+			ok[nok++] = reps[i];
 	}
+	for (i = 0; i < gc->nspecs; i++) {
+		g = &gc->specs[i];
+		if (nok == 0)
+			judge_none(gs, gc, g, base);
+		else if (g->metric == GATE_REGRESSION && base != NULL)
+			gate_judge_regressions(gs, gc, g, ok, nok, base);
+		else if (g->metric == GATE_STATE_SHARE && g->device == GATE_ALL_DEVICES)
+			judge_states(gs, gc, g, ok, nok);
+		else if (g->metric != GATE_REGRESSION)
+			judge_one(gs, gc, g, g->device, ok, nok);
+	}
+	free(ok);
 }
 
 void

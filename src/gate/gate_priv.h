@@ -43,6 +43,10 @@ void	gate_set_verdict(struct gate_set *gs, struct gate_result *r, bool is_pass);
 /* Not measured, with why as the detail: a failure. */
 void	gate_no_data(struct gate_set *gs, struct gate_result *r, const char *why);
 
+/* What --max-regression judges: "energy growth over the baseline, phase train". */
+void	gate_regress_what(const struct gate_config *gc, const char *phase, char *buf,
+	    size_t size);
+
 /*
  * --max-regression on reps[0..n) against base: the whole run, then each
  * phase that both the baseline and the first run have (regress.c).

@@ -143,6 +143,13 @@ static const char *const regress_words[] = {
 	[REGRESS_ABOVE_IDLE] = "energy above idle",
 };
 
+void
+gate_regress_what(const struct gate_config *gc, const char *phase, char *buf, size_t size)
+{
+	snprintf(buf, size, "%s growth over the baseline%s%s", regress_words[gc->regress],
+	    phase != NULL ? ", phase " : "", phase != NULL ? phase : "");
+}
+
 /*
  * --max-regression: growth of the mean over the baseline's mean, in
  * percent.  When both sides have repeats, the growth must exceed the
@@ -161,8 +168,7 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 	size_t			 i, ncommon = 0;
 	const char		*unit = gc->regress == REGRESS_TIME ? "s" : "J";
 
-	snprintf(r->what, sizeof r->what, "%s growth over the baseline%s%s",
-	    regress_words[gc->regress], phase != NULL ? ", phase " : "", phase != NULL ? phase : "");
+	gate_regress_what(gc, phase, r->what, sizeof r->what);
 	for (i = 0; i < n; i++) {
 		if (!cur_regress(gc, &reps[i], base, phase, &cv[i], &ncommon, &cov)) {
 			gate_no_data(gs, r, ncommon == 0 && gc->regress != REGRESS_TIME ?

@@ -118,6 +118,12 @@ get_state_err(const struct report *r, size_t d, int slot)
 	return st != NULL ? (double)st->time_err_ns / 1e9 : 0;
 }
 
+bool
+report_is_counted(const struct report *rep)
+{
+	return rep->exit_status == 0;
+}
+
 /* What summarizing one series needs: its runs, and room for one figure of each. */
 struct series_input {
 	const struct report	*reps;
@@ -218,7 +224,7 @@ report_series(struct series *s, const struct report *reps, size_t n)
 	in.is_counted = xcalloc(n, sizeof *in.is_counted);
 	for (i = 0; i < n; i++) {
 		in.runs[i] = reps[i].index;
-		in.is_counted[i] = reps[i].exit_status == 0;
+		in.is_counted[i] = report_is_counted(&reps[i]);
 		s->ncounted += in.is_counted[i];
 	}
 	series_left_out(s, &in);

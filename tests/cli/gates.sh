@@ -119,6 +119,39 @@ test_repeat_mean_and_sigma() {
 	assert_match err 'mean [0-9.]+ J \+ 0 x sd [0-9.]+ J over 2 runs'
 }
 
+# With -r a run that failed is in no statistic, so not in what the gates
+# judge: run 1 sleeps 0.5 s (50 J), run 2 sleeps 0.2 s (20 J) and exits 1,
+# which ends the series.  Before: the gate judged the mean of both, 35 J,
+# and passed a limit of 40 J.
+test_repeat_failed_run_left_out() {
+	gated -r 3 --csv=s.csv --max-energy=40 -- sh -c \
+	    'if [ -e once ]; then "$0" sleep 0.2s; exit 1; fi; touch once; exec "$0" sleep 0.5s' \
+	    "$JS_WORK"
+	assert_rc 1
+	assert_eq "$("$CSVTOOL" count s.csv scope=run run=2)" 1 "the row of run 2, which failed"
+	csv_get s.csv energy_j scope=device run=1 device=0
+	e1=$csv_v
+	csv_get s.csv energy_j scope=device run=2 device=0
+	note "run 1 $e1 J, run 2 (failed) $csv_v J"
+	csv_get s.csv gate_measured scope=gate gate=--max-energy
+	assert_near "$csv_v" "$e1" 0.000001 "the gate judged run 1 alone"
+	verdict s.csv --max-energy
+	assert_eq "$csv_v" fail "run 1's energy over the limit"
+	# No run succeeded: nothing to judge, so every gate fails as not measured.
+	gated --csv=s.csv --max-energy=1000 --max-time=60 --min-pstate-share=P2:0 -- \
+	    "$JS_WORK" exit 7
+	assert_rc 7
+	for g in --max-energy --max-time --min-pstate-share; do
+		verdict s.csv $g
+		assert_eq "$csv_v" fail "$g when no run succeeded"
+		csv_get s.csv gate_measured scope=gate gate=$g
+		assert_eq "$csv_v" "" "$g: no figure"
+	done
+	assert_match err 'energy, all devices +<= 1000\.000 J +- +FAIL \(not measured\)'
+	assert_match err '^ +no run succeeded$'
+	assert_match err '3 of 3 gates failed'
+}
+
 test_regression_against_baseline() {
 	gated -q -r 2 --csv=base.csv -- "$JS_WORK" sleep 0.5s
 	assert_rc 0
@@ -215,6 +248,8 @@ t_run "time, average power and above-idle gates" test_time_power_above_idle
 t_run "P-state share gates" test_pstate_share
 t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
 t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
+t_run "a run that failed is not judged; none that succeeded fails every gate" \
+    test_repeat_failed_run_left_out
 t_run "regression against a baseline summary" test_regression_against_baseline
 t_run "the regression gate allows for noise" test_regression_is_noise_aware
 t_run "bad gate values are usage errors" test_bad_values_are_usage_errors

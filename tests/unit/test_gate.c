@@ -91,6 +91,34 @@ test_judge_sigma(void **state)
 	assert_near(fx->gs.v[0].measured, 13 + 2 * sqrt(13), 1e-9);
 }
 
+/* A run that failed is not judged; with none that succeeded, nothing is measured. */
+static void
+test_judge_failed_runs(void **state)
+{
+	struct fixture	*fx = *state;
+
+	set_energy(fx, 0, 0, 10);
+	set_energy(fx, 1, 0, 30);
+	set_energy(fx, 2, 0, 14);
+	fx->reps[1].exit_status = 1;
+	add_gate(fx, GATE_ENERGY, "0:11");
+	add_gate(fx, GATE_TIME, "10");
+	judge(fx, 3);
+	/* The mean of runs 1 and 3: 12 J. */
+	assert_near(fx->gs.v[0].measured, 12, TOL);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_FAIL);
+	assert_int_equal(fx->gs.v[1].verdict, GATE_PASS);
+	fx->reps[0].exit_status = 143;
+	fx->reps[2].exit_status = 2;
+	judge(fx, 3);
+	assert_int_equal(fx->gs.n, 2);
+	assert_int_equal(fx->gs.nfailed, 2);
+	assert_int_equal(fx->gs.v[1].verdict, GATE_NO_DATA);
+	assert_string_equal(fx->gs.v[0].what, "energy, device 0");
+	assert_string_equal(fx->gs.v[1].what, "wall time");
+	assert_string_equal(fx->gs.v[1].detail, "no run succeeded");
+}
+
 static void
 test_judge_time(void **state)
 {
@@ -594,6 +622,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_judge_total_and_device, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_sigma, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_judge_failed_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_time, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_power_and_above_idle, setup,
 		    teardown),
