@@ -1,7 +1,8 @@
 /*
  * --baseline: an earlier summary CSV (the columns of schema.h, found by
  * name through csvin) reduced to what --max-regression compares: the wall time
- * of each numbered run, the energies of its devices, and of its phases.
+ * of each numbered run that succeeded, the energies of its devices, and of
+ * its phases.
  */
 #include "joulestat/gate.h"
 
@@ -27,7 +28,7 @@ field_number(const char *s, double *out)
 
 /* The columns a baseline needs, found by name. */
 struct bcols {
-	int	scope, run, wall, devid, energy, above, phase;
+	int	scope, run, wall, devid, energy, above, phase, exit;
 };
 
 static int
@@ -45,7 +46,9 @@ find_cols(const struct csvin *t, struct bcols *c, struct errbuf *err)
 			return -1;
 		}
 	}
-	c->phase = csvin_col(t, schema_column(COL_PHASE));	/* older summaries have none */
+	/* Older summaries have none of these. */
+	c->phase = csvin_col(t, schema_column(COL_PHASE));
+	c->exit = csvin_col(t, schema_column(COL_EXIT));
 	return 0;
 }
 
@@ -123,14 +126,39 @@ add_phase(struct baseline *b, const struct csvin *t, size_t row, const struct bc
 	return 0;
 }
 
+/*
+ * Whether the run of a run row failed: a run that failed or was
+ * interrupted is in no statistic (joulestat(1), GATES), so neither it nor
+ * its device and phase rows are compared.  An empty exit_status (attach
+ * mode), or a summary without the column, keeps the run.  0 or -1.
+ */
+static int
+run_failed(const struct csvin *t, size_t row, const struct bcols *c, bool *is_failed,
+    struct errbuf *err)
+{
+	const char	*st = csvin_get(t, row, c->exit);
+	uint64_t	 v;
+
+	*is_failed = false;
+	if (st[0] == '\0')
+		return 0;
+	if (parse_u64_range(st, 0, 255, &v) != 0) {
+		errbuf_set(err, "line %zu: exit_status '%s' is not an exit status",
+		    t->rows[row].line, VIS(st));
+		return -1;
+	}
+	*is_failed = v != 0;
+	return 0;
+}
+
 static int
 read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 {
 	struct bcols	c;
 	const char	*scope, *run;
 	uint64_t	 v;
-	size_t		 row;
-	bool		 is_ours;
+	size_t		 row, nfailed = 0;
+	bool		 is_ours, is_failed = false;
 
 	if (schema_check_summary(t, err) != 0 || find_cols(t, &c, err) != 0)
 		return -1;
@@ -148,14 +176,26 @@ read_rows(struct baseline *b, const struct csvin *t, struct errbuf *err)
 			    t->rows[row].line, VIS(run));
 			return -1;
 		}
-		if (strcmp(scope, schema_scope(SCOPE_RUN)) == 0 && add_run(b, t, row, &c, err) != 0)
-			return -1;
+		if (strcmp(scope, schema_scope(SCOPE_RUN)) == 0) {
+			if (run_failed(t, row, &c, &is_failed, err) != 0)
+				return -1;
+			nfailed += is_failed;
+			if (!is_failed && add_run(b, t, row, &c, err) != 0)
+				return -1;
+		}
+		if (is_failed)
+			continue;	/* the failed run's device and phase rows */
 		if (strcmp(scope, schema_scope(SCOPE_DEVICE)) == 0 &&
 		    add_dev(b, t, row, &c, err) != 0)
 			return -1;
 		if (strcmp(scope, schema_scope(SCOPE_PHASE)) == 0 &&
 		    add_phase(b, t, row, &c, err) != 0)
 			return -1;
+	}
+	if (b->nruns == 0 && nfailed > 0) {
+		errbuf_set(err, "no run that succeeded (exit_status 0) among its %zu run row%s",
+		    nfailed, nfailed == 1 ? "" : "s");
+		return -1;
 	}
 	if (b->nruns == 0) {
 		errbuf_set(err, "no run rows: not a joulestat --csv summary");

@@ -170,6 +170,36 @@ test_regression_against_baseline() {
 	assert_eq "$csv_v" "wall time growth over the baseline" "time metric"
 }
 
+# A baseline's run that failed is not compared, nor its device and phase
+# rows: run 1 of base.csv sleeps 0.5 s (50 J), run 2 sleeps 0.2 s (20 J) and
+# exits 1.  Before: the baseline's mean was 35 J, and a run of 50 J grew by
+# 43 %.
+test_baseline_leaves_failed_runs_out() {
+	gated -q -r 3 --csv=base.csv -- sh -c \
+	    'if [ -e once ]; then "$0" marks m phase:a 0.2s; exit 1; fi
+	    touch once; exec "$0" marks m phase:a 0.5s' "$JS_WORK"
+	assert_rc 1
+	assert_eq "$("$CSVTOOL" count base.csv scope=device run=2)" 1 "run 2 in base.csv"
+	gated --csv=s.csv --baseline=base.csv --max-regression=20 -- "$JS_WORK" marks m phase:a 0.5s
+	assert_rc 0
+	assert_match err 'baseline [0-9.]+ J \(1 runs\), now'
+	for w in "energy growth over the baseline" "energy growth over the baseline, phase a"; do
+		csv_get s.csv gate_measured scope=gate gate_figure="$w"
+		note "$w: $csv_v %"
+		assert_near "$csv_v" 0 5 "$w: against run 1 alone"
+		verdict s.csv --max-regression "$w"
+		assert_eq "$csv_v" pass "$w"
+	done
+	# No run that succeeded: refused in one line, before the workload.
+	gated -q --csv=failed.csv -- "$JS_WORK" exit 3
+	assert_rc 3
+	gated -q --baseline=failed.csv --max-regression=20 -- sh -c 'touch ran'
+	assert_rc 125
+	[ "$(wc -l <err)" -eq 1 ] || fail "not one line"
+	assert_match err "^joulestat: --baseline: failed.csv: no run that succeeded"
+	[ ! -e ran ] || fail "the workload ran"
+}
+
 # The growth must exceed the limit by more than the combined noise.
 test_regression_is_noise_aware() {
 	gated -q --csv=a.csv -- "$JS_WORK" sleep 0.3s
@@ -223,7 +253,8 @@ test_bad_baselines() {
 	printf '%s\n2,run,1,1.5,,,\n2,device,1,,GPU-x,12' "$h" >cut.csv
 	printf '%s\n9,run,1,1.5,,,\n' "$h" >v9.csv
 	printf '%s\n2,run,1x,1.5,,,\n' "$h" >badrun.csv
-	for f in cut.csv v9.csv badrun.csv; do
+	printf '%s,exit_status\n2,run,1,1.5,,,,x\n' "$h" >badexit.csv
+	for f in cut.csv v9.csv badrun.csv badexit.csv; do
 		gated -q --baseline=$f --max-regression=5 -- true
 		assert_rc 125
 		[ "$(wc -l <err)" -eq 1 ] || fail "$f: not one line"
@@ -231,6 +262,7 @@ test_bad_baselines() {
 		cut.csv) assert_match err "^joulestat: --baseline: $f: line 3: 6 fields where the header has 7" ;;
 		v9.csv) assert_match err "^joulestat: --baseline: $f: line 2: schema_version '9' is not 2" ;;
 		badrun.csv) assert_match err "^joulestat: --baseline: $f: line 2: run '1x' is not a run number" ;;
+		badexit.csv) assert_match err "^joulestat: --baseline: $f: line 2: exit_status 'x' is not an exit status" ;;
 		esac
 	done
 	for f in notours.csv badnum.csv badquote.csv empty.csv missing.csv; do
@@ -251,6 +283,7 @@ t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
 t_run "a run that failed is not judged; none that succeeded fails every gate" \
     test_repeat_failed_run_left_out
 t_run "regression against a baseline summary" test_regression_against_baseline
+t_run "a baseline's runs that failed are not compared" test_baseline_leaves_failed_runs_out
 t_run "the regression gate allows for noise" test_regression_is_noise_aware
 t_run "bad gate values are usage errors" test_bad_values_are_usage_errors
 t_run "bad baselines are usage errors, before the workload" test_bad_baselines

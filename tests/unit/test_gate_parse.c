@@ -343,6 +343,51 @@ test_baseline_accepts(void **state)
 	assert_true(isnan(b->devs[2].above_idle_j));
 }
 
+/*
+ * A run that failed is read as if it were not there, with its device and
+ * phase rows; an empty exit_status (attach mode) keeps the run.
+ */
+static void
+test_baseline_failed_runs(void **state)
+{
+	struct fixture		*fx = *state;
+	const struct baseline	*b = &fx->base;
+	char			 text[1024];
+
+	snprintf(text, sizeof text,
+	    "scope,run,wall_s,device_id,energy_j,energy_above_idle_j,exit_status,phase\n"
+	    "run,1,2,,,,0,\n"
+	    "device,1,,GPU-A,10,,,\n"
+	    "phase,1,1,GPU-A,5,,,a\n"
+	    "run,2,9,,,,1,\n"
+	    "device,2,,GPU-A,90,,,\n"
+	    "phase,2,9,GPU-A,90,,,a\n"
+	    "run,3,4,,,,,\n"
+	    "device,3,,GPU-A,20,,,\n"
+	    "run,4,9,,,,143,\n");
+	parse_base(fx, text, 0, NULL);
+	assert_int_equal(b->nruns, 2);
+	assert_near(b->runs[0].wall_s, 2, 0);
+	assert_near(b->runs[1].wall_s, 4, 0);
+	assert_int_equal(b->ndevs, 2);
+	assert_near(b->devs[0].energy_j, 10, 0);
+	assert_int_equal(b->devs[1].run, 1);
+	assert_near(b->devs[1].energy_j, 20, 0);
+	assert_int_equal(b->nphases, 1);
+	assert_near(b->phases[0].energy_j, 5, 0);
+
+	snprintf(text, sizeof text,
+	    "scope,run,wall_s,device_id,energy_j,energy_above_idle_j,exit_status\n"
+	    "run,1,2,,,,2\ndevice,1,,GPU-A,10,,\nrun,2,2,,,,130\n");
+	parse_base(fx, text, -1,
+	    "--baseline b.csv: no run that succeeded (exit_status 0) among its 2 run rows");
+	snprintf(text, sizeof text,
+	    "scope,run,wall_s,device_id,energy_j,energy_above_idle_j,exit_status\n"
+	    "run,1,2,,,,-1\n");
+	parse_base(fx, text, -1,
+	    "--baseline b.csv: line 2: exit_status '-1' is not an exit status");
+}
+
 /* Line numbers count the lines a quoted command spans. */
 static void
 test_baseline_lines(void **state)
@@ -464,6 +509,7 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_parse_regress_metric, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_rejects, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_accepts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_baseline_failed_runs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_lines, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_baseline_load, setup, teardown),
