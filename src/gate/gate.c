@@ -27,13 +27,13 @@ gate_cover_add(struct cover *c, const struct dev_report *d)
 	c->npartial += d->is_partial;
 }
 
-/* "device time measured 0.400 s of 2.002 s" into buf, after what it holds. */
+/* "device time measured: 0.400 s of 2.002 s" into buf, after what it holds. */
 void
 gate_cover_words(const struct cover *c, char *buf, size_t size)
 {
 	size_t	len = strlen(buf);
 
-	snprintf(buf + len, size - len, "%slost time: %.3f s of %.3f s of device time measured",
+	snprintf(buf + len, size - len, "%sdevice time measured: %.3f s of %.3f s",
 	    len > 0 ? "; " : "", (double)c->measured_ns / 1e9, (double)c->span_ns / 1e9);
 }
 

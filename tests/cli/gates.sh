@@ -68,6 +68,34 @@ test_time_power_above_idle() {
 	assert_match err 'gate failed: wall time \(--max-time\)'
 }
 
+# sim SCENARIO ARGS...: joulestat on another scenario of tests/sim/scenarios,
+# or on one the test wrote (a path).
+sim() {
+	case $1 in
+	/*) s_scn=$1 ;;
+	*) s_scn=$SCN/$1 ;;
+	esac
+	shift
+	NVSIM_SCENARIO=$s_scn try "$JOULESTAT" --nvml-lib="$SIMLIB" "$@"
+}
+
+# A partly measured gate says how much device time was measured, of how
+# much.  Before: "lost time: 0.400 s of 1.002 s of device time measured",
+# where 0.400 s was the time measured, not the time lost.
+test_partial_says_time_measured() {
+	sim fault-lost-end.scn --csv=s.csv --max-energy=1000 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	csv_get s.csv measured_s scope=device device=0
+	m=$csv_v
+	line=$(grep -Eo 'device time measured: [0-9.]+ s of [0-9.]+ s' err) ||
+	    fail "no 'device time measured' on the gate's line"
+	set -- $line
+	note "$line; measured_s $m"
+	assert_near "$4" "$m" 0.0005 "the time measured is the device's measured_s"
+	awk -v a="$4" -v b="$7" 'BEGIN { exit !(a < b) }' || fail "$4 s measured of $7 s"
+	assert_no_match err 'lost time: '
+}
+
 # 2 s runs: P2 for the first 0.5 s (less the simulator's head start), P0 after.
 test_pstate_share() {
 	gated --json=j.json --min-pstate-share=P0:60,0:p2:10 -- "$JS_WORK" sleep 2s
@@ -277,6 +305,7 @@ test_bad_baselines() {
 t_run "energy limits either side of the measured energy" test_energy_limits_either_side
 t_run "per-device limits; a device the run lacks fails" test_per_device_and_missing_device
 t_run "time, average power and above-idle gates" test_time_power_above_idle
+t_run "a partly measured gate says the device time measured" test_partial_says_time_measured
 t_run "P-state share gates" test_pstate_share
 t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
 t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma

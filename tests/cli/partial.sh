@@ -32,7 +32,7 @@ test_lost_gpu_fails_gates() {
 		assert_eq "$csv_v" fail "$g on a partly measured device"
 	done
 	assert_match err 'FAIL \(partly measured\)'
-	assert_match err 'lost time: 0\.[0-9]+ s of [0-9.]+ s of device time measured'
+	assert_match err 'device time measured: 0\.[0-9]+ s of [0-9.]+ s'
 	assert_match err '^ +measured +0\.[0-9]+ s of [0-9.]+ s'
 }
 
