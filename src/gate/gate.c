@@ -56,20 +56,34 @@ gate_dev_figure(enum gate_metric m, const struct dev_report *d, double *v)
 	}
 }
 
-/* The percentage of d's time in the state named state (case-insensitive). */
-static double
-state_share(const struct dev_report *d, const char *state)
+/*
+ * The percentage of d's time in the state named state (case-insensitive).
+ * False, with why, when d reports no states or read none in the run (every
+ * read failed, so all its time is the unknown state's): a share nobody
+ * saw, not 0 %.
+ */
+static bool
+state_figure(const struct dev_report *d, const char *state, double *v, char *why,
+    size_t size)
 {
 	char	name[GATE_STATE_MAX];
-	double	share = 0;
 	size_t	k;
+	bool	is_read = false;
 
+	*v = 0;
+	if ((d->dev->measures & M_PSTATE) == 0) {
+		snprintf(why, size, "device %u reports no performance states", d->dev->number);
+		return false;
+	}
 	for (k = 0; k < d->nstates; k++) {
+		is_read |= d->states[k].pstate != PSTATE_UNKNOWN;
 		schema_state_name(d->dev, d->states[k].pstate, name, sizeof name);
 		if (strcasecmp(name, state) == 0)
-			share += d->states[k].share;
+			*v += 100 * d->states[k].share;
 	}
-	return 100 * share;
+	if (!is_read)
+		snprintf(why, size, "device %u read no performance state", d->dev->number);
+	return is_read;
 }
 
 /* A phase's figure for a gate on one device; false when it was not measured. */
@@ -92,13 +106,17 @@ gate_phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, s
 		*v = pd->avg_power_mw / 1e3;
 		return pd->has_avg_power;
 	case GATE_STATE_SHARE:
+		/* As for the run: no state read in the phase is no share. */
 		*v = 0;
-		for (k = 0; k < ACCOUNT_NSTATES && pd->states_ns > 0; k++) {
+		if ((d->dev->measures & M_PSTATE) == 0 ||
+		    pd->states_ns - pd->state_ns[ACCOUNT_STATE_UNKNOWN] <= 0)
+			return false;
+		for (k = 0; k < ACCOUNT_NSTATES; k++) {
 			schema_slot_name(d->dev, k, name, sizeof name);
 			if (strcasecmp(name, g->state) == 0)
 				*v += 100.0 * (double)pd->state_ns[k] / (double)pd->states_ns;
 		}
-		return (d->dev->measures & M_PSTATE) != 0;
+		return true;
 	default:
 		return false;
 	}
@@ -166,10 +184,11 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	if (g->phase[0] != '\0')
 		return phase_figure(g, at, rep, v, why, size);
 	if (g->metric == GATE_STATE_SHARE) {
-		*v = state_share(&rep->devs[at], g->state);
-		if ((rep->devs[at].dev->measures & M_PSTATE) == 0)
-			snprintf(why, size, "device %d reports no performance states", dev);
-		return (rep->devs[at].dev->measures & M_PSTATE) != 0;
+		if (!state_figure(&rep->devs[at], g->state, v, why, size))
+			return false;
+		/* A share of part of the run is partial, as the energy is (--gate-partial). */
+		gate_cover_add(cov, &rep->devs[at]);
+		return true;
 	}
 	*v = 0;
 	if (g->metric == GATE_ENERGY)

@@ -117,6 +117,39 @@ test_pstate_share() {
 	assert_match err 'P5 share of time, device 0 +>= 1\.000 % +0\.000 % +FAIL'
 }
 
+# A device that reports P-states but read none (every read failed) has no
+# share to judge; one lost mid-run has a share of part of the run.
+# Before: "P0 ... 0.000 % FAIL" and, with a limit of 0, P2 passed at
+# 0.000 %; the lost device's 100 % P0 passed.
+test_pstate_share_not_or_partly_measured() {
+	{ cat "$SCN/gate.scn"; echo 'fail nvmlDeviceGetPerformanceState 999 0 86400000'; } >nops.scn
+	sim "$PWD/nops.scn" --csv=s.csv --json=j.json --min-pstate-share=P0:10,0:P2:0 -- \
+	    "$JS_WORK" sleep 0.5s
+	assert_rc 3
+	for i in 0 1; do
+		"$JSONTOOL" get j.json ".gates[$i].measured" >v || fail "no gate $i in JSON"
+		assert_eq "$(cat v)" null "gate $i's measured in JSON"
+		"$JSONTOOL" get j.json ".gates[$i].passed" >v
+		assert_eq "$(cat v)" false "gate $i passed"
+	done
+	for f in "P0 share of time, device 0" "P2 share of time, device 0"; do
+		csv_get s.csv gate_measured scope=gate gate_figure="$f"
+		assert_eq "$csv_v" "" "$f: measured in CSV"
+	done
+	assert_match err 'P2 share of time, device 0 +>= 0\.000 % +- +FAIL \(not measured\)'
+	assert_match err '^ +device 0 read no performance state$'
+	# fault-lost-end.scn: lost from 0.5 s of a 1 s run.
+	sim fault-lost-end.scn --min-pstate-share=P0:10 -- "$JS_WORK" sleep 1s
+	assert_rc 3
+	assert_match err 'P0 share of time, device 0 .* FAIL \(partly measured\)$'
+	assert_match err 'device time measured: 0\.[0-9]+ s of '
+	sim fault-lost-end.scn --gate-partial=measured --min-pstate-share=P0:10 -- \
+	    "$JS_WORK" sleep 1s
+	assert_rc 0
+	assert_match err 'P0 share of time, device 0 .* pass$'
+	assert_match err 'judged on that \(--gate-partial=measured\)'
+}
+
 # The workload's own status always wins over a failed gate; joulestat's own
 # failure (an output it could not write) too.
 test_status_precedence() {
@@ -307,6 +340,8 @@ t_run "per-device limits; a device the run lacks fails" test_per_device_and_miss
 t_run "time, average power and above-idle gates" test_time_power_above_idle
 t_run "a partly measured gate says the device time measured" test_partial_says_time_measured
 t_run "P-state share gates" test_pstate_share
+t_run "a P-state share not measured, or measured in part, fails" \
+    test_pstate_share_not_or_partly_measured
 t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
 t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
 t_run "a run that failed is not judged; none that succeeded fails every gate" \

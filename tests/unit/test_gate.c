@@ -335,6 +335,39 @@ test_judge_state_not_measured(void **state)
 }
 
 /*
+ * GPU-A reports states but read none (all its time is unknown): its share
+ * is not measured, not 0 %.  Over part of the run it is partly measured.
+ */
+static void
+test_judge_state_unread_or_partial(void **state)
+{
+	struct fixture	*fx = *state;
+
+	fx->dreps[0][0].nstates = 0;
+	set_state(fx, 0, 0, 0, PSTATE_UNKNOWN, 1);
+	add_gate(fx, GATE_STATE_SHARE, "P0:10,0:P8:0");
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_NO_DATA);
+	assert_true(isnan(fx->gs.v[0].measured));
+	assert_string_equal(fx->gs.v[0].detail, "device 0 read no performance state");
+	assert_int_equal(fx->gs.v[1].verdict, GATE_NO_DATA);
+
+	fx->dreps[0][0].nstates = 0;
+	set_state(fx, 0, 0, 0, 0, 0.6);
+	set_state(fx, 0, 0, 1, PSTATE_UNKNOWN, 0.4);
+	fx->dreps[0][0].measured_ns = 1000000000;
+	fx->dreps[0][0].span_ns = 2000000000;
+	fx->dreps[0][0].is_partial = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PARTIAL);
+	assert_near(fx->gs.v[0].measured, 60, TOL);
+	assert_string_equal(fx->gs.v[0].detail, "device time measured: 1.000 s of 2.000 s");
+	fx->gc.is_partial_measured = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+}
+
+/*
  * A device named by index that does not report states at all (GPU-B, a
  * RAPL package) has no share to judge: that is "not measured", as it is
  * when no device is named, and not a measured 0% (which a limit of 0
@@ -632,6 +665,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_judge_state_sigma, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_names, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_not_measured, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_judge_state_unread_or_partial, setup,
+		    teardown),
 		cmocka_unit_test_setup_teardown(test_judge_state_device_without_states, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_regression_identical, setup, teardown),
