@@ -30,6 +30,8 @@ struct phase_dev {
 	int64_t			first_ns;	/* the first and last valid readings of the energy's source */
 	int64_t			last_ns;	/* in the phase: what energy_mj spans */
 	int64_t			measured_ns;	/* the time energy_mj covers */
+	int64_t			span_ns;	/* first to last reading in the phase, lost ones too */
+	bool			is_partial;	/* measured_ns < span_ns, by the run's rule */
 	bool			has_peak;
 	uint32_t		peak_mw;
 	int64_t			state_ns[ACCOUNT_NSTATES];

@@ -138,6 +138,8 @@ struct phase_dev_report {
 	double			 energy_err_mj;	/* its bound: the occurrences' bounds added */
 	struct series_stat	 per_occ;	/* energy per occurrence, mJ */
 	int64_t			 measured_ns;	/* the time energy_mj covers */
+	int64_t			 span_ns;	/* the occurrences' spans, lost readings too */
+	bool			 is_partial;	/* some occurrence's energy is (phase.h) */
 	double			 avg_power_mw;	/* valid with has_avg_power */
 	bool			 has_avg_power;
 	double			 above_idle_mj;	/* with the device's idle reference */

@@ -27,6 +27,14 @@ gate_cover_add(struct cover *c, const struct dev_report *d)
 	c->npartial += d->is_partial;
 }
 
+void
+gate_cover_phase(struct cover *c, const struct phase_dev_report *pd)
+{
+	c->measured_ns += pd->measured_ns;
+	c->span_ns += pd->span_ns;
+	c->npartial += pd->is_partial;
+}
+
 /* "device time measured: 0.400 s of 2.002 s" into buf, after what it holds. */
 void
 gate_cover_words(const struct cover *c, char *buf, size_t size)
@@ -125,7 +133,7 @@ gate_phase_dev_figure(const struct gate_spec *g, const struct phase_report *p, s
 /* One run's figure for spec g in its phase (see run_figure). */
 static bool
 phase_figure(const struct gate_spec *g, long at, const struct report *rep, double *v,
-    char *why, size_t size)
+    struct cover *cov, char *why, size_t size)
 {
 	const struct phase_report	*p = report_phase(rep, g->phase);
 	double				 x;
@@ -148,6 +156,8 @@ phase_figure(const struct gate_spec *g, long at, const struct report *rep, doubl
 		    gate_phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
 			*v += x;
 			n++;
+			/* A device lost in the middle of the phase measured part of it. */
+			gate_cover_phase(cov, &p->devs[i]);
 		}
 	}
 	if (n == 0)
@@ -182,7 +192,7 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 		return false;
 	}
 	if (g->phase[0] != '\0')
-		return phase_figure(g, at, rep, v, why, size);
+		return phase_figure(g, at, rep, v, cov, why, size);
 	if (g->metric == GATE_STATE_SHARE) {
 		if (!state_figure(&rep->devs[at], g->state, v, why, size))
 			return false;
@@ -250,6 +260,23 @@ gate_no_data(struct gate_set *gs, struct gate_result *r, const char *why)
 	gs->nfailed++;
 }
 
+bool
+gate_partial(struct gate_set *gs, const struct gate_config *gc, struct gate_result *r,
+    const struct cover *cov)
+{
+	if (cov->npartial == 0)
+		return false;
+	gate_cover_words(cov, r->detail, sizeof r->detail);
+	if (!gc->is_partial_measured) {
+		r->verdict = GATE_PARTIAL;
+		gs->nfailed++;
+		return true;
+	}
+	snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
+	    ", judged on that (--gate-partial=measured)");
+	return false;
+}
+
 /* What spec g judges on device dev: "energy, all devices", "P0 share of time, device 0". */
 static void
 spec_what(const struct gate_spec *g, int dev, char *buf, size_t size)
@@ -303,17 +330,8 @@ judge_one(struct gate_set *gs, const struct gate_config *gc, const struct gate_s
 		    why[0] != '\0' ? "; " : "");
 	/* A total that left devices out says so. */
 	snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail), "%s", why);
-	if (cov.npartial > 0) {
-		gate_cover_words(&cov, r->detail, sizeof r->detail);
-		if (!gc->is_partial_measured) {
-			r->verdict = GATE_PARTIAL;
-			gs->nfailed++;
-			return;
-		}
-		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
-		    ", judged on that (--gate-partial=measured)");
-	}
-	gate_set_verdict(gs, r, is_min ? r->measured >= g->limit : r->measured <= g->limit);
+	if (!gate_partial(gs, gc, r, &cov))
+		gate_set_verdict(gs, r, is_min ? r->measured >= g->limit : r->measured <= g->limit);
 }
 
 /* --min-pstate-share without a device: every device that reports states. */

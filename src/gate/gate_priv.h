@@ -25,7 +25,9 @@ struct cover {
 	size_t	npartial;
 };
 
+/* What a run's device figure covered, and a phase's. */
 void	gate_cover_add(struct cover *c, const struct dev_report *d);
+void	gate_cover_phase(struct cover *c, const struct phase_dev_report *pd);
 
 /* "device time measured ..." into buf, after what it holds. */
 void	gate_cover_words(const struct cover *c, char *buf, size_t size);
@@ -42,6 +44,14 @@ struct gate_result *gate_new_result(struct gate_set *gs, const struct gate_spec 
 void	gate_set_verdict(struct gate_set *gs, struct gate_result *r, bool is_pass);
 /* Not measured, with why as the detail: a failure. */
 void	gate_no_data(struct gate_set *gs, struct gate_result *r, const char *why);
+
+/*
+ * A figure that covers less than the runs did (cov): the detail says how
+ * much, and the verdict is FAIL (partly measured), given here (true), or
+ * with --gate-partial=measured left to the figure (false, said so).
+ */
+bool	gate_partial(struct gate_set *gs, const struct gate_config *gc, struct gate_result *r,
+	    const struct cover *cov);
 
 /* What --max-regression judges: "energy growth over the baseline, phase train". */
 void	gate_regress_what(const struct gate_config *gc, const char *phase, char *buf,

@@ -89,7 +89,9 @@ cur_regress(const struct gate_config *gc, const struct report *rep, const struct
 		if (p != NULL ? gate_phase_dev_figure(&g, p, i, &rep->devs[i], &x) :
 		    gate_dev_figure(m, &rep->devs[i], &x)) {
 			*v += x;
-			if (p == NULL)
+			if (p != NULL)
+				gate_cover_phase(cov, &p->devs[i]);
+			else
 				gate_cover_add(cov, &rep->devs[i]);
 		} else
 			is_measured = false;
@@ -198,15 +200,8 @@ judge_regression(struct gate_set *gs, const struct gate_config *gc, const struct
 	if (gc->regress != REGRESS_TIME)
 		snprintf(r->detail + strlen(r->detail), sizeof r->detail - strlen(r->detail),
 		    ", %zu device%s", ncommon, ncommon == 1 ? "" : "s");
-	if (cov.npartial > 0) {
-		gate_cover_words(&cov, r->detail, sizeof r->detail);
-		if (!gc->is_partial_measured) {
-			r->verdict = GATE_PARTIAL;
-			gs->nfailed++;
-			goto out;
-		}
-	}
-	gate_set_verdict(gs, r, r->measured <= g->limit);
+	if (!gate_partial(gs, gc, r, &cov))
+		gate_set_verdict(gs, r, r->measured <= g->limit);
 out:
 	free(cv);
 	free(bv);

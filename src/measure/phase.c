@@ -99,6 +99,12 @@ device_figures(struct phase_dev *pd, struct dev_acct *a)
 	pd->energy_mj = account_energy_mj(a, &pd->method);
 	pd->energy_err_mj = account_energy_err_mj(a, pd->method);
 	pd->measured_ns = account_covered_ns(a, pd->method);
+	/*
+	 * Partial as the run's figure is (report.h, dev_report.is_partial): a
+	 * device lost in the middle of the phase measured part of it.
+	 */
+	pd->span_ns = account_span_ns(a);
+	pd->is_partial = pd->method != ENERGY_NONE && pd->measured_ns < pd->span_ns;
 	/* The phase's window, by the run's rule (window.h). */
 	window_of(a, pd->method, &pd->first_ns, &pd->last_ns);
 	pd->has_peak = a->has_power;

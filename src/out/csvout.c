@@ -278,6 +278,7 @@ phase_cells(struct cells *cl, const struct row *r)
 			fmt_cell_real(&c[COL_ENERGY], od->energy_mj / 1e3, 6);
 			fmt_cell_real(&c[COL_ENERGY_ERR], od->energy_err_mj / 1e3, 6);
 			fmt_cell_text(&c[COL_METHOD], schema_word_method(od->method));
+			fmt_cell_int(&c[COL_PARTIAL], od->is_partial);
 		}
 		return;
 	}
@@ -304,6 +305,8 @@ phase_cells(struct cells *cl, const struct row *r)
 		fmt_cell_real(&c[COL_ENERGY], pd->energy_mj / 1e3, 6);
 		fmt_cell_real(&c[COL_ENERGY_ERR], pd->energy_err_mj / 1e3, 6);
 		fmt_cell_text(&c[COL_METHOD], schema_word_method(pd->method));
+		/* As on device rows: empty without an energy. */
+		fmt_cell_int(&c[COL_PARTIAL], pd->is_partial);
 	}
 	if (pd->has_avg_power)
 		fmt_cell_real(&c[COL_AVGPOWER], pd->avg_power_mw / 1e3, 3);

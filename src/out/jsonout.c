@@ -286,6 +286,8 @@ phase_device_object(const struct dev_report *dr, const struct phase_dev_report *
 	rc |= put_col(o, COL_ENERGY_ERR, pd->method != ENERGY_NONE ?
 	    real(pd->energy_err_mj / 1000) : json_null());
 	rc |= put_col(o, COL_METHOD, word(schema_word_method(pd->method)));
+	rc |= put_col(o, COL_PARTIAL, pd->method != ENERGY_NONE ? json_boolean(pd->is_partial) :
+	    json_null());
 	rc |= fmt_json_put(o, "energy_per_occurrence_j", pd->method != ENERGY_NONE ?
 	    json_pack("{s:o,s:o}", "mean", real(pd->per_occ.mean / 1000), "stddev",
 	    real(pd->per_occ.sd / 1000)) : json_null());
@@ -333,6 +335,8 @@ phase_occ_object(const struct report *rep, const struct phase_occ *oc)
 		    real(oc->devs[i].energy_mj / 1000) : json_null());
 		rc |= put_col(d, COL_ENERGY_ERR, oc->devs[i].method != ENERGY_NONE ?
 		    real(oc->devs[i].energy_err_mj / 1000) : json_null());
+		rc |= put_col(d, COL_PARTIAL, oc->devs[i].method != ENERGY_NONE ?
+		    json_boolean(oc->devs[i].is_partial) : json_null());
 		/* The device's own readings, stamped when it answered: what the energy spans. */
 		rc |= fmt_json_put(d, "readings_s", oc->devs[i].method != ENERGY_NONE ?
 		    json_pack("[o,o]", real((double)(oc->devs[i].first_ns - rep->t0_ns) / 1e9),

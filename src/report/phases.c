@@ -59,6 +59,8 @@ add_occ(struct report *rep, struct phase_report *p, const struct phase_occ *o)
 			pd->method = ENERGY_NONE;
 		pd->energy_mj += od->energy_mj;
 		pd->energy_err_mj += od->energy_err_mj;
+		pd->span_ns += od->span_ns;
+		pd->is_partial |= od->is_partial;
 		if (od->has_peak && (!pd->has_peak || od->peak_mw > pd->peak_power_mw)) {
 			pd->peak_power_mw = od->peak_mw;
 			pd->has_peak = true;
@@ -104,6 +106,8 @@ summarize(struct report *rep, struct phase_report *p)
 		pd = &p->devs[d];
 		series_stats(v, n, &pd->per_occ);
 		pd->measured_ns = covered;
+		/* As the run's: partial only with an energy, which every occurrence has. */
+		pd->is_partial &= pd->method != ENERGY_NONE;
 		pd->has_avg_power = pd->method != ENERGY_NONE && covered > 0;
 		if (pd->has_avg_power)
 			pd->avg_power_mw = pd->energy_mj / ((double)covered / 1e9);

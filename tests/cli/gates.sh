@@ -150,6 +150,50 @@ test_pstate_share_not_or_partly_measured() {
 	assert_match err 'judged on that \(--gate-partial=measured\)'
 }
 
+# A GPU lost in the middle of a phase measured part of it.  The phase runs
+# from the start to 1 s, the GPU is lost from 0.5 s to 2.5 s of a 3 s run.
+# Before: the phase's 40 J of 100 passed --max-energy, and the phase's
+# -60 % against a whole baseline passed --max-regression.
+test_phase_partly_measured() {
+	cat >whole.scn <<-'SCN'
+	device 0
+	name Test GPU
+	uuid GPU-00000000-1111-2222-3333-444444444466
+	busid 00000000:01:00.0
+	energy_counter yes
+	power instant
+	phase at=0 power=100 pstate=0
+	SCN
+	{ cat whole.scn; echo 'lost 500 2500'; } >midphase.scn
+	sim "$PWD/whole.scn" -q --csv=base.csv -- "$JS_WORK" marks m phase:work 1s end 2s
+	assert_rc 0
+	sim "$PWD/midphase.scn" --csv=s.csv --json=j.json --max-energy=phase:work:1000 \
+	    --min-pstate-share=phase:work:P0:50 --baseline=base.csv --max-regression=60 -- \
+	    "$JS_WORK" marks m phase:work 1s end 2s
+	assert_rc 3
+	csv_get s.csv energy_j scope=phase phase=work device=0
+	note "phase work: $csv_v J of 100 J"
+	for f in "energy, all devices, phase work" "P0 share of time, device 0, phase work" \
+	    "energy growth over the baseline, phase work"; do
+		csv_get s.csv gate_verdict scope=gate gate_figure="$f"
+		assert_eq "$csv_v" fail "$f"
+	done
+	assert_match err 'energy, all devices, phase work .* FAIL \(partly measured\)$'
+	assert_match err 'energy growth over the baseline, phase work .* FAIL \(partly measured\)$'
+	for scope in phase phase_occurrence; do
+		csv_get s.csv partial scope=$scope phase=work device=0
+		assert_eq "$csv_v" 1 "partial on the $scope row"
+		csv_get base.csv partial scope=$scope phase=work device=0
+		assert_eq "$csv_v" 0 "partial on the whole phase's $scope row"
+	done
+	"$JSONTOOL" get j.json '.runs[0].phases[0].devices[0].partial' >v || fail "no phase in JSON"
+	assert_eq "$(cat v)" true "the phase's partial in JSON"
+	sim "$PWD/midphase.scn" --gate-partial=measured --max-energy=phase:work:1000 -- \
+	    "$JS_WORK" marks m phase:work 1s end 2s
+	assert_rc 0
+	assert_match err 'judged on that \(--gate-partial=measured\)'
+}
+
 # The workload's own status always wins over a failed gate; joulestat's own
 # failure (an output it could not write) too.
 test_status_precedence() {
@@ -342,6 +386,7 @@ t_run "a partly measured gate says the device time measured" test_partial_says_t
 t_run "P-state share gates" test_pstate_share
 t_run "a P-state share not measured, or measured in part, fails" \
     test_pstate_share_not_or_partly_measured
+t_run "a phase measured in part fails its gates" test_phase_partly_measured
 t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
 t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
 t_run "a run that failed is not judged; none that succeeded fails every gate" \
