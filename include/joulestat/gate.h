@@ -140,7 +140,7 @@ struct gate_result {
 	char			unit[4];
 	double			limit;
 	double			measured;	/* the figure judged (mean + k*sd with -r) */
-	char			detail[160];	/* how measured was obtained */
+	char			detail[256];	/* how measured was obtained */
 	enum gate_verdict	verdict;
 };
 

@@ -116,6 +116,8 @@ struct device {
 	unsigned	 number;		/* the one numbering (devsel_match): -d N, the report */
 	int		 family;		/* enum devsel_family: whose runtime sees it */
 	unsigned	 measures;		/* enum measure: what probe found */
+	bool		 is_unprobed;		/* it did not answer at probe and has not
+						   since: what it measures is not known */
 	enum power_kind	 power_kind;
 	enum pstate_names pstate_names;
 	char		 version[96];		/* driver / library versions, for --list-devices */

@@ -35,6 +35,19 @@ gate_cover_phase(struct cover *c, const struct phase_dev_report *pd)
 	c->npartial += pd->is_partial;
 }
 
+void
+gate_cover_none(struct cover *c, int64_t span_ns)
+{
+	c->span_ns += span_ns;
+	c->npartial++;
+}
+
+bool
+gate_could_measure(const struct device *dev)
+{
+	return (dev->measures & (M_ENERGY | M_POWER | M_POWER_POINTS)) != 0 || dev->is_unprobed;
+}
+
 /* "device time measured: 0.400 s of 2.002 s" into buf, after what it holds. */
 void
 gate_cover_words(const struct cover *c, char *buf, size_t size)
@@ -150,15 +163,16 @@ phase_figure(const struct gate_spec *g, long at, const struct report *rep, doubl
 	*v = 0;
 	for (i = 0; i < rep->ndev; i++) {
 		/* As for the run: a figure within another's counts once, as that one. */
-		if (at < 0 && rep->devs[i].is_within)
+		if ((at >= 0 && (size_t)at != i) || (at < 0 && rep->devs[i].is_within))
 			continue;
-		if ((at < 0 || (size_t)at == i) &&
-		    gate_phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
+		if (gate_phase_dev_figure(g, p, i, &rep->devs[i], &x)) {
 			*v += x;
 			n++;
 			/* A device lost in the middle of the phase measured part of it. */
 			gate_cover_phase(cov, &p->devs[i]);
-		}
+		} else if (at < 0 && p->devs[i].method == ENERGY_NONE &&
+		    gate_could_measure(rep->devs[i].dev))
+			gate_cover_none(cov, p->devs[i].span_ns);	/* as for the run */
 	}
 	if (n == 0)
 		snprintf(why, size, "no device measured %s in phase %s", gate_name(g->metric),
@@ -168,19 +182,22 @@ phase_figure(const struct gate_spec *g, long at, const struct report *rep, doubl
 
 /*
  * One run's figure for spec g on device dev (GATE_ALL_DEVICES = the sum
- * over the devices that measured it).  False, with why, when there is none.
- * *err is its bound where it has one (a run's energy: the devices' bounds
- * added), else NaN.
+ * over the devices that measured it), and what it covered into cov: a
+ * device that could have measured it and did not makes the sum partial.
+ * False, with why, when there is none.  *err is its bound where it has one
+ * (a run's energy: the devices' bounds added), else NaN.
  */
 static bool
 run_figure(const struct gate_spec *g, int dev, const struct report *rep, double *v,
     double *err, struct cover *cov, char *why, size_t size)
 {
-	double	x;
-	size_t	i, n = 0, nwithin = 0;
-	long	at = -1;
+	const struct dev_report	*d;
+	double			 x;
+	size_t			 i, n = 0, nwithin = 0;
+	long			 at = -1;
 
 	*err = NAN;
+	why[0] = '\0';		/* the words of this run, not of the one before */
 
 	if (g->metric == GATE_TIME && g->phase[0] == '\0') {
 		*v = (double)rep->wall_ns / 1e9;
@@ -204,18 +221,28 @@ run_figure(const struct gate_spec *g, int dev, const struct report *rep, double 
 	if (g->metric == GATE_ENERGY)
 		*err = 0;
 	for (i = 0; i < rep->ndev; i++) {
+		d = &rep->devs[i];
 		/* A figure within another's (an APU's SoC power) is counted once, as that one. */
-		if (dev == GATE_ALL_DEVICES && rep->devs[i].is_within) {
+		if (dev == GATE_ALL_DEVICES && d->is_within) {
 			nwithin++;
 			continue;
 		}
-		if ((dev == GATE_ALL_DEVICES || (size_t)at == i) &&
-		    gate_dev_figure(g->metric, &rep->devs[i], &x)) {
+		if (dev != GATE_ALL_DEVICES && (size_t)at != i)
+			continue;
+		if (gate_dev_figure(g->metric, d, &x)) {
 			*v += x;
 			if (g->metric == GATE_ENERGY)	/* else the bound stays unknown */
-				*err += rep->devs[i].energy_err_mj / 1e3;
+				*err += d->energy_err_mj / 1e3;
 			n++;
-			gate_cover_add(cov, &rep->devs[i]);
+			gate_cover_add(cov, d);
+		} else if (dev == GATE_ALL_DEVICES && d->method == ENERGY_NONE &&
+		    gate_could_measure(d->dev)) {
+			/*
+			 * It could have measured and measured nothing (a GPU lost
+			 * from the start): the total misses all of its time, as
+			 * it would miss part of it had the GPU been lost later.
+			 */
+			gate_cover_none(cov, d->span_ns);
 		}
 	}
 	if (n == 0)

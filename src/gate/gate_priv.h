@@ -28,6 +28,20 @@ struct cover {
 /* What a run's device figure covered, and a phase's. */
 void	gate_cover_add(struct cover *c, const struct dev_report *d);
 void	gate_cover_phase(struct cover *c, const struct phase_dev_report *pd);
+/* A device that measured nothing of its span_ns: all of it partial. */
+void	gate_cover_none(struct cover *c, int64_t span_ns);
+
+/*
+ * Whether device dev could have measured energy or power, so that an
+ * all-devices total that lacks it because it measured none is partly
+ * measured (joulestat(1), GATES).  What probe found it measures says so,
+ * or probe could not ask it: a GPU that did not answer at probe is kept to
+ * be identified later (HACKING.md, "The backend contract"), its measures
+ * empty, device.is_unprobed.  A device that cannot measure a figure by
+ * nature (no energy, no idle reference, no P-states) is left out of a
+ * total, which says over how many devices it is.
+ */
+bool	gate_could_measure(const struct device *dev);
 
 /* "device time measured ..." into buf, after what it holds. */
 void	gate_cover_words(const struct cover *c, char *buf, size_t size);

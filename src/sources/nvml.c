@@ -547,6 +547,7 @@ nvml_keep_pending(struct nvml_ctx *ctx, unsigned int index, struct nvml_dev *d,
 {
 	nvml_dev_init(ctx, index, d, dev);
 	d->is_pending = true;
+	dev->is_unprobed = true;
 	snprintf(dev->id, sizeof dev->id, "nvml:%u", index);
 	snprintf(dev->name, sizeof dev->name, "NVIDIA GPU %u", index);
 	backend_note(dev, "did not answer at start (%s): kept, and tried again on every "
@@ -567,6 +568,7 @@ nvml_identify_late(struct device *dev, struct nvml_dev *d)
 	if ((r = nvml_identify(&d->ctx->fn, dev->index, &id)) != NVML_SUCCESS)
 		return r;
 	d->is_pending = false;
+	dev->is_unprobed = false;
 	nvml_take_ident(d, dev, &id);
 	nvml_mig_probe(d);
 	nvml_probe_device(d, dev, id.pci_device_id);

@@ -194,6 +194,49 @@ test_phase_partly_measured() {
 	assert_match err 'judged on that \(--gate-partial=measured\)'
 }
 
+# A GPU lost from the start (it never answered, so it has no UUID either)
+# measured nothing: a total over all devices misses all of its time, as it
+# would miss part of it had the GPU been lost later; the per-device gate of
+# the other GPU is whole.  Before: every gate passed, "the sum over the 1 of
+# 2 devices", and against a baseline of both GPUs the growth was over the
+# one left (+0.0 %, "1 device").
+test_device_lost_from_start() {
+	{
+		cat "$SCN/gate.scn"
+		printf 'device 1\nname Test GPU B\nuuid GPU-00000000-1111-2222-3333-4444444444bb\n'
+		printf 'busid 00000000:19:00.0\nenergy_counter yes\npower instant\n'
+		printf 'phase at=0 power=100 pstate=0\n'
+	} >two.scn
+	{ cat two.scn; echo 'lost 0 86400000'; } >lost.scn
+	sim "$PWD/two.scn" -q -d all --csv=base.csv -- "$JS_WORK" marks m phase:a 1s
+	assert_rc 0
+	sim "$PWD/lost.scn" -d all --csv=s.csv --max-energy=1000,0:1000 --max-avg-power=1000 \
+	    --max-energy=phase:a:1000 --baseline=base.csv --max-regression=20 -- \
+	    "$JS_WORK" marks m phase:a 1s
+	assert_rc 3
+	csv_get s.csv energy_j scope=device device=1
+	assert_eq "$csv_v" "" "GPU B's energy"
+	for f in "energy, all devices" "average power, all devices" \
+	    "energy, all devices, phase a" "energy growth over the baseline" \
+	    "energy growth over the baseline, phase a"; do
+		assert_match err "^   $f  .* FAIL \\(partly measured\\)\$"
+	done
+	verdict s.csv --max-energy "energy, device 0"
+	assert_eq "$csv_v" pass "GPU A's own gate"
+	assert_match err 'the sum over the 1 of 2 devices that measured it; device time measured: '
+	assert_match err '1 device; 1 that measured nothing left out of both'
+	# Judged on what was measured: each side without GPU B.
+	sim "$PWD/lost.scn" -d all --csv=s.csv --gate-partial=measured --max-energy=1000 \
+	    --baseline=base.csv --max-regression=20 -- "$JS_WORK" marks m phase:a 1s
+	assert_rc 0
+	for f in "energy growth over the baseline" "energy growth over the baseline, phase a"; do
+		csv_get s.csv gate_measured scope=gate gate_figure="$f"
+		note "$f: $csv_v %"
+		assert_near "$csv_v" 0 5 "$f, GPU A on both sides"
+	done
+	assert_match err 'judged on that \(--gate-partial=measured\)'
+}
+
 # The workload's own status always wins over a failed gate; joulestat's own
 # failure (an output it could not write) too.
 test_status_precedence() {
@@ -387,6 +430,7 @@ t_run "P-state share gates" test_pstate_share
 t_run "a P-state share not measured, or measured in part, fails" \
     test_pstate_share_not_or_partly_measured
 t_run "a phase measured in part fails its gates" test_phase_partly_measured
+t_run "a device lost from the start makes a total partly measured" test_device_lost_from_start
 t_run "the workload's status and joulestat's failure win over gates" test_status_precedence
 t_run "with -r the mean (+ k sd) is judged" test_repeat_mean_and_sigma
 t_run "a run that failed is not judged; none that succeeded fails every gate" \

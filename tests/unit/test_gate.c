@@ -230,10 +230,36 @@ test_judge_partial_total(void **state)
 	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
 	assert_true(fabs(fx->gs.v[0].measured - 100) < 1e-9);
 	assert_string_equal(fx->gs.v[0].detail, "measured ± 1.000 J (measurement)");
+	/*
+	 * Device 1 measures energy but measured none in the run (a GPU lost
+	 * from the start): the total misses all of its time.
+	 */
+	fx->dreps[0][0].measured_ns = fx->dreps[0][0].span_ns = 2000000000;
+	fx->dreps[0][1].span_ns = 2000000000;
 	fx->dreps[0][1].method = ENERGY_NONE;
 	judge(fx, 1);
-	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PARTIAL);
 	assert_true(fabs(fx->gs.v[0].measured - 40) < 1e-9);
+	assert_string_equal(fx->gs.v[0].detail, "measured ± 0.400 J (measurement); "
+	    "the sum over the 1 of 2 devices that measured it; "
+	    "device time measured: 2.000 s of 4.000 s");
+	fx->gc.is_partial_measured = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+	assert_string_equal(fx->gs.v[0].detail, "measured ± 0.400 J (measurement); "
+	    "the sum over the 1 of 2 devices that measured it; "
+	    "device time measured: 2.000 s of 4.000 s, judged on that (--gate-partial=measured)");
+	/* Not known what it measures (it did not answer at probe): the same. */
+	fx->gc.is_partial_measured = false;
+	fx->devs[1].measures = 0;
+	fx->devs[1].is_unprobed = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PARTIAL);
+	/* A device that measures no energy by nature is left out, and the total says so. */
+	fx->devs[1].measures = M_PSTATE;
+	fx->devs[1].is_unprobed = false;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
 	assert_string_equal(fx->gs.v[0].detail, "measured ± 0.400 J (measurement); "
 	    "the sum over the 1 of 2 devices that measured it");
 }
@@ -577,6 +603,52 @@ test_regression_run_not_measured(void **state)
 	assert_string_equal(fx->gs.v[0].detail, "a run did not measure it");
 }
 
+/*
+ * A device of the baseline that the run has but did not measure is left
+ * out of both sides, and the comparison is partly measured: left out
+ * silently, it would read as a drop of its energy.
+ */
+static void
+test_regression_device_left_out(void **state)
+{
+	struct fixture	*fx = *state;
+
+	base_run(&fx->base, 2);
+	base_dev(&fx->base, "GPU-A", 10, 2);
+	base_dev(&fx->base, "GPU-B", 5, 1);
+	fx->dreps[0][0].measured_ns = fx->dreps[0][0].span_ns = 2000000000;
+	fx->dreps[0][1].span_ns = 2000000000;
+	fx->dreps[0][1].method = ENERGY_NONE;
+	add_gate(fx, GATE_REGRESSION, "10");
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PARTIAL);
+	assert_near(fx->gs.v[0].measured, 0, TOL);
+	assert_string_equal(fx->gs.v[0].detail, "baseline 10.000 J (1 runs), now 10.000 J "
+	    "(1 runs): +0.00% +- 0.00%, 1 device; 1 that measured nothing left out of both; "
+	    "device time measured: 2.000 s of 4.000 s");
+	fx->gc.is_partial_measured = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+
+	/* Never identified, it has no id of the baseline's: it may be GPU-B. */
+	fx->gc.is_partial_measured = false;
+	snprintf(fx->devs[1].id, sizeof fx->devs[1].id, "nvml:1");
+	fx->devs[1].measures = 0;
+	fx->devs[1].is_unprobed = true;
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PARTIAL);
+	assert_near(fx->gs.v[0].measured, 0, TOL);
+
+	/* A baseline without a second device: nothing is missing. */
+	baseline_free(&fx->base);
+	base_run(&fx->base, 2);
+	base_dev(&fx->base, "GPU-A", 10, 2);
+	judge(fx, 1);
+	assert_int_equal(fx->gs.v[0].verdict, GATE_PASS);
+	assert_string_equal(fx->gs.v[0].detail, "baseline 10.000 J (1 runs), now 10.000 J "
+	    "(1 runs): +0.00% +- 0.00%, 1 device");
+}
+
 static void
 test_write_text(void **state)
 {
@@ -681,6 +753,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_regression_baseline_not_measured, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_regression_run_not_measured, setup,
+		    teardown),
+		cmocka_unit_test_setup_teardown(test_regression_device_left_out, setup,
 		    teardown),
 		cmocka_unit_test_setup_teardown(test_write_text, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_failure_line, setup, teardown),
