@@ -138,6 +138,7 @@ struct dev_acct {
 	bool		is_data_sampled;	/* the last data was the driver's samples */
 	bool		is_named_some;	/* an answer named processes, usable or not */
 	bool		is_nobody_named;	/* an answer named nobody before any data */
+	bool		is_pid_failed;	/* a per-process call failed */
 	bool		is_other_unknown; /* a window had no load of other processes */
 	/* Readings that failed. */
 	uint64_t	lost_samples;

@@ -180,7 +180,8 @@ struct sample {
 	int64_t		 pid_span_ns;		/* new per-process data covering this long; 0 = none */
 	int64_t		 pid_to_ns;		/* ... up to this time (CLOCK_MONOTONIC, may be
 						   after t_ns: a slow call); 0 = t_ns */
-	bool		 is_pid_unchanged;	/* asked, and nothing new: the last shares stand */
+	bool		 is_pid_unchanged;	/* asked, and nothing new */
+	bool		 is_pid_failed;		/* asked, and the call failed: nothing known */
 	bool		 is_pid_due;		/* in: read per-process data now, whatever its schedule */
 	/* The driver samples behind that data, oldest first; 0: one, with foreign_*. */
 	unsigned	 npid_slots;

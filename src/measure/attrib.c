@@ -332,7 +332,8 @@ pending_idle(struct dev_acct *a)
 static void
 share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns)
 {
-	int64_t	keep = a->data_period_ns;
+	/* As a sample stands for up to 1.5 periods (nvml_decode.h): a late one. */
+	int64_t	keep = a->data_period_ns + a->data_period_ns / 2;
 	double	kept;
 
 	kept = pending_hold(a, &keep);
@@ -419,6 +420,7 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		if (s->is_lost)
 			continue;
 		a->pending_ns += span_ns[i];
+		a->is_pid_failed |= s->is_pid_failed;
 		if (s->is_pid_unchanged && a->has_attrib) {
 			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
 			continue;
@@ -463,8 +465,8 @@ attrib_close(struct attrib *at, struct dev_acct *a, size_t gdev)
 
 	a->pending_mj += e - a->attrib_seen_mj;
 	a->attrib_seen_mj = e;
-	/* Answers that named nobody busy all run: the shares are known, nobody's. */
-	if (!a->has_attrib && a->is_nobody_named && !a->is_named_some) {
+	/* Answers that named nobody busy all run, none failed: the shares are known, nobody's. */
+	if (!a->has_attrib && a->is_nobody_named && !a->is_named_some && !a->is_pid_failed) {
 		a->has_attrib = true;
 		pending_idle(a);
 	}

@@ -228,12 +228,13 @@ proc_span_ns(const struct pid_acct *a, const struct proctree *tree)
 	return (double)(to - a->data_from_ns);
 }
 
-static void
+/* The processes' rows; returns their energies' sum before each is held at 0 or more. */
+static double
 build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 {
 	const struct pid_acct	*a;
 	struct proc_report	*p;
-	double			 span;
+	double			 span, raw = 0;
 	size_t			 i;
 
 	d->procs = xcalloc(run->attrib.pidacct.n, sizeof *d->procs);
@@ -260,9 +261,11 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;
 		p->energy_mj = attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->share_idle_mw);
+		raw += a->attrib_a_mj + d->share_idle_mw * a->attrib_b_ns / 1e9;
 		d->workload_mj += p->energy_mj;
 	}
 	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
+	return raw;
 }
 
 static const struct idle_power *
@@ -305,22 +308,40 @@ build_idle(struct dev_report *d, const struct backend *b, size_t i,
 		d->above_idle_mj = max_d(0, d->energy_mj - d->idle_mw * (double)d->measured_ns / 1e9);
 	/*
 	 * Shared out, an idle power above what the device drew on average
-	 * would give some processes less than nothing and the rest more than
-	 * the device's energy: the mean power bounds it.
+	 * would give the device's dynamic energy a negative sign: the mean
+	 * power bounds it (build_attrib holds each share at 0 or more).
 	 */
 	d->share_idle_mw = d->idle_mw;
 	if (d->has_avg_power && d->avg_power_mw < d->share_idle_mw)
 		d->share_idle_mw = d->avg_power_mw;
 }
 
+/*
+ * The other processes' share, and what is left.  A window that drew less
+ * than the idle power gives its busy processes a negative dynamic part;
+ * a share held at 0 would then leave the others more than their part:
+ * when any was, all are scaled to add up to what the windows shared.
+ */
 static void
-build_attrib(struct dev_report *d, const struct dev_acct *a)
+build_attrib(struct dev_report *d, const struct dev_acct *a, double procs_raw_mj)
 {
+	double	raw, held, k;
+	size_t	i;
+
 	d->has_attrib = account_share_known(a, d->dev) && d->method != ENERGY_NONE;
 	if (!d->has_attrib)
 		return;
 	d->has_other = !a->is_other_unknown;
 	d->other_mj = attrib_energy(a->other_a_mj, a->other_b_ns, d->share_idle_mw);
+	raw = procs_raw_mj + a->other_a_mj + d->share_idle_mw * a->other_b_ns / 1e9;
+	held = d->workload_mj + d->other_mj;
+	if (held > raw && held > 0) {
+		k = max_d(raw, 0) / held;
+		for (i = 0; i < d->nprocs; i++)
+			d->procs[i].energy_mj *= k;
+		d->workload_mj *= k;
+		d->other_mj *= k;
+	}
 	d->unattributed_mj = d->energy_mj - d->workload_mj - d->other_mj;
 	if (d->unattributed_mj < 0)
 		d->unattributed_mj = 0;
@@ -421,8 +442,7 @@ build_device(struct dev_report *d, const struct backend *b, size_t i, size_t gde
 	d->pstate_split = account_state_split(a);
 	d->is_blind = account_is_blind(a);
 	build_idle(d, b, i, &run->params);
-	build_procs(d, gdev, run);
-	build_attrib(d, a);
+	build_attrib(d, a, build_procs(d, gdev, run));
 }
 
 static void

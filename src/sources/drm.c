@@ -313,14 +313,16 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 /*
  * Processes outside the tree are not read.  Where the device says how busy
  * it was (amdgpu's gpu_busy_percent, read once a second), the others' load
- * is that less the workload's (pids from n0 on are this scan's); elsewhere
- * it is unknown, taken as none.
+ * is that less the workload's (pids from n0 on are this scan's), none while
+ * a client of the workload is new (its first scan is its baseline: its
+ * load is not known yet); elsewhere it is unknown, taken as none.
  */
 static void
 drm_others(const struct drm_dev *d, struct sample *s, size_t dev,
     const struct pid_usage_set *pids, size_t n0)
 {
 	unsigned	tree = 0;
+	bool		is_new = false;
 	size_t		k;
 
 	if (!d->has_busy)
@@ -328,8 +330,9 @@ drm_others(const struct drm_dev *d, struct sample *s, size_t dev,
 	for (k = n0; k < pids->n; k++) {
 		if (pids->v[k].dev == dev && pids->v[k].has_util)
 			tree += pids->v[k].sm_pct;
+		is_new |= pids->v[k].dev == dev && !pids->v[k].has_util;
 	}
-	s->foreign_sm_pct = d->busy_pct > tree ? (uint16_t)(d->busy_pct - tree) : 0;
+	s->foreign_sm_pct = d->busy_pct > tree && !is_new ? (uint16_t)(d->busy_pct - tree) : 0;
 	s->foreign_mem_pct = 0;
 	s->valid |= M_FOREIGN;
 }
@@ -417,6 +420,9 @@ drm_note_counts(struct device *devs, size_t ndev)
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
+		/* Its first reading reads the busy figure anew: none of this run's is kept. */
+		d->has_busy = false;
+		d->slow_ns = 0;
 	}
 }
 

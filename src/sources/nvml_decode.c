@@ -223,8 +223,9 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 			*gap_us = v[i].ts_us - v[i - 1].ts_us;
 	}
 	/*
-	 * A sample stands for one sample period at most: a longer spacing
-	 * means samples in which nobody was busy, which the driver leaves out.
+	 * A sample stands for one sample period at most: a spacing of 1.5
+	 * periods or more means samples in which nobody was busy, which the
+	 * driver leaves out.
 	 */
 	cap = period_us > 0 ? period_us : *gap_us > 0 ? *gap_us :
 	    (uint64_t)PID_PERIOD_MAX_NS / NSEC_PER_USEC;
@@ -234,7 +235,8 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 		if (i > 0 && v[i].ts_us != v[i - 1].ts_us)
 			before = v[i - 1].ts_us;
 		w = before == 0 ? first_w : v[i].ts_us - before;
-		if (cap > 0 && w > cap)
+		/* A late sample (jitter) stands for its whole spacing; a missed one's time is idle. */
+		if (cap > 0 && w > cap + cap / 2)
 			w = cap;
 		/* A weight a double holds exactly, so that it converts back. */
 		if (w > UINT64_C(1) << 53)

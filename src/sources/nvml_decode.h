@@ -125,11 +125,12 @@ struct nvml_split {
  * of the previous answer), into usage of the tree's pids and the load of
  * everybody else.  A driver may return several samples per process: each
  * distinct timestamp is one sample, standing for the time since the one
- * before (since_us for the first), but for no longer than one sample
- * period: period_us, the driver's spacing when known (else 0: the
- * smallest spacing in the answer, and with one sample the longest period
- * a driver samples at, PID_PERIOD_MAX_NS); a longer spacing is
- * samples in which nobody was busy.  A process's figure is its time-weighted mean over the whole
+ * before (since_us for the first), but for one sample period only when
+ * that is 1.5 periods or more (a shorter one is a late sample): period_us,
+ * the driver's spacing when known (else 0: the smallest spacing in the
+ * answer, and with one sample the longest period a driver samples at,
+ * PID_PERIOD_MAX_NS); the rest of a longer spacing is samples in which
+ * nobody was busy.  A process's figure is its time-weighted mean over the whole
  * answer, 0 in the samples it is absent from (the driver lists only busy
  * processes).  v is reordered.  For each pid that is_mine accepts and each
  * sample it is in, one struct pid_usage with dev, pid, slot, sm_pct,

@@ -508,8 +508,11 @@ nvml_poll_slots(struct nvml_dev *d, const struct nvml_split *sp, struct sample *
 	s->pid_span_ns = (int64_t)sp->span_us * NSEC_PER_USEC;
 	/* The newest sample ends at its timestamp, on the wall clock. */
 	s->pid_to_ns = (int64_t)d->util_seen_us * NSEC_PER_USEC - d->ctx->real_minus_mono_ns;
-	/* After t_ns when the call took long; before its span, a clock gone wrong. */
-	if (s->pid_to_ns < s->t_ns - s->pid_span_ns)
+	/*
+	 * After t_ns when the call took long, but not after it returned;
+	 * before its span, or after now, the wall clock stepped.
+	 */
+	if (s->pid_to_ns < s->t_ns - s->pid_span_ns || s->pid_to_ns > now_ns())
 		s->pid_to_ns = 0;
 	s->foreign_sm_pct = d->foreign_sm_pct;
 	s->foreign_mem_pct = d->foreign_mem_pct;
@@ -596,6 +599,8 @@ nvml_poll(struct nvml_dev *d, size_t dev, const struct proctree *tree, struct sa
 	} else if (r == NVML_ERROR_NOT_FOUND || r == NVML_SUCCESS) {
 		s->is_pid_unchanged = true;
 		status = 0;
+	} else if (d->has_pid_util) {
+		s->is_pid_failed = true;
 	}
 	nvml_poll_memory(d, nrun, is_mine, tree, status == 1);
 	nvml_poll_emit(d, dev, s->pid_span_ns, pids);

@@ -138,6 +138,21 @@ test_idle_above_mean() {
 	assert_le "$o" "$e" "the others' energy within the device's"
 	# All of it idle, by SM: 5 of 55.
 	assert_near "$(calc "$w / $e")" "$(calc "5 / 55")" 0.01 "the workload's share"
+	# Below the mean, above a part's power: the workload's share of that
+	# part is negative and held at 0, the rest scaled down with it (before:
+	# the others got 1107 J of 1000).
+	run_sim attrib-idle-dip.scn --idle-power=240 -- "$JS_WORK" sleep 4s
+	csv_get s.csv energy_j scope=device device=0
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device=0
+	w=$csv_v
+	csv_get s.csv other_energy_j scope=device device=0
+	o=$csv_v
+	csv_get s.csv unattributed_energy_j scope=device device=0
+	u=$csv_v
+	note "a dip below idle: workload $w J, others $o J, unattributed $u J, of $e J"
+	assert_near "$(calc "$w + $o + $u")" "$e" 0.01 "a dip: the shares add up"
+	assert_le "$o" "$e" "a dip: the others' energy within the device's"
 }
 
 t_run "a shared GPU: the workload gets its arithmetic share" test_shared_gpu_share

@@ -314,6 +314,13 @@ test_unused_gpu() {
 		csv_get s.csv unattributed_energy_j scope=device device=1
 		assert_near "$csv_v" "$e" 0.001 "$t: unattributed: all of the unused GPU's"
 	done
+	# Answers that named nobody, then calls that fail: unknown, not none
+	# (a first version of the rule said 0 J).
+	NVSIM_SCENARIO=$SCN/attrib-fails-late.scn try -t 60 "$JOULESTAT" --nvml-lib="$SIMLIB" \
+	    -q --csv=s.csv -- "$JS_WORK" sleep 2s
+	assert_rc 0
+	csv_get s.csv workload_energy_j scope=device device=0
+	assert_eq "$csv_v" "" "calls failing after answers that named nobody: unknown"
 }
 
 t_run "alone on a GPU: all of its energy" test_alone_gets_all

@@ -312,6 +312,28 @@ test_split_one_sample_unknown_period(void **state)
 	assert_true(sp.span_us == 166000);
 }
 
+/*
+ * Samples late by less than half a period (a driver's timer jitters)
+ * stand for their whole spacing: a lone busy process keeps all of its
+ * time; only a spacing of 1.5 periods or more has a missed, idle sample.
+ */
+static void
+test_split_jitter(void **state)
+{
+	struct nvml_pid_util	norm[] = {
+		{ .ts_us = 1100, .pid = 100, .sm_pct = 50 },
+		{ .ts_us = 1230, .pid = 100, .sm_pct = 50 },
+		{ .ts_us = 1480, .pid = 100, .sm_pct = 50 },
+	};
+	struct pid_usage	mine[3];
+	struct nvml_split	sp;
+
+	(void)state;
+	assert_int_equal(nvml_decode_split(norm, 3, 1000, 100, in_tree, NULL, 0, mine, 3, &sp), 3);
+	/* 100, then 130 whole, then 250 (a missed sample) as 100. */
+	assert_true(sp.span_us == 330);
+}
+
 static void
 test_util_info_layout(void **state)
 {
@@ -745,6 +767,7 @@ main(void)
 		cmocka_unit_test(test_util_info_layout),
 		cmocka_unit_test(test_split_uneven_spacing),
 		cmocka_unit_test(test_split_one_sample_unknown_period),
+		cmocka_unit_test(test_split_jitter),
 		cmocka_unit_test(test_util_samples_layout),
 		cmocka_unit_test(test_util_bad_pids),
 		cmocka_unit_test(test_proc_strides),
