@@ -39,10 +39,14 @@ struct attrib_weights {
  * it whatever the idle power.  Since idle power may only be known at the
  * end of the run, the estimate is kept in two parts that are linear in
  * it: participant i's energy is a_mj[i] + idle_mw * b_ns[i] / 1e9 (see
- * attrib_energy).  Adds to a_mj[i] and b_ns[i].
+ * attrib_energy).  Adds to a_mj[i] and b_ns[i].  e_mj may also hold the
+ * energy of gap_ns in which nobody was busy (time no sample stands for):
+ * that time's idle energy is nobody's, and its energy above idle, which
+ * the busy time drew, is shared as the dynamic energy is.
  */
 void	attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
-	    const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns);
+	    int64_t gap_ns, const double *sm_pct, const double *mem_pct, size_t n,
+	    double *a_mj, double *b_ns);
 
 /* A participant's estimated energy in mJ for idle power idle_mw; never below 0. */
 double	attrib_energy(double a_mj, double b_ns, double idle_mw);

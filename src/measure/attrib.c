@@ -9,7 +9,7 @@
 #include "joulestat/util.h"
 
 void
-attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
+attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns, int64_t gap_ns,
     const double *sm_pct, const double *mem_pct, size_t n, double *a_mj, double *b_ns)
 {
 	double	total = 0, sm_sum = 0, f, g;
@@ -24,7 +24,7 @@ attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
 		f = total > 0 ? (w->w_sm * sm_pct[i] + w->w_mem * mem_pct[i]) / total : 0;
 		g = sm_sum > 0 ? sm_pct[i] / sm_sum : f;
 		a_mj[i] += e_mj * f;
-		b_ns[i] += (double)dt_ns * (g - f);
+		b_ns[i] += (double)dt_ns * (g - f) - (double)gap_ns * f;
 	}
 }
 
@@ -210,8 +210,8 @@ scratch_reserve(struct share_scratch *sc, size_t n)
  */
 static void
 share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
-    const size_t *cand, size_t ncand, int slot, double e_mj, int64_t dt_ns, double other_sm,
-    double other_mem)
+    const size_t *cand, size_t ncand, int slot, double e_mj, int64_t dt_ns, int64_t gap_ns,
+    double other_sm, double other_mem)
 {
 	struct share_scratch	*sc = &at->scratch;
 	struct pid_acct		*p;
@@ -241,7 +241,7 @@ share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
 	sc->mem[n] = other_mem;
 	memset(sc->a, 0, (n + 1) * sizeof *sc->a);
 	memset(sc->b, 0, (n + 1) * sizeof *sc->b);
-	attrib_window(&at->weights, e_mj, dt_ns, sc->sm, sc->mem, n + 1, sc->a, sc->b);
+	attrib_window(&at->weights, e_mj, dt_ns, gap_ns, sc->sm, sc->mem, n + 1, sc->a, sc->b);
 	for (i = 0; i < n; i++) {
 		at->pidacct.v[sc->idx[i]].attrib_a_mj += sc->a[i];
 		at->pidacct.v[sc->idx[i]].attrib_b_ns += sc->b[i];
@@ -255,7 +255,7 @@ share_window(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns,
 static void
 share_pending_as_last(struct attrib *at, struct dev_acct *a, size_t gdev)
 {
-	share_window(at, a, gdev, a->last_window_ns, NULL, 0, -1, a->pending_mj, a->pending_ns,
+	share_window(at, a, gdev, a->last_window_ns, NULL, 0, -1, a->pending_mj, a->pending_ns, 0,
 	    a->last_other_sm_pct, a->last_other_mem_pct);
 	a->pending_mj = 0;
 	a->pending_ns = 0;
@@ -367,30 +367,33 @@ share_pending_none_yet(struct dev_acct *a)
  * sample by sample, each taking its part of the energy by the time it
  * stands for (shares of mean utilization would not be mean shares).  The
  * pending time no sample stands for (before the first data, or a gap the
- * driver left between samples) is idle: nobody was busy in it.
+ * driver left between samples) is idle: nobody was busy in it, so its idle
+ * energy is nobody's, and the energy above idle is the samples' (each
+ * takes its part of that time as a gap, attrib_window).
  */
 static void
 share_pending_by_samples(struct attrib *at, struct dev_acct *a, size_t gdev,
     const struct sample *s)
 {
 	const struct pid_slot	*sl;
-	double			 total = 0, f;
+	double			 spans = 0, f, gap;
 	unsigned		 j;
 
 	for (j = 0; j < s->npid_slots; j++)
-		total += (double)s->pid_slots[j].span_ns;
+		spans += (double)s->pid_slots[j].span_ns;
 	a->is_idle_since_data = false;
-	if (s->npid_slots == 0 || total <= 0) {
+	if (s->npid_slots == 0 || spans <= 0) {
 		share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand, -1,
-		    a->pending_mj, a->pending_ns, a->last_other_sm_pct, a->last_other_mem_pct);
+		    a->pending_mj, a->pending_ns, 0, a->last_other_sm_pct, a->last_other_mem_pct);
 	} else {
-		/* The samples' time, or the pending time if that is longer. */
-		total = max_d(total, (double)a->pending_ns);
+		/* Each sample's part (by its span) of the energy, its time, and the gap's. */
+		gap = max_d((double)a->pending_ns - spans, 0);
 		for (j = 0; j < s->npid_slots; j++) {
 			sl = &s->pid_slots[j];
-			f = (double)sl->span_ns / total;
+			f = (double)sl->span_ns / spans;
 			share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand,
-			    (int)j, a->pending_mj * f, (int64_t)((double)a->pending_ns * f),
+			    (int)j, a->pending_mj * f,
+			    (int64_t)((double)a->pending_ns * f - gap * f), (int64_t)(gap * f),
 			    sl->foreign_sm_pct, sl->foreign_mem_pct);
 		}
 		a->last_other_sm_pct = s->pid_slots[s->npid_slots - 1].foreign_sm_pct;

@@ -291,6 +291,19 @@ test_idle_before_busy() {
 	    "workload energy, high end: the truth and at most 1 s of idle"
 }
 
+# 400 ms busy, 400 ms idle, over and over, at 100 ms readings: the time
+# between samples is idle at idle power, and the energy above idle is the
+# busy samples' (before: by time, which gave the idle time a share of the
+# busy power: 465 J against a truth of 500, and 660 J before that).
+test_bursty() {
+	run_truth attrib-bursty.scn --idle-power=80 -i 100 -- "$JS_WORK" sleep 5s
+	check_share "bursty, -i 100" 0.02
+	# Readings 250 ms apart straddle the turns: each spreads its energy
+	# evenly over its time, which the samples then split.
+	run_truth attrib-bursty.scn --idle-power=80 -i 250 -- "$JS_WORK" sleep 5s
+	check_share "bursty, -i 250" 0.05
+}
+
 # A per-process call that takes 400 ms: its samples reach past its
 # reading, and the time they describe is shared as they said, not taken
 # for idle when the next call brings nothing new (a first version of the
@@ -328,6 +341,7 @@ t_run "a GPU nobody used: the workload's share known, none" test_unused_gpu
 t_run "idle after busy, the process alive: unattributed" test_idle_after_busy
 t_run "idle before the first sample: unattributed but for 1 s at most" test_idle_before_busy
 t_run "a slow per-process call: what its samples describe is shared" test_slow_call
+t_run "busy and idle in turn: idle time's idle energy is nobody's" test_bursty
 t_run "busy from the first reading: idle unknown, share kept" test_busy_from_start_default_idle
 t_run "a shared GPU: the seed's formula" test_shared_seed_formula
 t_run "two processes in the tree" test_two_pid_tree

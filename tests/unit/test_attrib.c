@@ -113,10 +113,30 @@ test_attrib_worked_example(void **state)
 	double				a[3] = { 0 }, b[3] = { 0 };
 
 	(void)state;
-	attrib_window(&w, 250000, SEC(1), sm, mem, 3, a, b);
+	attrib_window(&w, 250000, SEC(1), 0, sm, mem, 3, a, b);
 	assert_near(attrib_energy(a[0], b[0], 30000), 220000.0 * 54 / 109 + 18000, 1e-6);
 	assert_near(attrib_energy(a[1], b[1], 30000), 220000.0 * 45 / 109 + 9000, 1e-6);
 	assert_near(attrib_energy(a[2], b[2], 30000), 220000.0 * 10 / 109 + 3000, 1e-6);
+}
+
+/*
+ * A window of 300 J: 1 s busy (one participant, SM 60%) and 1 s in which
+ * nobody was busy, at an idle power of 80 W: the gap's 80 J of idle is
+ * nobody's, the rest (energy above idle, and the busy second's idle) the
+ * participant's: 220 J.  Without an idle reference it gets all 300 J.
+ */
+static void
+test_attrib_gap(void **state)
+{
+	const struct attrib_weights	w = { 0.7, 0.3 };
+	const double			sm[] = { 60, 0 }, mem[] = { 30, 0 };
+	double				a[2] = { 0 }, b[2] = { 0 };
+
+	(void)state;
+	attrib_window(&w, 300000, SEC(1), SEC(1), sm, mem, 2, a, b);
+	assert_near(attrib_energy(a[0], b[0], 80000), 220000, 1e-6);
+	assert_near(attrib_energy(a[1], b[1], 80000), 0, 1e-6);
+	assert_near(attrib_energy(a[0], b[0], 0), 300000, 1e-6);
 }
 
 /* Idle power known only at the end: two windows give the sum of their estimates. */
@@ -129,8 +149,8 @@ test_attrib_linear_in_idle(void **state)
 	double				a[2] = { 0 }, b[2] = { 0 }, f0, want;
 
 	(void)state;
-	attrib_window(&w, 100000, SEC(1), sm1, mem1, 2, a, b);
-	attrib_window(&w, 300000, SEC(2), sm2, mem2, 2, a, b);
+	attrib_window(&w, 100000, SEC(1), 0, sm1, mem1, 2, a, b);
+	attrib_window(&w, 300000, SEC(2), 0, sm2, mem2, 2, a, b);
 	/* Window 1 for participant 0 at idle 40 W: (100 - 40) x f0 + 40 x 50 / 70. */
 	f0 = (0.7 * 50 + 0.3 * 10) / (0.7 * 50 + 0.3 * 10 + 0.7 * 20);
 	want = 60000 * f0 + 40000 * 50.0 / 70;
@@ -146,7 +166,7 @@ test_attrib_zero_utilization(void **state)
 	double				a[2] = { 0 }, b[2] = { 0 };
 
 	(void)state;
-	attrib_window(&w, 500000, SEC(1), zero, zero, 2, a, b);
+	attrib_window(&w, 500000, SEC(1), 0, zero, zero, 2, a, b);
 	assert_near(attrib_energy(a[0], b[0], 0), 0, 0);
 	assert_near(attrib_energy(a[1], b[1], 100000), 0, 0);
 }
@@ -160,7 +180,7 @@ test_attrib_sm_over_100(void **state)
 	double				a[2] = { 0 }, b[2] = { 0 }, total;
 
 	(void)state;
-	attrib_window(&w, 200000, SEC(1), sm, mem, 2, a, b);
+	attrib_window(&w, 200000, SEC(1), 0, sm, mem, 2, a, b);
 	total = attrib_energy(a[0], b[0], 80000) + attrib_energy(a[1], b[1], 80000);
 	assert_near(total, 200000, 1e-6);
 	assert_near(attrib_energy(a[0], b[0], 80000), 200000 * 0.6, 1e-6);
@@ -180,7 +200,7 @@ test_attrib_alone_gets_all(void **state)
 	size_t				i;
 
 	(void)state;
-	attrib_window(&w, 150000, SEC(1), sm, mem, 2, a, b);
+	attrib_window(&w, 150000, SEC(1), 0, sm, mem, 2, a, b);
 	for (i = 0; i < sizeof idle / sizeof idle[0]; i++) {
 		assert_near(attrib_energy(a[0], b[0], idle[i]), 150000, 1e-6);
 		assert_near(attrib_energy(a[1], b[1], idle[i]), 0, 1e-6);
@@ -200,7 +220,7 @@ test_attrib_partly_busy_shared(void **state)
 	double				a[2] = { 0 }, b[2] = { 0 };
 
 	(void)state;
-	attrib_window(&w, 500000, SEC(2), sm, mem, 2, a, b);
+	attrib_window(&w, 500000, SEC(2), 0, sm, mem, 2, a, b);
 	assert_near(attrib_energy(a[0], b[0], 70000), 360000.0 * 24 / 47 + 140000.0 * 30 / 50,
 	    1e-6);
 	assert_near(attrib_energy(a[1], b[1], 70000), 360000.0 * 23 / 47 + 140000.0 * 20 / 50,
@@ -218,7 +238,7 @@ test_attrib_memory_only(void **state)
 	double				a[2] = { 0 }, b[2] = { 0 };
 
 	(void)state;
-	attrib_window(&w, 100000, SEC(1), sm, mem, 2, a, b);
+	attrib_window(&w, 100000, SEC(1), 0, sm, mem, 2, a, b);
 	assert_near(attrib_energy(a[0], b[0], 60000), 75000, 1e-6);
 	assert_near(attrib_energy(a[1], b[1], 60000), 25000, 1e-6);
 }
@@ -309,6 +329,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_attrib_worked_example),
+		cmocka_unit_test(test_attrib_gap),
 		cmocka_unit_test(test_attrib_linear_in_idle),
 		cmocka_unit_test(test_attrib_zero_utilization),
 		cmocka_unit_test(test_attrib_sm_over_100),
