@@ -126,6 +126,7 @@ struct dev_acct {
 	int64_t		pending_ns;
 	int64_t		last_window_ns;	/* when per-process data last came */
 	int64_t		data_to_ns;	/* the newest time it describes */
+	int64_t		idle_util_ns;	/* the last reading whose device utilization was 0 */
 	int64_t		data_period_ns;	/* the time its newest sample stands for */
 	double		last_other_sm_pct;
 	double		last_other_mem_pct;

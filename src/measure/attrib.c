@@ -376,18 +376,22 @@ share_pending_by_samples(struct attrib *at, struct dev_acct *a, size_t gdev,
     const struct sample *s)
 {
 	const struct pid_slot	*sl;
-	double			 spans = 0, f, gap;
+	double			 spans = 0, f, gap, busy;
+	int64_t			 to = s->pid_to_ns > 0 ? s->pid_to_ns : s->t_ns;
 	unsigned		 j;
 
 	for (j = 0; j < s->npid_slots; j++)
 		spans += (double)s->pid_slots[j].span_ns;
+	/* Nobody was busy before a reading at which the device said so. */
+	busy = a->idle_util_ns > 0 && a->idle_util_ns < to ?
+	    min_d(spans, (double)(to - a->idle_util_ns)) : spans;
 	a->is_idle_since_data = false;
 	if (s->npid_slots == 0 || spans <= 0) {
 		share_window(at, a, gdev, s->t_ns, at->scratch.cand, at->scratch.ncand, -1,
 		    a->pending_mj, a->pending_ns, 0, a->last_other_sm_pct, a->last_other_mem_pct);
 	} else {
 		/* Each sample's part (by its span) of the energy, its time, and the gap's. */
-		gap = max_d((double)a->pending_ns - spans, 0);
+		gap = max_d((double)a->pending_ns - busy, 0);
 		for (j = 0; j < s->npid_slots; j++) {
 			sl = &s->pid_slots[j];
 			f = (double)sl->span_ns / spans;
@@ -424,6 +428,8 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 			continue;
 		a->pending_ns += span_ns[i];
 		a->is_pid_failed |= s->is_pid_failed;
+		if ((s->valid & M_UTIL) && s->util_pct == 0 && s->mem_util_pct == 0)
+			a->idle_util_ns = s->t_ns;
 		if (s->is_pid_unchanged && a->has_attrib) {
 			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
 			continue;
