@@ -125,14 +125,7 @@ test_bad_values() {
 # 500, 112%).
 test_idle_above_mean() {
 	run_sim attrib-idle-high.scn --idle-power=400 -- "$JS_WORK" sleep 2s
-	csv_get s.csv energy_j scope=device device=0
-	e=$csv_v
-	csv_get s.csv workload_energy_j scope=device device=0
-	w=$csv_v
-	csv_get s.csv other_energy_j scope=device device=0
-	o=$csv_v
-	csv_get s.csv unattributed_energy_j scope=device device=0
-	u=$csv_v
+	shares
 	note "workload $w J, others $o J, unattributed $u J, of $e J"
 	assert_near "$(calc "$w + $o + $u")" "$e" 0.01 "the shares add up to the device's energy"
 	assert_le "$o" "$e" "the others' energy within the device's"
@@ -142,14 +135,7 @@ test_idle_above_mean() {
 	# part is negative and held at 0, the rest scaled down with it (before:
 	# the others got 1107 J of 1000).
 	run_sim attrib-idle-dip.scn --idle-power=240 -- "$JS_WORK" sleep 4s
-	csv_get s.csv energy_j scope=device device=0
-	e=$csv_v
-	csv_get s.csv workload_energy_j scope=device device=0
-	w=$csv_v
-	csv_get s.csv other_energy_j scope=device device=0
-	o=$csv_v
-	csv_get s.csv unattributed_energy_j scope=device device=0
-	u=$csv_v
+	shares
 	note "a dip below idle: workload $w J, others $o J, unattributed $u J, of $e J"
 	assert_near "$(calc "$w + $o + $u")" "$e" 0.01 "a dip: the shares add up"
 	assert_le "$o" "$e" "a dip: the others' energy within the device's"

@@ -162,12 +162,7 @@ t_old_amdgpu() {
 # it, 97.4%, other processes "unknown").
 t_others_from_busy() {
 	one_old_client 90 2s --idle-power=30
-	csv_get s.csv energy_j scope=device device=0
-	e=$csv_v
-	csv_get s.csv workload_energy_j scope=device device=0
-	w=$csv_v
-	csv_get s.csv other_energy_j scope=device device=0
-	o=$csv_v
+	shares
 	note "workload $w J, other processes $o J, of $e J"
 	assert_num "$o" "other processes' energy"
 	assert_near "$(calc "$w / $e")" "$(calc "30.1 / 100")" 0.03 "the workload's share"

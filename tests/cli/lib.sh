@@ -126,6 +126,20 @@ csv_get() {
 	    fail "csvtool get $*: $(cat csvtool.err)"
 }
 
+# shares [DEVICE]: device DEVICE's (default 0) energy and its shares in
+# s.csv: e (energy_j), w (workload_energy_j), o (other_energy_j) and u
+# (unattributed_energy_j).
+shares() {
+	csv_get s.csv energy_j scope=device device="${1:-0}"
+	e=$csv_v
+	csv_get s.csv workload_energy_j scope=device device="${1:-0}"
+	w=$csv_v
+	csv_get s.csv other_energy_j scope=device device="${1:-0}"
+	o=$csv_v
+	csv_get s.csv unattributed_energy_j scope=device device="${1:-0}"
+	u=$csv_v
+}
+
 # stat_field PID N: field N of /proc/PID/stat counted after the command
 # name (proc(5)): 1 the state, 2 the parent, 12 user time in clock ticks.
 stat_field() {
