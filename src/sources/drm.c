@@ -279,7 +279,7 @@ static const struct drm_reader drm_readers[] = {
 	{ DRM_S_SCLK,		false,	drm_read_sclk },
 	{ DRM_S_MCLK,		false,	drm_read_mclk },
 	{ DRM_S_IDLE,		false,	drm_read_idle },
-	{ DRM_S_BUSY,		true,	drm_read_busy },
+	{ DRM_S_BUSY,		false,	drm_read_busy },	/* the others' load (drm_others) */
 	{ DRM_S_MEMBUSY,	true,	drm_read_membusy },
 	{ DRM_S_TEMP,		true,	drm_read_temp },
 };
@@ -312,7 +312,7 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 
 /*
  * Processes outside the tree are not read.  Where the device says how busy
- * it was (amdgpu's gpu_busy_percent, read once a second), the others' load
+ * it was (amdgpu's gpu_busy_percent, read at every reading), the others' load
  * is that less the workload's (pids from n0 on are this scan's), none while
  * a client of the workload is new (its first scan is its baseline: its
  * load is not known yet); elsewhere it is unknown, taken as none.
@@ -420,7 +420,7 @@ drm_note_counts(struct device *devs, size_t ndev)
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
-		/* Its first reading reads the busy figure anew: none of this run's is kept. */
+		/* The next run's first reading reads everything anew. */
 		d->has_busy = false;
 		d->slow_ns = 0;
 	}
