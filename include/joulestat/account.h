@@ -227,11 +227,12 @@ void	account_finish(struct dev_acct *a);
 double	account_energy_mj(const struct dev_acct *a, enum energy_method *method);
 
 /*
- * Whether the energy so far is unknown now: readings of what that method
- * counts failed, and their time waits for the next good one's delta.
- * The figure then stands still where the device did not.
+ * Whether the energy so far (by method, account_energy_mj's) is unknown
+ * now: readings of what it counts failed, and their time waits for the
+ * next good one's delta.  The figure then stands still where the device
+ * did not.
  */
-bool	account_energy_is_held(const struct dev_acct *a);
+bool	account_energy_is_held(const struct dev_acct *a, enum energy_method method);
 
 /*
  * NVIDIA performance states from this one on are idle states (P8 is the

@@ -50,6 +50,8 @@ void	attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns,
 
 /* A participant's estimated energy in mJ for idle power idle_mw; never below 0. */
 double	attrib_energy(double a_mj, double b_ns, double idle_mw);
+/* The same, not held at 0: what the windows gave it, below 0 where they drew under idle. */
+double	attrib_energy_raw(double a_mj, double b_ns, double idle_mw);
 
 /* Per-process usage over the run, one entry per (device, pid, starttime). */
 struct pid_acct {

@@ -57,6 +57,17 @@ enum measure {
  * what one sample stands for at most while the period is not known.
  */
 #define PID_PERIOD_MAX_NS	1000000000LL
+
+/*
+ * A sample that comes this long after the one before, in any unit, stands
+ * for the whole spacing (a late one: the driver's timer jitters); beyond
+ * it, for one period, and the rest had samples in which nobody was busy.
+ */
+static inline uint64_t
+pid_late_limit(uint64_t period)
+{
+	return period + period / 2;
+}
 #define PSTATE_MAX		15
 #define DEVICE_MAX_NOTES	16	/* a MIG board lists its up to 7 MIG devices */
 #define DEVICE_NOTE_LEN		200

@@ -574,10 +574,7 @@ account_energy_mj(const struct dev_acct *a, enum energy_method *method)
 }
 
 bool
-account_energy_is_held(const struct dev_acct *a)
+account_energy_is_held(const struct dev_acct *a, enum energy_method method)
 {
-	enum energy_method	m;
-
-	(void)account_energy_mj(a, &m);
-	return a->pend_total_ns > 0 && a->is_pend_counter == (m == ENERGY_COUNTER);
+	return a->pend_total_ns > 0 && a->is_pend_counter == (method == ENERGY_COUNTER);
 }

@@ -29,9 +29,15 @@ attrib_window(const struct attrib_weights *w, double e_mj, int64_t dt_ns, int64_
 }
 
 double
+attrib_energy_raw(double a_mj, double b_ns, double idle_mw)
+{
+	return a_mj + idle_mw * b_ns / 1e9;
+}
+
+double
 attrib_energy(double a_mj, double b_ns, double idle_mw)
 {
-	double	e = a_mj + idle_mw * b_ns / 1e9;
+	double	e = attrib_energy_raw(a_mj, b_ns, idle_mw);
 
 	return e > 0 ? e : 0;
 }
@@ -324,42 +330,27 @@ pending_idle(struct dev_acct *a)
 /*
  * Nothing new from the driver: the pending energy's newest sample period
  * waits, as a sample still to come may describe it (one describes the
- * period before it).  What is older no sample will describe any more: the
- * driver leaves out the samples in which nobody was busy, so it was idle.
- * Figures that are no samples (accounting's, over a process's life) stand
- * until the next.
+ * period before it; a late one up to pid_late_limit of it, and before any
+ * data, the longest a first sample stands for).  What is older no sample
+ * will describe any more: the driver leaves out the samples in which
+ * nobody was busy, so it was idle.  Figures that are no samples
+ * (accounting's, over a process's life) stand until the next.
  */
 static void
 share_pending_unchanged(struct attrib *at, struct dev_acct *a, size_t gdev, int64_t t_ns)
 {
-	/* As a sample stands for up to 1.5 periods (nvml_decode.h): a late one. */
-	int64_t	keep = a->data_period_ns + a->data_period_ns / 2;
+	int64_t	keep = a->has_attrib ? (int64_t)pid_late_limit((uint64_t)a->data_period_ns) :
+		    PID_PERIOD_MAX_NS;
 	double	kept;
 
+	a->is_nobody_named |= !a->has_attrib;
 	kept = pending_hold(a, &keep);
 	share_described(at, a, gdev, t_ns - keep);
-	if (a->pending_ns > 0 && a->is_data_sampled)
+	if (a->pending_ns > 0 && (a->is_data_sampled || !a->has_attrib))
 		pending_idle(a);
 	else if (a->pending_ns > 0)
 		share_pending_as_last(at, a, gdev);
 	pending_restore(a, kept, keep);
-}
-
-/*
- * The driver has named nobody busy since the run began: what is older than
- * the longest a first sample may stand for is idle.
- */
-static void
-share_pending_none_yet(struct dev_acct *a)
-{
-	int64_t	keep = PID_PERIOD_MAX_NS;
-	double	kept;
-
-	kept = pending_hold(a, &keep);
-	if (a->pending_ns > 0)
-		pending_idle(a);
-	pending_restore(a, kept, keep);
-	a->is_nobody_named = true;
 }
 
 /*
@@ -430,12 +421,8 @@ attrib_reading(struct attrib *at, size_t dev_base, size_t ndev, const struct sam
 		a->is_pid_failed |= s->is_pid_failed;
 		if ((s->valid & M_UTIL) && s->util_pct == 0 && s->mem_util_pct == 0)
 			a->idle_util_ns = s->t_ns;
-		if (s->is_pid_unchanged && a->has_attrib) {
-			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
-			continue;
-		}
 		if (s->is_pid_unchanged) {
-			share_pending_none_yet(a);
+			share_pending_unchanged(at, a, dev_base + i, s->t_ns);
 			continue;
 		}
 		/* Samples, though none of them can be the workload's (host pids). */

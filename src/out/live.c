@@ -136,7 +136,7 @@ print_device(struct live *lv, const struct run *run, const struct device *dev,
 		add(&l, ": %.1f W", s->power_mw / 1e3);
 	else
 		add(&l, ": power unknown");
-	if (m != ENERGY_NONE && account_energy_is_held(a))
+	if (m != ENERGY_NONE && account_energy_is_held(a, m))
 		add(&l, ", %.3f J before reads failed (%s)", e / 1e3, text_method_name(m));
 	else if (m != ENERGY_NONE)
 		add(&l, ", %.3f J so far (%s)", e / 1e3, text_method_name(m));

@@ -138,7 +138,7 @@ put_device_fields(struct timeline *tl, const struct device *dev, const struct sa
 		put(tl, ",%.3f", s->power_mw / 1e3);
 	else
 		put(tl, ",");
-	if (m != ENERGY_NONE && !account_energy_is_held(a))
+	if (m != ENERGY_NONE && !account_energy_is_held(a, m))
 		put(tl, ",%.6f,%s", e / 1e3, schema_word_method(m));
 	else
 		put(tl, ",,");

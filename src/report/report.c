@@ -261,7 +261,7 @@ build_procs(struct dev_report *d, size_t gdev, const struct run *run)
 		p->max_gpu_mem_kib = a->max_gpu_mem_kib;
 		p->is_between_ticks = a->is_between_ticks;
 		p->energy_mj = attrib_energy(a->attrib_a_mj, a->attrib_b_ns, d->share_idle_mw);
-		raw += a->attrib_a_mj + d->share_idle_mw * a->attrib_b_ns / 1e9;
+		raw += attrib_energy_raw(a->attrib_a_mj, a->attrib_b_ns, d->share_idle_mw);
 		d->workload_mj += p->energy_mj;
 	}
 	qsort(d->procs, d->nprocs, sizeof *d->procs, proc_cmp);
@@ -333,7 +333,7 @@ build_attrib(struct dev_report *d, const struct dev_acct *a, double procs_raw_mj
 		return;
 	d->has_other = !a->is_other_unknown;
 	d->other_mj = attrib_energy(a->other_a_mj, a->other_b_ns, d->share_idle_mw);
-	raw = procs_raw_mj + a->other_a_mj + d->share_idle_mw * a->other_b_ns / 1e9;
+	raw = procs_raw_mj + attrib_energy_raw(a->other_a_mj, a->other_b_ns, d->share_idle_mw);
 	held = d->workload_mj + d->other_mj;
 	if (held > raw && held > 0) {
 		k = max_d(raw, 0) / held;

@@ -230,13 +230,11 @@ drm_read_busy(struct drm_dev *d, const char *text, struct sample *s)
 {
 	uint64_t	pct;
 
-	d->has_busy = false;
+	(void)d;
 	if (text == NULL || drm_parse_value(text, &pct) != 0 || pct > 100)
 		return;
 	s->util_pct = (uint8_t)pct;
 	s->valid |= M_UTIL;
-	d->has_busy = true;
-	d->busy_pct = (uint8_t)pct;
 }
 
 static void
@@ -318,21 +316,20 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
  * load is not known yet); elsewhere it is unknown, taken as none.
  */
 static void
-drm_others(const struct drm_dev *d, struct sample *s, size_t dev,
-    const struct pid_usage_set *pids, size_t n0)
+drm_others(struct sample *s, size_t dev, const struct pid_usage_set *pids, size_t n0)
 {
 	unsigned	tree = 0;
 	bool		is_new = false;
 	size_t		k;
 
-	if (!d->has_busy)
+	if (!(s->valid & M_UTIL))
 		return;
 	for (k = n0; k < pids->n; k++) {
 		if (pids->v[k].dev == dev && pids->v[k].has_util)
 			tree += pids->v[k].sm_pct;
 		is_new |= pids->v[k].dev == dev && !pids->v[k].has_util;
 	}
-	s->foreign_sm_pct = d->busy_pct > tree && !is_new ? (uint16_t)(d->busy_pct - tree) : 0;
+	s->foreign_sm_pct = s->util_pct > tree && !is_new ? (uint16_t)(s->util_pct - tree) : 0;
 	s->foreign_mem_pct = 0;
 	s->valid |= M_FOREIGN;
 }
@@ -365,7 +362,7 @@ drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 	for (i = 0; i < ndev && span > 0; i++) {
 		out[i].pid_span_ns = span;
 		out[i].valid |= M_PID_UTIL;
-		drm_others(devs[i].priv, &out[i], i, pids, n0);
+		drm_others(&out[i], i, pids, n0);
 	}
 	return 0;
 }
@@ -420,9 +417,7 @@ drm_note_counts(struct device *devs, size_t ndev)
 		memset(d->held, 0, sizeof d->held);
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
-		/* The next run's first reading reads everything anew. */
-		d->has_busy = false;
-		d->slow_ns = 0;
+		d->slow_ns = 0;		/* the next run's first reading reads everything */
 	}
 }
 

@@ -75,8 +75,6 @@ struct drm_dev {
 	int64_t			 last_t_ns;		/* the last reading's time */
 	uint64_t		 asleep;		/* readings without power while suspended */
 	int64_t			 asleep_ns;		/* ... and the time up to each */
-	bool			 has_busy;		/* gpu_busy_percent, as last read */
-	uint8_t			 busy_pct;
 };
 
 /* One DRM client (struct drm_file in the kernel) of the workload. */

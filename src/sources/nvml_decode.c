@@ -236,7 +236,7 @@ nvml_decode_weigh(struct nvml_pid_util *v, size_t n, uint64_t since_us, uint64_t
 			before = v[i - 1].ts_us;
 		w = before == 0 ? first_w : v[i].ts_us - before;
 		/* A late sample (jitter) stands for its whole spacing; a missed one's time is idle. */
-		if (cap > 0 && w > cap + cap / 2)
+		if (cap > 0 && w > pid_late_limit(cap))
 			w = cap;
 		/* A weight a double holds exactly, so that it converts back. */
 		if (w > UINT64_C(1) << 53)

@@ -134,18 +134,17 @@ rapl_sample_zone(struct rapl_zone *z, struct sample *s)
 		if (z->has_prev)
 			z->failed++;
 		return;
-	} else if (!z->has_prev) {
+	}
+	if (!z->has_prev) {
 		z->has_prev = true;
 		z->total_uj = uj;
-		z->prev_uj = uj;
-		z->prev_t_ns = s->t_ns;
 	} else {
 		if (z->wrap_ns > 0 && s->t_ns - z->prev_t_ns > z->wrap_ns)
 			z->late++;
 		z->total_uj += rapl_unwrap(z->prev_uj, uj, z->range_uj);
-		z->prev_uj = uj;
-		z->prev_t_ns = s->t_ns;
 	}
+	z->prev_uj = uj;
+	z->prev_t_ns = s->t_ns;
 	s->energy_mj = z->total_uj / 1000;
 	s->valid = M_ENERGY;
 	s->read_ns = now_ns() - s->t_ns;
