@@ -63,6 +63,7 @@ FAILMALLOC = $(BUILD)/tests/failmalloc.so
 FAILSYS	 = $(BUILD)/tests/failsys.so
 SPAWNTIME = $(BUILD)/tests/spawntime
 TIMERFLOOR = $(BUILD)/tests/timerfloor
+SPAWNFLOOR = $(BUILD)/tests/spawnfloor
 TESTBINS = $(UNITBIN) $(WORK) $(CSVTOOL) $(JSONTOOL) $(SIMLIB) $(FAILMALLOC) $(FAILSYS)
 
 # Per-test timeouts are multiplied by this (slow or instrumented builds).
@@ -108,6 +109,10 @@ $(TIMERFLOOR): tests/tools/timerfloor.c
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $<
 
+$(SPAWNFLOOR): tests/tools/spawnfloor.c
+	@mkdir -p $(@D)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(TESTWARN) -MMD -MP -o $@ $<
+
 # A preload that makes the main program's own allocations fail on demand.
 $(FAILMALLOC): tests/tools/failmalloc.c
 	@mkdir -p $(@D)
@@ -140,7 +145,7 @@ check-valgrind: $(BIN) $(PLOT) $(TESTBINS)
 	    WRAP="valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite" \
 	    sh tests/run.sh
 
-bench: $(BIN) $(WORK) $(SIMLIB) $(SPAWNTIME) $(TIMERFLOOR)
+bench: $(BIN) $(WORK) $(SIMLIB) $(SPAWNTIME) $(TIMERFLOOR) $(SPAWNFLOOR)
 	BUILD=$(BUILD) sh scripts/bench.sh
 
 demo: $(BIN) $(WORK) $(SIMLIB)

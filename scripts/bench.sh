@@ -7,7 +7,9 @@
 #     joulestat's own CPU with a 100-process sleeping tree at 10 and 100 Hz,
 #     no devices; tick cost at 100 Hz for trees of 1, 100 and 1000
 #     processes; 5000 unrelated processes; timer lateness at 1 kHz
-#     and the machine's floor: a bare timer loop at 10 and 100 Hz
+#     and the machine's floors: a bare timer loop at 10 and 100 Hz, and a
+#     wrapper that only forks, execs and waits (in a new cgroup with the
+#     cgroup tracker)
 #  2. the simulated NVML's own cost, apart: the same tree with one
 #     simulated GPU, with and without its per-process data
 #  3. peak RSS of a RSS_SECONDS (default 600) run at 10 Hz on the simulated NVML
@@ -22,6 +24,7 @@ BUILD=${BUILD:-build}
 J=$BUILD/joulestat
 W=$BUILD/tests/js-work
 SPAWNTIME=$BUILD/tests/spawntime
+SPAWNFLOOR=$BUILD/tests/spawnfloor
 RUNS=${RUNS:-30}
 
 # run_fields FIELD... -- ARGS...: the run row's FIELDs of one joulestat run.
@@ -79,28 +82,46 @@ if [ -x /usr/bin/time ]; then
 	bare=$1
 fi
 
-# wrapper_row TRACKER: joulestat -q -- true and /usr/bin/time true measured
-# in turn, ROUNDS (default 3) times each, so that both see the same load;
-# of each, the lowest round's median wall time and mean CPU time.
+# lower OLD NEW: the lower of two figures, NEW alone when OLD is empty.
+lower() {
+	awk -v a="$2" -v b="$1" 'BEGIN { print (b == "" || a < b) ? a : b }'
+}
+
+# wrapper_row TRACKER: joulestat -q -- true, /usr/bin/time true and the
+# floor (spawnfloor: fork, exec, wait and nothing else; with the cgroup
+# tracker, in a cgroup made and removed around it as joulestat's is)
+# measured in turn, ROUNDS (default 3) times each, so that all see the same
+# load; of each, the lowest round's median wall time and mean CPU time.
 wrapper_row() {
 	wtr=$1
+	fl=""
+	if [ "$wtr" = cgroup ]; then
+		fl=$("$J" --list-devices 2>&1 | sed -n 's/^process tree: cgroup .*, under \(.*\))$/\1/p')
+		[ -n "$fl" ] && fl="-c $fl"
+	fi
 	k=0
 	jw=""
 	jc=""
 	tw=""
 	tc=""
+	fw=""
 	while [ $k -lt "${ROUNDS:-3}" ]; do
 		set -- $("$SPAWNTIME" "$RUNS" /usr/bin/time true)
-		tw=$(awk -v a="$1" -v b="$tw" 'BEGIN { print (b == "" || a < b) ? a : b }')
-		tc=$(awk -v a="$4" -v b="$tc" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		tw=$(lower "$tw" "$1")
+		tc=$(lower "$tc" "$4")
 		set -- $("$SPAWNTIME" "$RUNS" "$J" -q --tracker="$wtr" -- true)
-		jw=$(awk -v a="$1" -v b="$jw" 'BEGIN { print (b == "" || a < b) ? a : b }')
-		jc=$(awk -v a="$4" -v b="$jc" 'BEGIN { print (b == "" || a < b) ? a : b }')
+		jw=$(lower "$jw" "$1")
+		jc=$(lower "$jc" "$4")
+		set -- $("$SPAWNTIME" "$RUNS" "$SPAWNFLOOR" $fl true)
+		fw=$(lower "$fw" "$1")
 		k=$((k + 1))
 	done
 	row "joulestat -q -- true vs /usr/bin/time true" "$(awk -v a="$jw" -v b="$tw" -v \
 	    ca="$jc" -v cb="$tc" -v t="$bare" 'BEGIN { printf "%.2f vs %.2f ms = %.2fx (CPU %.2f vs %.2f ms; true %.2f ms)",
 	    a, b, a / b, ca, cb, t }')" "<= 1.1x"
+	row "floor: fork, exec, wait$([ -n "$fl" ] && echo ", in a new cgroup")" \
+	    "$(awk -v a="$fw" -v b="$tw" 'BEGIN { printf "%.2f ms = %.2fx /usr/bin/time", a, a / b }')" \
+	    "(what any wrapper pays here)"
 }
 
 # The machine's floor: a loop that only wakes up at 10 and 100 Hz, as
