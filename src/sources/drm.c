@@ -308,19 +308,32 @@ drm_sample_dev(struct drm_dev *d, struct sample *s)
 
 /* ---- sample ----------------------------------------------------------- */
 
+/* At most a second of the whole device's load is owed (drm_others). */
+#define DRM_OTHERS_OWED_MAX	(100 * NSEC_PER_SEC)
+
 /*
  * Processes outside the tree are not read.  Where the device says how busy
  * it was (amdgpu's gpu_busy_percent, read at every reading), the others' load
  * is that less the workload's (pids from n0 on are this scan's), none while
  * a client of the workload is new (its first scan is its baseline: its
- * load is not known yet); elsewhere it is unknown, taken as none.
+ * load is not known yet); elsewhere it is unknown, taken as none.  The busy
+ * figure is the firmware's, over its own short window, read once, and the
+ * workload's is over the whole span: a load that comes in bursts puts
+ * one above the other by turns.  What the workload's exceeds it by is owed
+ * by the next spans' others, so that the others' load over the run is the
+ * difference of the two averages, not the sum of its positive turns (a
+ * lone workload would otherwise show a phantom other load of half its
+ * swing); a second of the device's load at most, so that a lasting gap
+ * between the two figures does not hide others who come later.
  */
 static void
-drm_others(struct sample *s, size_t dev, const struct pid_usage_set *pids, size_t n0)
+drm_others(struct drm_dev *d, struct sample *s, size_t dev, const struct pid_usage_set *pids,
+    size_t n0, int64_t span_ns)
 {
 	unsigned	tree = 0;
 	bool		is_new = false;
 	size_t		k;
+	int64_t		owed;
 
 	if (!(s->valid & M_UTIL))
 		return;
@@ -329,9 +342,17 @@ drm_others(struct sample *s, size_t dev, const struct pid_usage_set *pids, size_
 			tree += pids->v[k].sm_pct;
 		is_new |= pids->v[k].dev == dev && !pids->v[k].has_util;
 	}
-	s->foreign_sm_pct = s->util_pct > tree && !is_new ? (uint16_t)(s->util_pct - tree) : 0;
+	s->foreign_sm_pct = 0;
 	s->foreign_mem_pct = 0;
 	s->valid |= M_FOREIGN;
+	if (is_new)
+		return;
+	owed = ((int64_t)s->util_pct - (int64_t)tree) * span_ns + d->others_owed;
+	if (owed >= 0) {
+		s->foreign_sm_pct = (uint16_t)((owed + span_ns / 2) / span_ns);
+		d->others_owed = 0;
+	} else
+		d->others_owed = owed > -DRM_OTHERS_OWED_MAX ? owed : -DRM_OTHERS_OWED_MAX;
 }
 
 static int
@@ -362,7 +383,7 @@ drm_sample(struct device *devs, size_t ndev, const struct proctree *tree,
 	for (i = 0; i < ndev && span > 0; i++) {
 		out[i].pid_span_ns = span;
 		out[i].valid |= M_PID_UTIL;
-		drm_others(&out[i], i, pids, n0);
+		drm_others(devs[i].priv, &out[i], i, pids, n0, span);
 	}
 	return 0;
 }
@@ -418,6 +439,7 @@ drm_note_counts(struct device *devs, size_t ndev)
 		d->power_bad = d->sclk_by_clock = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
 		d->slow_ns = 0;		/* the next run's first reading reads everything */
+		d->others_owed = 0;	/* nor is the next run's others' load this one's */
 	}
 }
 

@@ -75,6 +75,9 @@ struct drm_dev {
 	int64_t			 last_t_ns;		/* the last reading's time */
 	uint64_t		 asleep;		/* readings without power while suspended */
 	int64_t			 asleep_ns;		/* ... and the time up to each */
+	int64_t			 others_owed;		/* the workload's load beyond the device's
+							 * busy figure, owed by the others' next
+							 * (percent x ns, <= 0; drm_others) */
 };
 
 /* One DRM client (struct drm_file in the kernel) of the workload. */

@@ -110,16 +110,31 @@ t_denied() {
 	assert_near "$csv_v" 50 2 "SM% of p1 beside the refused one"
 }
 
+# gpu_busy_percent at NOW_US: 10 and 40 by turns of 500 ms (of one length,
+# so that no read sees a file half rewritten).
+busy_tick() {
+	if [ $((($1 - tc) / 500000 % 2)) -eq 0 ]; then
+		fx_put "$FX/sys/class/drm/card1/device/gpu_busy_percent" $'10\n'
+	else
+		fx_put "$FX/sys/class/drm/card1/device/gpu_busy_percent" $'40\n'
+	fi
+}
+
 # amdgpu of Linux 5.14-5.18: percentages per ring, pasid for a client id.
 # one_old_client BUSY SECONDS ARGS...: joulestat -i 50 ARGS on one js-work
 # of SECONDS whose one amdgpu 5.14 client keeps gfx 25% and dma 10% busy,
-# the device's gpu_busy_percent BUSY (none: no such file); its pid in
-# t_file_pid.
+# the device's gpu_busy_percent BUSY (none: no such file; bursts: 10 and 40
+# by turns, busy_tick); its pid in t_file_pid.
 one_old_client() {
+	busy=$1
 	fx_copy drm-amdgpu-input
 	mkdir proc
 	if [ "$1" = none ]; then
 		rm "$FX/sys/class/drm/card1/device/gpu_busy_percent"
+	elif [ "$1" = bursts ]; then
+		tc=$(fx_now_us)
+		busy_tick "$tc"
+		fx_loop busy_tick
 	else
 		printf '%s\n' "$1" >"$FX/sys/class/drm/card1/device/gpu_busy_percent"
 	fi
@@ -132,6 +147,7 @@ one_old_client() {
 	fx_fdinfo amdgpu-5.14.fdinfo "proc/$t_file_pid/fdinfo/4" PDEV=$PDEV ID=32771 GFX=25.0 \
 	    DMA=10.0
 	reap
+	[ "$busy" = bursts ] && fx_stop
 	assert_rc 0
 }
 
@@ -167,6 +183,21 @@ t_others_from_busy() {
 	assert_num "$o" "other processes' energy"
 	assert_near "$(calc "$w / $e")" "$(calc "30.1 / 100")" 0.03 "the workload's share"
 	assert_match err 'taken as its busy time \(gpu_busy_percent\) less the workload.s'
+}
+
+# The busy figure is the firmware's average over a few milliseconds, read
+# once a reading, and a load in bursts puts it above and below the
+# workload's own by turns: here 10 and 40 by turns of 500 ms while the
+# workload's one client keeps gfx 25% busy, their average.  No other
+# process used the device: the workload's share is all of it, not the
+# 85% left when each turn above gave the others its 15 points and each
+# turn below gave them nothing.
+t_others_bursts() {
+	one_old_client bursts 3s --idle-power=30
+	shares
+	note "workload $w J, other processes $o J, of $e J"
+	assert_num "$o" "other processes' energy"
+	assert_near "$(calc "$w / $e")" 1 0.05 "the workload's share"
 }
 
 # The real /proc: the workload's fds (a pipe, /dev/null, the terminal's)
@@ -252,6 +283,8 @@ t_run "a process without permission is named once" t_denied
 t_run "amdgpu: an engine that appears late counts from 0" t_late_engine
 t_run "amdgpu 5.14 fdinfo: ring percentages" t_old_amdgpu
 t_run "amdgpu: other processes' load from the device's busy percent" t_others_from_busy
+t_run "amdgpu: a busy percent that swings about the workload's load is no other load" \
+    t_others_bursts
 t_run "the real /proc: no DRM fd, nothing read" t_real_proc
 t_run "a process holding /dev/kfd: the workload's share is unknown" t_kfd
 t_done
