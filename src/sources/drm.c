@@ -132,7 +132,10 @@ drm_read_energy(struct drm_dev *d, const char *text, struct sample *s)
  * the lowest clock (DPMn in the report), DRM_PSTATE_SLEEP is deep sleep
  * ("S:").  Tables that are not fine-grained mark exact matches only, so
  * they may mark no line: those are matched against the hwmon clock read
- * just before; without either the state is unknown.
+ * just before.  Navi 1x (navi10_print_clk_levels) prints its fine-grained
+ * table at the top clock as two lines and marks neither (the mark is the
+ * third line's, which it leaves out): two level lines that the clock did
+ * not name are the top level.  Otherwise the state is unknown.
  */
 static void
 drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
@@ -140,7 +143,15 @@ drm_read_sclk(struct drm_dev *d, const char *text, struct sample *s)
 	struct drm_dpm	dpm;
 	uint32_t	clock = (s->valid & M_CLOCKS) != 0 ? s->gfx_mhz : 0;
 
-	if (text == NULL || drm_parse_dpm(text, clock, &dpm) != 0 || !dpm.has_current)
+	if (text == NULL || drm_parse_dpm(text, clock, &dpm) != 0)
+		return;
+	if (!dpm.has_current && dpm.is_two_unmarked) {
+		dpm.has_current = true;
+		dpm.level = dpm.top_level;
+		dpm.mhz = dpm.top_mhz;
+		d->sclk_top_unmarked++;
+	}
+	if (!dpm.has_current)
 		return;
 	if (dpm.is_sleep)
 		s->pstate = DRM_PSTATE_SLEEP;
@@ -430,13 +441,18 @@ drm_note_counts(struct device *devs, size_t ndev)
 			    "marked no level", d->sclk_by_clock, d->sclk_by_clock == 1 ? "" : "s",
 			    d->fds[DRM_S_FREQ_HZ] >= 0 ? d->paths[DRM_S_FREQ_HZ] :
 			    d->paths[DRM_S_FREQ_MHZ], d->paths[DRM_S_SCLK]);
+		if (d->sclk_top_unmarked > 0)
+			backend_note(&devs[i], "P-state of %" PRIu64 " reading%s taken as the top "
+			    "level: %s listed two levels and marked neither, as Navi 1x does at "
+			    "its top clock", d->sclk_top_unmarked, d->sclk_top_unmarked == 1 ? "" :
+			    "s", d->paths[DRM_S_SCLK]);
 		if (d->asleep > 0)
 			backend_note(&devs[i], "runtime-suspended at %" PRIu64 " reading%s (%.1f s): "
 			    "its sensors do not answer then, so that time is counted at half the "
 			    "awake power read around it, its bound reaching from none to all of it",
 			    d->asleep, d->asleep == 1 ? "" : "s", (double)d->asleep_ns / 1e9);
 		memset(d->held, 0, sizeof d->held);
-		d->power_bad = d->sclk_by_clock = d->asleep = 0;
+		d->power_bad = d->sclk_by_clock = d->sclk_top_unmarked = d->asleep = 0;
 		d->asleep_ns = d->last_t_ns = 0;	/* the next run's time starts at its first reading */
 		d->slow_ns = 0;		/* the next run's first reading reads everything */
 		d->others_owed = 0;	/* nor is the next run's others' load this one's */

@@ -527,6 +527,9 @@ struct dpm_scan {
 	uint32_t	near_mhz;	/* its clock, */
 	unsigned	near_level;	/* its level, */
 	bool		is_near_lowest;	/* and whether it is the first level line */
+	bool		has_sleep_line;	/* an "S:" line */
+	unsigned	last_level;	/* the last level line's level */
+	uint32_t	last_mhz;	/* and clock */
 };
 
 /* One line of a pp_dpm table. */
@@ -549,6 +552,7 @@ drm_dpm_line(struct drm_dpm *out, char *line, struct dpm_scan *sc)
 	if (drm_dpm_rest(colon != NULL ? colon + 1 : line, &mhz, &is_current) != 0)
 		return -EINVAL;
 	if (is_sleep) {
+		sc->has_sleep_line = true;
 		if (is_current && !out->has_current) {
 			out->has_current = out->is_sleep = true;
 			out->level = out->nlevels;
@@ -573,6 +577,8 @@ drm_dpm_line(struct drm_dpm *out, char *line, struct dpm_scan *sc)
 		sc->near_level = level;
 		sc->is_near_lowest = out->nlevels == 0;
 	}
+	sc->last_level = level;
+	sc->last_mhz = mhz;
 	out->nlevels++;
 	return 0;
 }
@@ -583,7 +589,7 @@ drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out)
 	char		 line[128];
 	const char	*p = text, *nl;
 	size_t		 len;
-	struct dpm_scan	 sc = { clock_mhz, UINT32_MAX, UINT32_MAX, 0, 0, false };
+	struct dpm_scan	 sc = { clock_mhz, UINT32_MAX, UINT32_MAX, 0, 0, false, false, 0, 0 };
 
 	memset(out, 0, sizeof *out);
 	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {
@@ -622,6 +628,11 @@ drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out)
 		out->level = sc.near_level;
 		out->mhz = sc.near_mhz;
 		out->is_lowest = sc.is_near_lowest;
+	}
+	if (!out->has_current && out->nlevels == 2 && !sc.has_sleep_line) {
+		out->is_two_unmarked = true;
+		out->top_level = sc.last_level;
+		out->top_mhz = sc.last_mhz;
 	}
 	return out->nlevels > 0 || out->has_current ? 0 : -EINVAL;
 }

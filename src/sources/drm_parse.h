@@ -82,6 +82,10 @@ struct drm_dpm {
 	unsigned	 level;			/* current line's label, else its place */
 	uint32_t	 mhz;			/* current line's clock */
 	unsigned	 nlevels;		/* level lines (all but "S:") */
+	/* Two level lines, none marked, no "S:" line: the second's label and clock. */
+	bool		 is_two_unmarked;
+	unsigned	 top_level;
+	uint32_t	 top_mhz;
 };
 
 /*

@@ -72,6 +72,7 @@ struct drm_dev {
 	uint64_t		 held[DRM_NSENSORS];	/* failed reads (RC6 holds the last) */
 	uint64_t		 power_bad;		/* power readings out of range */
 	uint64_t		 sclk_by_clock;		/* P-states matched to the hwmon clock */
+	uint64_t		 sclk_top_unmarked;	/* two levels, none marked: the top */
 	int64_t			 last_t_ns;		/* the last reading's time */
 	uint64_t		 asleep;		/* readings without power while suspended */
 	int64_t			 asleep_ns;		/* ... and the time up to each */

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <dirent.h>
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -317,11 +318,16 @@ drm_probe_identity(struct device *dev, int devdir, enum drm_driver driver,
 		device = strtoull(buf, NULL, 16);
 	snprintf(dev->id, sizeof dev->id, "%s", ue->slot);
 	snprintf(dev->bus_id, sizeof dev->bus_id, "%s", ue->slot);
+	/* Its first line: boards without a FRU name give an empty one. */
 	n = read_file(devdir, drm_f_product, buf, sizeof buf);
-	if (n > 1 && driver == DRM_AMDGPU) {
+	if (n > 0) {
 		buf[strcspn(buf, "\n")] = '\0';
+		for (n = (ssize_t)strlen(buf); n > 0 && isspace((unsigned char)buf[n - 1]); n--)
+			buf[n - 1] = '\0';
+	}
+	if (n > 0 && driver == DRM_AMDGPU)
 		snprintf(dev->name, sizeof dev->name, "%.*s", (int)sizeof dev->name - 1, buf);
-	} else if (pciname_device(pn, (unsigned)vendor, (unsigned)device, buf, sizeof buf))
+	else if (pciname_device(pn, (unsigned)vendor, (unsigned)device, buf, sizeof buf))
 		snprintf(dev->name, sizeof dev->name, "%s %.*s", driver == DRM_AMDGPU ? "AMD" :
 		    "Intel", (int)sizeof dev->name - 8, buf);
 	else

@@ -152,6 +152,35 @@ test_dpm_by_clock(void **state)
 	assert_false(dpm.has_current);
 }
 
+/*
+ * Navi 1x at its top clock (navi10_print_clk_levels; LACT's RX 5700 XT):
+ * two level lines, neither marked.  The parser says so and names the top
+ * line; it does not choose it, as a table that is not fine-grained marks
+ * no line for a clock between its levels too.
+ */
+static void
+test_dpm_two_unmarked(void **state)
+{
+	struct drm_dpm	dpm;
+
+	(void)state;
+	assert_int_equal(drm_parse_dpm("0: 300Mhz \n1: 1900Mhz \n", 0, &dpm), 0);
+	assert_false(dpm.has_current);
+	assert_true(dpm.is_two_unmarked);
+	assert_int_equal(dpm.top_level, 1);
+	assert_int_equal(dpm.top_mhz, 1900);
+	/* Marked, matched by the clock, three lines or an "S:" line: not that case. */
+	assert_int_equal(drm_parse_dpm("0: 300Mhz *\n1: 1900Mhz \n", 0, &dpm), 0);
+	assert_false(dpm.is_two_unmarked);
+	assert_int_equal(drm_parse_dpm("0: 300Mhz \n1: 1900Mhz \n", 1899, &dpm), 0);
+	assert_true(dpm.is_by_clock);
+	assert_false(dpm.is_two_unmarked);
+	assert_int_equal(drm_parse_dpm("0: 300Mhz \n1: 1000Mhz \n2: 1900Mhz \n", 0, &dpm), 0);
+	assert_false(dpm.is_two_unmarked);
+	assert_int_equal(drm_parse_dpm("S: 19Mhz \n1: 500Mhz \n2: 1900Mhz \n", 0, &dpm), 0);
+	assert_false(dpm.is_two_unmarked);
+}
+
 static void
 test_dpm_garbage(void **state)
 {
@@ -222,6 +251,7 @@ main(void)
 		cmocka_unit_test(test_dpm_fine_grained_sleep),
 		cmocka_unit_test(test_dpm_other_shapes),
 		cmocka_unit_test(test_dpm_by_clock),
+		cmocka_unit_test(test_dpm_two_unmarked),
 		cmocka_unit_test(test_dpm_garbage),
 		cmocka_unit_test(test_uevent_and_values),
 	};
