@@ -145,7 +145,8 @@ backend_list_dir(int dirfd, void *v, size_t max, size_t size,
 {
 	struct dirent	*de;
 	DIR		*dir;
-	size_t		 n = 0;
+	char		*all = NULL;
+	size_t		 n = 0, cap = 0;
 	int		 fd;
 
 	/* A duplicate, so that closedir leaves the caller's fd open. */
@@ -155,12 +156,20 @@ backend_list_dir(int dirfd, void *v, size_t max, size_t size,
 		close(fd);
 		return 0;
 	}
-	while ((de = readdir(dir)) != NULL && n < max) {
-		if (keep(de->d_name, (char *)v + n * size))
+	/* All of them, then the first max in order: readdir's order is no order. */
+	while ((de = readdir(dir)) != NULL) {
+		if (n == cap)
+			all = xreallocarray(all, cap = cap * 2 + 16, size);
+		if (keep(de->d_name, all + n * size))
 			n++;
 	}
 	closedir(dir);
-	qsort(v, n, size, cmp);
+	if (n > 0)
+		qsort(all, n, size, cmp);
+	n = n < max ? n : max;
+	if (n > 0)
+		memcpy(v, all, n * size);
+	free(all);
 	return n;
 }
 

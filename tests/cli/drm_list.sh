@@ -146,8 +146,24 @@ t_capture() {
 	[ ! -e cap2/proc/4242/fdinfo/3 ] || fail "a socket's fdinfo was captured"
 }
 
+# More cards than joulestat takes (64; a node of GPUs split into partitions
+# has hundreds of DRM minors): the lowest numbers are kept, not the first
+# the directory happens to list.  card1 is the fixture's amdgpu; cards 2 to
+# 400, made in a shuffled order, are virtio GPUs like its card0.
+t_many_cards() {
+	fx_copy drm-amdgpu-input
+	for n in $(seq 2 400 | shuf); do
+		cp -a "$FX/sys/class/drm/card0" "$FX/sys/class/drm/card$n"
+	done
+	try env JOULESTAT_SYSFS_ROOT="$FX/sys" JOULESTAT_LIBPCI=/nonexistent/libpci.so.3 \
+	    "$JOULESTAT" --list-devices
+	assert_rc 0
+	assert_match out '^0: AMD Radeon RX 7900 XTX  0000:03:00\.0$'
+}
+
 t_run "amdgpu with power1_average only" t_amdgpu_average
 t_run "newer amdgpu with power1_input, beside a virtio GPU" t_amdgpu_input
+t_run "400 cards: the lowest numbers are kept" t_many_cards
 t_run "i915 dGPU" t_i915
 t_run "xe dGPU, card and package energy" t_xe
 t_run "two-package RAPL machine" t_rapl
