@@ -609,10 +609,12 @@ drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out)
 	 * the kernel calls a clock below half the lowest level deep sleep
 	 * (and newer kernels print it as "S:"), so a sleeping GPU's "1: 0Mhz *"
 	 * is deep sleep, not level 1.  The first level line is the lowest
-	 * level itself, never below it.
+	 * level itself, never below it, unless its clock is 0: the SMU reads
+	 * the clock of a powered-off graphics block (GFXOFF) as 0, and tables
+	 * whose lowest level then reads 0 too mark it ("0: 0Mhz *").
 	 */
-	if (out->has_current && !out->is_sleep && !out->is_lowest &&
-	    sc.min_other != UINT32_MAX && out->mhz < sc.min_other / 2) {
+	if (out->has_current && !out->is_sleep && (out->mhz == 0 || (!out->is_lowest &&
+	    sc.min_other != UINT32_MAX && out->mhz < sc.min_other / 2))) {
 		out->is_sleep = true;
 		out->is_deduced_sleep = true;
 	}

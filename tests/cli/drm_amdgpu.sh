@@ -139,10 +139,11 @@ t_level_by_clock() {
 }
 
 # A table the parser refuses, or no current line and a clock between the
-# levels: the P-state is unknown for that time, never a made-up level.
+# levels of three: the P-state is unknown for that time, never a made-up
+# level (two unmarked levels are Navi 1x at its top one: drm_real.sh).
 t_unknown_level() {
 	fx_copy drm-amdgpu-avg
-	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" $'0: 300Mhz \n1: 600Mhz \n'
+	fx_put "$FX/sys/class/drm/card0/device/pp_dpm_sclk" $'0: 300Mhz \n1: 600Mhz \n2: 900Mhz \n'
 	fx_set "$FX/sys/class/drm/card0/device/hwmon/hwmon0/freq1_input" 450000000
 	try env JOULESTAT_SYSFS_ROOT="$FX/sys" "$JOULESTAT" -i 50 --csv=s.csv -- "$JS_WORK" sleep 300ms
 	assert_rc 0

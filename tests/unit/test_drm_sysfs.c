@@ -77,6 +77,13 @@ test_dpm_fine_grained_sleep(void **state)
 	assert_int_equal(drm_parse_dpm("0: 500Mhz\n1: 250Mhz *\n2: 2100Mhz\n", 0, &dpm), 0);
 	assert_false(dpm.is_sleep);
 	assert_int_equal(dpm.level, 1);
+	/*
+	 * RX 6600 XT with its graphics block off (GFXOFF): every clock reads 0,
+	 * the lowest level's too, and both lines are marked.  Asleep, not DPM0.
+	 */
+	assert_int_equal(drm_parse_dpm("0: 0Mhz *\n1: 0Mhz *\n", 0, &dpm), 0);
+	assert_true(dpm.is_sleep);
+	assert_true(dpm.is_deduced_sleep);
 	/* RX 6600 at work: the middle line is the current clock, level 1. */
 	assert_int_equal(drm_parse_dpm("0: 500Mhz \n1: 2605Mhz *\n2: 2700Mhz \n", 0, &dpm), 0);
 	assert_false(dpm.is_sleep);
