@@ -160,6 +160,7 @@ backend_list_dir(int dirfd, void *v, size_t max, size_t size,
 	while ((de = readdir(dir)) != NULL) {
 		if (n == cap)
 			all = xreallocarray(all, cap = cap * 2 + 16, size);
+		memset(all + n * size, 0, size);	/* keep fills only what it parses */
 		if (keep(de->d_name, all + n * size))
 			n++;
 	}
