@@ -649,7 +649,7 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
 	*devs = NULL;
 	*ndev = 0;
 	ctx = xcalloc(1, sizeof *ctx);
-	if (nvml_load(ctx, sc->nvml_lib, err) != 0) {
+	if (nvml_load(ctx, sc->nvml_lib, sc->dev_root != NULL ? sc->dev_root : "/dev", err) != 0) {
 		free(ctx);
 		return -1;
 	}

@@ -155,17 +155,29 @@ nvml_resolve(struct nvml_ctx *ctx, const char *path, struct errbuf *err)
 	return 0;
 }
 
+/* WSL2's GPU device: NVML reaches the GPU through it, with no NVIDIA module loaded. */
+static bool
+has_wsl_gpu(const char *dev_root)
+{
+	char	path[512];
+
+	snprintf(path, sizeof path, "%s/dxg", dev_root);
+	return access(path, F_OK) == 0;
+}
+
 int
-nvml_load(struct nvml_ctx *ctx, const char *path, struct errbuf *err)
+nvml_load(struct nvml_ctx *ctx, const char *path, const char *dev_root, struct errbuf *err)
 {
 	nvmlReturn_t	r;
 
 	/*
 	 * Without the NVIDIA kernel module (which creates /proc/driver/nvidia)
-	 * NVML cannot start: spare the loader's search of every library
-	 * directory for a library that is not there.  A path given is tried.
+	 * NVML cannot start, but on WSL2, where the GPU is /dev/dxg: spare the
+	 * loader's search of every library directory for a library that is
+	 * not there.  A path given is tried.
 	 */
-	if (path == NULL && access("/proc/driver/nvidia", F_OK) != 0 && errno == ENOENT) {
+	if (path == NULL && access("/proc/driver/nvidia", F_OK) != 0 && errno == ENOENT &&
+	    !has_wsl_gpu(dev_root)) {
 		errbuf_set(err, "not available: no NVIDIA driver loaded (no /proc/driver/nvidia)");
 		return -1;
 	}

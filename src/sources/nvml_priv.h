@@ -239,10 +239,13 @@ void		 nvml_mig_notes(const struct nvml_dev *d, struct device *dev);
 /* ---- nvml_lib.c ------------------------------------------------------- */
 
 /*
- * dlopen path (NULL: libnvidia-ml.so.1), resolve the symbols and call
- * nvmlInit.  Returns 0, or -1 with "not available: ..." in err.
+ * dlopen path (NULL: libnvidia-ml.so.1, unless no NVIDIA driver is there:
+ * no /proc/driver/nvidia and no WSL2 GPU under dev_root), resolve the
+ * symbols and call nvmlInit.  Returns 0, or -1 with "not available: ..."
+ * in err.
  */
-int		 nvml_load(struct nvml_ctx *ctx, const char *path, struct errbuf *err);
+int		 nvml_load(struct nvml_ctx *ctx, const char *path, const char *dev_root,
+		    struct errbuf *err);
 /* nvmlShutdown, dlclose, and free ctx with its devices' buffers. */
 void		 nvml_unload(struct nvml_ctx *ctx);
 /* nvmlErrorString, or "unknown error". */

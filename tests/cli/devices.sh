@@ -146,8 +146,28 @@ t_rocr_and_ze() {
 	assert_match j.json '"backend": "drm"'
 }
 
+# WSL2 reaches the GPU through /dev/dxg and loads no NVIDIA kernel module,
+# so there is no /proc/driver/nvidia: NVML is still looked for in the
+# loader's path (here the simulated one, by LD_LIBRARY_PATH); without
+# either, nothing is searched for.
+t_wsl2() {
+	[ ! -e /proc/driver/nvidia ] || skip "this machine has an NVIDIA driver"
+	mkdir dev
+	: >dev/dxg
+	try env LD_LIBRARY_PATH="$(dirname "$SIMLIB")" NVSIM_SCENARIO="$SCN/demo.scn" \
+	    JOULESTAT_DEV_ROOT="$PWD/dev" "$JOULESTAT" --list-devices
+	assert_rc 0
+	assert_match out '^0: NVIDIA H100 '
+	rm dev/dxg
+	try env LD_LIBRARY_PATH="$(dirname "$SIMLIB")" NVSIM_SCENARIO="$SCN/demo.scn" \
+	    JOULESTAT_DEV_ROOT="$PWD/dev" "$JOULESTAT" --list-devices
+	assert_rc 0
+	assert_match out '^nvml: not available: no NVIDIA driver loaded'
+}
+
 t_run "the GPU of card1 is device 0, by every name" t_card1_is_0
 t_run "-d, --idle-power, gates and the report use one numbering" t_numbers_everywhere
 t_run "CUDA_VISIBLE_DEVICES by index, UUID and empty; -d all and -d win" t_cuda_visible
 t_run "ROCR/HIP_VISIBLE_DEVICES and ZE_AFFINITY_MASK hide only their GPUs" t_rocr_and_ze
+t_run "WSL2: /dev/dxg and no /proc/driver/nvidia still loads NVML" t_wsl2
 t_done
