@@ -84,6 +84,7 @@ main(int argc, char **argv)
 	}
 	/* An explicit - on a closed stdout is an error, not a silent loss. */
 	cfg.out.is_stdout_closed = (closed & (1u << STDOUT_FILENO)) != 0;
+	cfg.closed_std = closed;
 	status = option_commands[cfg.action](&cfg);
 	config_free(&cfg);
 	return status;

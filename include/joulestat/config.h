@@ -53,6 +53,7 @@ struct config {
 	size_t			 npids;
 	char			**argv;		/* workload, NULL-terminated (argc > 0) */
 	int			 argc;
+	unsigned		 closed_std;	/* bit per fd 0-2 joulestat started without */
 	struct devsel		 devsel;	/* -d, parsed: empty = every device */
 	struct source_config	 sources;	/* what the backends need; sel = &devsel */
 	double			 w_sm;		/* --attrib-weights */

@@ -29,13 +29,14 @@ struct child {
 /*
  * Fork a corked child that will exec argv (searched in PATH).  The child
  * restores child_mask as its signal mask and SIGPIPE to pipe_action before
- * exec.  With cgroup_fd (a cgroup v2 directory, else -1) the child is born
+ * exec, and closes the fds 0-2 whose bits closed_std sets.  With cgroup_fd (a cgroup v2 directory, else -1) the child is born
  * in that cgroup where the kernel can (clone3 with CLONE_INTO_CGROUP, 5.7),
  * which costs far less than moving it there; c->is_in_cgroup says whether
  * it was.  Returns 0, or -1 with a cause in err (fork or pipe failed).
  */
 int	launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
-	    const struct sigaction *pipe_action, int cgroup_fd, struct errbuf *err);
+	    const struct sigaction *pipe_action, unsigned closed_std, int cgroup_fd,
+	    struct errbuf *err);
 
 /*
  * Release the child and wait until it has exec'd or failed to.  Returns 0

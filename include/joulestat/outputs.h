@@ -39,11 +39,14 @@ struct output_paths {
 	bool		 is_github;	/* a GitHub Actions step: annotate failed gates */
 	bool		 is_quiet;	/* -q: no report */
 	bool		 is_stdout_closed; /* joulestat started with fd 1 closed */
+	const char *const *inputs;	/* files the command reads (NULL-ended), or NULL:
+					   no output may name one */
 };
 
 /* A file output: the temporary file written in place of path, renamed at the end. */
 struct out_file {
 	const char	*path;
+	char		*target;	/* the file path's symlinks lead to, or NULL */
 	char		*tmp;		/* NULL: written in place (stdout, a FIFO, a device) */
 	mode_t		 mode;		/* what a plain open would have given path */
 };

@@ -49,6 +49,7 @@ struct run_params {
 	bool			 is_exclusive;	/* --exclusive */
 	const struct jobinfo	*job;		/* host, rank, job */
 	const char		*visible;	/* the runtimes' device masks, for the report */
+	unsigned		 closed_std;	/* fds 0-2 the workload gets closed, as joulestat did */
 };
 
 #define PIDFD_ENDED	(-1)	/* the attached process has ended */

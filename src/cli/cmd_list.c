@@ -95,6 +95,19 @@ write_json(const char *path, const struct run *run, const struct devsel *sel)
 	return outputs_write_one(path, emit_list, &d) == 0 ? 0 : EXIT_TOOL;
 }
 
+/* The --json file is checked as a run's outputs are, before anything is probed. */
+static int
+check_json(const char *path)
+{
+	const struct output_paths	paths = { .is_quiet = true, .json_path = path };
+	struct errbuf			err = { "" };
+
+	if (outputs_check(&paths, &err) == 0)
+		return 0;
+	warnmsg("%s", err.msg);
+	return EXIT_TOOL;
+}
+
 int
 cmd_list_devices(const struct config *cfg)
 {
@@ -103,6 +116,8 @@ cmd_list_devices(const struct config *cfg)
 	size_t		i, k, n = 0;
 	int		status = 0;
 
+	if (cfg->out.json_path != NULL && (status = check_json(cfg->out.json_path)) != 0)
+		return status;
 	/* Every device is listed; the masks only say which the workload would see. */
 	cfg->sources.sel->is_listing = true;
 	setup_probe(&run, &cfg->sources);

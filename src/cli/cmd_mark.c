@@ -6,6 +6,8 @@
  */
 #include "joulestat/commands.h"
 
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <popt.h>
@@ -59,14 +61,21 @@ print_help(void)
 static int
 send_line(const char *path, const char *line)
 {
-	size_t	len = strlen(line);
-	ssize_t	n;
-	int	fd;
+	struct stat	st;
+	size_t		len = strlen(line);
+	ssize_t		n;
+	int		fd;
 
 	/* Non-blocking: with no joulestat reading it, say so instead of hanging. */
 	if ((fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) == -1) {
 		warnmsg("mark: cannot open %s: %s", path, errno == ENXIO ?
 		    "no joulestat is reading it" : strerror(errno));
+		return EXIT_TOOL;
+	}
+	/* joulestat's is a FIFO: a file of that name is somebody else's, and stays as it is. */
+	if (fstat(fd, &st) != 0 || !S_ISFIFO(st.st_mode)) {
+		close(fd);
+		warnmsg("mark: %s is not a FIFO, so no joulestat is reading it", path);
 		return EXIT_TOOL;
 	}
 	while ((n = write(fd, line, len)) == -1 && errno == EAGAIN)

@@ -6,6 +6,8 @@
  */
 #include "joulestat/commands.h"
 
+#include <sys/stat.h>
+
 #include <popt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,6 +162,42 @@ write_outputs(const struct merge_opts *o, const struct merge_job *job)
 	return rc;
 }
 
+/*
+ * The outputs, checked as a run's are, and against the files merged: no
+ * output may replace one of them.
+ */
+static int
+check_outputs(const struct merge_opts *o, const char **files)
+{
+	const char		*text = o->is_quiet ? NULL : text_path(o);
+	const struct output_paths paths = {
+		.is_quiet = text == NULL || strcmp(text, "-") == 0,
+		.output = text,
+		.csv_path = o->csv,
+		.json_path = o->json,
+		.inputs = files,
+	};
+	struct errbuf		 err = { "" };
+	struct stat		 a, b;
+	size_t			 i, k;
+
+	if (outputs_check(&paths, &err) != 0) {
+		warnmsg("merge: %s", err.msg);
+		return -1;
+	}
+	/* A rank given twice would be counted twice. */
+	for (i = 0; files[i] != NULL; i++) {
+		for (k = 0; k < i && stat(files[i], &a) == 0; k++) {
+			if (stat(files[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
+				warnmsg("merge: %s and %s are the same file", VIS(files[k]),
+				    VIS(files[i]));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
 /* Read every file into one job; the outputs are opened only when all of them read. */
 static int
 merge_files(const struct merge_opts *o, const char **files)
@@ -170,6 +208,8 @@ merge_files(const struct merge_opts *o, const char **files)
 	size_t			i;
 	int			status = EXIT_TOOL;
 
+	if (check_outputs(o, files) != 0)
+		return EXIT_TOOL;
 	for (i = 0; files[i] != NULL; i++) {
 		if (merge_load_file(&r, files[i], &err) != 0 ||
 		    merge_job_add(&job, &r, &err) != 0) {

@@ -88,7 +88,8 @@ load(const char *path, struct errbuf *err)
 static int
 report_run(const struct report_opts *ro, const char *path)
 {
-	struct output_paths	 paths = { .is_quiet = true };
+	const char		*inputs[] = { path, NULL };
+	struct output_paths	 paths = { .is_quiet = true, .inputs = inputs };
 	struct outputs		 o;
 	struct errbuf		 err = { "" };
 	json_t			*doc;

@@ -135,7 +135,7 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
     struct report *reps, size_t *nreps, bool *is_failed, int *sig)
 {
 	struct report	rep;
-	unsigned	k, total = cfg->warmup + cfg->repeat;
+	unsigned	k, done = 0, total = cfg->warmup + cfg->repeat;
 	int		status = 0, seen;
 
 	for (k = 0; k < total && status == 0; k++) {
@@ -150,6 +150,7 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 		seen = run->signals_seen;
 		if (run_once(run, ss, lv, &rep, is_failed) != 0)
 			return -1;
+		done++;
 		status = rep.exit_status;
 		if (run->index > 0)
 			reps[(*nreps)++] = rep;
@@ -163,8 +164,8 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 			break;
 		}
 	}
-	if (*sig != 0 && k > 0)
-		warnmsg("signal %d: the series was interrupted after %u of %u runs", *sig, k,
+	if (*sig != 0 && done > 0)
+		warnmsg("signal %d: the series was interrupted after %u of %u runs", *sig, done,
 		    total);
 	else if (*sig != 0 && run->is_attach)
 		warnmsg("signal %d before the measurement started: nothing was measured", *sig);
@@ -174,8 +175,9 @@ run_series(struct run *run, const struct config *cfg, struct sigstate *ss, struc
 }
 
 /*
- * Everything before the first run: the baseline, outputs, devices and
- * their selection, the device locks, clock locks, the idle baseline.
+ * Everything before the first run: the baseline, devices and their
+ * selection, the device locks, clock locks, the idle baseline, then the
+ * outputs.
  * Returns 0, -1 when set-up failed (after saying why), or the number of
  * a signal that ended it.
  */
@@ -199,12 +201,28 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 		return -1;
 	}
 	setup_fit_interval(run, cfg->interval_ms);
-	/* Before the outputs are opened: giving up on a lock must not empty them. */
 	if (cfg->is_exclusive &&
 	    (rc = setup_take_devices(run, &p->ex, cfg->exclusive_wait_s, sigfd)) != 0)
 		return rc;
+	if (cfg->lock.kind != CLOCK_LOCK_NONE &&
+	    setup_lock_clocks(run, &cfg->lock, cfg->is_lock_required) != 0)
+		return -1;
+	if (cfg->npids > 0 && setup_attach(run, &err) != 0) {
+		warnmsg("%s", err.msg);
+		return -1;
+	}
+	if (cfg->idle_baseline_s > 0 &&
+	    (rc = reading_idle_baseline(run, cfg->idle_baseline_s, sigfd)) != 0) {
+		warnmsg("signal %d during --idle-baseline: the command was not run", rc);
+		return rc;
+	}
+	/*
+	 * The outputs last: a set-up that gives up (a lock, a clock lock, an
+	 * attach, a signal during the baseline) must not empty the timeline,
+	 * which is written in place.  One that cannot be created is still
+	 * said before the workload runs.
+	 */
 	outputs_open(o);
-	/* An output that cannot be created is said before the workload runs. */
 	if (o->is_failed)
 		return -1;
 	/* The workload's phase marks (-p processes cannot be told where); without them, a note. */
@@ -218,18 +236,6 @@ prepare(struct run *run, const struct config *cfg, struct outputs *o, struct pre
 	if (p->sinks.timeline != NULL || p->sinks.live != NULL) {
 		run->on_reading = on_reading;
 		run->on_reading_arg = &p->sinks;
-	}
-	if (cfg->lock.kind != CLOCK_LOCK_NONE &&
-	    setup_lock_clocks(run, &cfg->lock, cfg->is_lock_required) != 0)
-		return -1;
-	if (cfg->npids > 0 && setup_attach(run, &err) != 0) {
-		warnmsg("%s", err.msg);
-		return -1;
-	}
-	if (cfg->idle_baseline_s > 0 &&
-	    (rc = reading_idle_baseline(run, cfg->idle_baseline_s, sigfd)) != 0) {
-		warnmsg("signal %d during --idle-baseline: the command was not run", rc);
-		return rc;
 	}
 	return 0;
 }
@@ -252,7 +258,7 @@ cmd_run(const struct config *cfg)
 {
 	struct run	 run = {
 		.params = { cfg->argv, cfg->argc, cfg->pids, cfg->npids, cfg->idle, cfg->nidle,
-		    cfg->is_exclusive, &cfg->job },
+		    cfg->is_exclusive, &cfg->job, NULL, cfg->closed_std },
 		.interval_ms = cfg->interval_ms,
 		.descendants = cfg->descendants,
 		.tracker = cfg->tracker,

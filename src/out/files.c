@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,9 +42,11 @@ plain_mode(void)
 
 /*
  * A regular file (or a name not there yet): a temporary file beside it,
- * renamed over it by close_output.  Anything else (a FIFO, a terminal,
- * /dev/null) is opened as it is, without blocking on a FIFO that has no
- * reader yet: that is an error rather than a wait no signal can end.
+ * renamed over it by close_output; through a symbolic link (such as
+ * /dev/stdout to a file), beside the file it leads to, which is replaced
+ * and the link kept.  Anything else (a FIFO, a terminal, /dev/null) is
+ * opened as it is, without blocking on a FIFO that has no reader yet:
+ * that is an error rather than a wait no signal can end.
  */
 static FILE *
 open_file(const char *path, struct out_file *of)
@@ -58,26 +61,36 @@ open_file(const char *path, struct out_file *of)
 			return NULL;
 		return fdopen(fd, "w");
 	}
+	if (is_there && lstat(path, &st) == 0 && S_ISLNK(st.st_mode) &&
+	    (of->target = realpath(path, NULL)) != NULL)
+		path = of->target;
+	if (is_there && stat(path, &st) != 0)
+		goto fail;
 	of->mode = is_there ? st.st_mode & 07777 : plain_mode();
 	dir = xstrdup(path);
 	base = xstrdup(path);
-	/* The six characters mkostemp replaces. */
+	/* The six characters mkostemp replaces; a name too long for ".NAME." a plain prefix. */
 	memset(unique, 'X', sizeof unique - 1);
 	unique[sizeof unique - 1] = '\0';
-	if (asprintf(&of->tmp, "%s/.%s.%s", dirname(dir), basename(base), unique) == -1)
+	if (asprintf(&of->tmp, "%s/.%s.%s", dirname(dir), strlen(basename(base)) + 8 > NAME_MAX ?
+	    PROGNAME : basename(base), unique) == -1)
 		of->tmp = NULL;
 	free(dir);
 	free(base);
 	if (of->tmp == NULL) {
 		errno = ENOMEM;
-		return NULL;
+		goto fail;
 	}
 	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) == -1) {
 		free(of->tmp);
 		of->tmp = NULL;
-		return NULL;
+		goto fail;
 	}
 	return fdopen(fd, "w");
+fail:
+	free(of->target);
+	of->target = NULL;
+	return NULL;
 }
 
 /* How an output is named in a message: "-" is standard output. */
@@ -153,14 +166,46 @@ identity(const char *path, char *key, size_t size)
 	return ok;
 }
 
-/* Is path the file behind joulestat's fd (its stdout or stderr)? */
+/*
+ * Is path the file behind joulestat's fd (its stdin, stdout or stderr)?
+ * Only a regular file is lost by being both: a device such as /dev/null
+ * or a terminal takes both.
+ */
 static bool
 is_fd_file(const char *path, int fd)
 {
 	struct stat	a, b;
 
-	return stat(path, &a) == 0 && fstat(fd, &b) == 0 && a.st_dev == b.st_dev &&
-	    a.st_ino == b.st_ino;
+	return stat(path, &a) == 0 && S_ISREG(a.st_mode) && fstat(fd, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
+/* The standard stream whose file path is, or NULL. */
+static const char *
+std_stream_of(const char *path)
+{
+	if (is_fd_file(path, STDIN_FILENO))
+		return "input";
+	if (is_fd_file(path, STDOUT_FILENO))
+		return "output";
+	if (is_fd_file(path, STDERR_FILENO))
+		return "error";
+	return NULL;
+}
+
+/* An output that names one of the inputs: the input it would replace, or NULL. */
+static const char *
+input_named(const char *key, const char *const *inputs)
+{
+	char	in[4200];
+	size_t	i;
+
+	for (i = 0; inputs != NULL && inputs[i] != NULL; i++) {
+		if (strcmp(inputs[i], "-") != 0 && identity(inputs[i], in, sizeof in) &&
+		    strcmp(in, key) == 0)
+			return inputs[i];
+	}
+	return NULL;
 }
 
 int
@@ -175,13 +220,14 @@ outputs_check(const struct output_paths *p, struct errbuf *err)
 		{ "--json", p->json_path },
 		{ "--timeline", p->timeline_path },
 		{ "--plot", p->plot_path },
-		{ "--markdown", p->is_markdown_append ? NULL : p->markdown_path },
+		{ "--markdown", p->markdown_path },
 		{ "--junit", p->junit_path },
 		{ "--openmetrics", p->metrics_path },
 	};
-	char	keys[ARRAY_SIZE(outs)][4200];
-	bool	has[ARRAY_SIZE(outs)];
-	size_t	i, k, nstdout = 0;
+	char		 keys[ARRAY_SIZE(outs)][4200];
+	bool		 has[ARRAY_SIZE(outs)];
+	size_t		 i, k, nstdout = 0;
+	const char	*what;
 
 	for (i = 0; i < ARRAY_SIZE(outs); i++) {
 		has[i] = false;
@@ -204,16 +250,20 @@ outputs_check(const struct output_paths *p, struct errbuf *err)
 			    "name)", outs[i].opt, VIS(outs[i].path), VIS(outs[i].path));
 			return -1;
 		}
-		if (is_fd_file(outs[i].path, STDOUT_FILENO) ||
-		    is_fd_file(outs[i].path, STDERR_FILENO)) {
+		if ((what = std_stream_of(outs[i].path)) != NULL) {
 			errbuf_set(err, "%s %s: that is joulestat's own standard %s; write - for "
 			    "standard output, or a file of its own", outs[i].opt, VIS(outs[i].path),
-			    is_fd_file(outs[i].path, STDOUT_FILENO) ? "output" : "error");
+			    what);
 			return -1;
 		}
 		if (outs[i].path == p->plot_path && plot_check_path(p->plot_path, err) != 0)
 			return -1;
 		has[i] = identity(outs[i].path, keys[i], sizeof keys[i]);
+		if (has[i] && (what = input_named(keys[i], p->inputs)) != NULL) {
+			errbuf_set(err, "%s %s: that is the input %s; write the output to a file "
+			    "of its own", outs[i].opt, VIS(outs[i].path), VIS(what));
+			return -1;
+		}
 		for (k = 0; has[i] && k < i; k++) {
 			if (has[k] && strcmp(keys[i], keys[k]) == 0) {
 				errbuf_set(err, "%s and %s name the same file, %s", outs[k].opt,
@@ -287,12 +337,14 @@ close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
 		werr = -errno;
 	if (f != stdout && f != stderr && fclose(f) != 0 && werr == 0)
 		werr = -errno;
-	if (werr == 0 && of->tmp != NULL && rename(of->tmp, path) != 0)
+	if (werr == 0 && of->tmp != NULL &&
+	    rename(of->tmp, of->target != NULL ? of->target : path) != 0)
 		werr = -errno;
 	if (of->tmp != NULL && werr != 0)
 		unlink(of->tmp);
 	free(of->tmp);
-	of->tmp = NULL;
+	free(of->target);
+	of->tmp = of->target = NULL;
 	if (werr != 0) {
 		warnmsg("%s: %s", shown(path), strerror(-werr));
 		*is_failed = true;
@@ -426,7 +478,8 @@ outputs_abandon(struct outputs *o)
 		if (of[i]->tmp != NULL)
 			unlink(of[i]->tmp);
 		free(of[i]->tmp);
-		of[i]->tmp = NULL;
+		free(of[i]->target);
+		of[i]->tmp = of[i]->target = NULL;
 	}
 	if (o->has_timeline)
 		timeline_close(&o->timeline);

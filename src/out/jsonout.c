@@ -24,11 +24,15 @@
 #include "joulestat/fmt.h"
 #include "joulestat/util.h"
 
-/* A word of the machine-readable forms; null for "" (unknown). */
+/*
+ * A word of the machine-readable forms; null for "" (unknown).  Some come
+ * from the environment (the runtimes' device masks): not valid UTF-8 there
+ * is U+FFFD here, as in every text (fmt_json_text).
+ */
 static json_t *
 word(const char *w)
 {
-	return w[0] != '\0' ? json_string(w) : json_null();
+	return fmt_json_text(w);
 }
 
 /* A measured real; null when it is not finite (JSON has no NaN). */

@@ -33,11 +33,11 @@
 /* Child side: wait for the cork, then exec.  Never returns. */
 static void __attribute__((noreturn))
 child_exec(int cork_rd, int errno_wr, char *const argv[], const sigset_t *mask,
-    const struct sigaction *pipe_action)
+    const struct sigaction *pipe_action, unsigned closed_std)
 {
 	char	go;
 	ssize_t	r;
-	int	e;
+	int	e, fd;
 
 	do
 		r = read(cork_rd, &go, 1);
@@ -46,6 +46,11 @@ child_exec(int cork_rd, int errno_wr, char *const argv[], const sigset_t *mask,
 		_exit(EXIT_TOOL);	/* cancelled: the parent closed the cork */
 	sigaction(SIGPIPE, pipe_action, NULL);
 	sigprocmask(SIG_SETMASK, mask, NULL);
+	/* What joulestat was started without, the workload is too (main's hold_std_fds). */
+	for (fd = 0; fd <= 2; fd++) {
+		if (closed_std & (1u << fd))
+			close(fd);
+	}
 	execvp(argv[0], argv);
 	e = errno;
 	(void)write_all(errno_wr, &e, sizeof e);
@@ -82,7 +87,8 @@ fork_into(int cgroup_fd, bool *is_in)
 
 int
 launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
-    const struct sigaction *pipe_action, int cgroup_fd, struct errbuf *err)
+    const struct sigaction *pipe_action, unsigned closed_std, int cgroup_fd,
+    struct errbuf *err)
 {
 	int	cork[2], errp[2];
 
@@ -109,7 +115,7 @@ launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 	if (c->pid == 0) {
 		close(cork[1]);
 		close(errp[0]);
-		child_exec(cork[0], errp[1], argv, child_mask, pipe_action);
+		child_exec(cork[0], errp[1], argv, child_mask, pipe_action, closed_std);
 	}
 	close(cork[0]);
 	close(errp[1]);
@@ -147,6 +153,8 @@ find_program(const char *argv0, char *buf, size_t size)
 	char		 def[256];
 	int		 n;
 
+	if (argv0[0] == '\0')
+		return false;	/* "dir/" would be the directory */
 	if (strchr(argv0, '/') != NULL) {
 		n = snprintf(buf, size, "%s", argv0);
 		return n >= 0 && (size_t)n < size && access(buf, F_OK) == 0;

@@ -293,6 +293,7 @@ setup_launch(struct run *run, const struct sigstate *ss, struct errbuf *err)
 	if (run->tree.cg == NULL)
 		proctree_exclude_present(&run->tree, now_ns());
 	if (launch_prepare(&run->child, run->params.argv, &ss->old_mask, &ss->old_pipe,
+	    run->params.closed_std,
 	    run->tree.cg != NULL ? run->cgroup.dirfd : -1, err) != 0) {
 		setup_drop_cgroup(run);
 		return -1;

@@ -76,6 +76,9 @@ test_not_executable_in_path() {
 test_directory() {
 	mkdir adir
 	run_status 126 -- ./adir
+	# An empty name is no file (not "dir/", a directory in PATH, with its interpreter missing).
+	run_status 127 -- ''
+	assert_match err "cannot run '': No such file or directory"
 }
 
 # An executable file without "#!" runs under /bin/sh (execvp(3)), which

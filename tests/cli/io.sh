@@ -105,6 +105,18 @@ test_stdio_are_joulestats_own() {
 	reap
 }
 
+# Started with stdin, stdout or stderr closed, joulestat holds them with
+# /dev/null for its own files, and the workload gets them closed, as it
+# would without joulestat: echo into a closed stdout fails (before: 0).
+test_closed_stdio_stays_closed() {
+	[ -z "${WRAP:-}" ] || skip "a checker's own log file would take the closed descriptor"
+	try sh -c '"$0" -q -- /bin/echo hi >&- 2>/dev/null; echo "rc=$?" >rc2' "$JOULESTAT"
+	assert_eq "$(cat rc2)" "rc=1" "echo into a closed stdout"
+	try sh -c '"$0" -q -- sh -c "ls -l /proc/self/fd/0 >/dev/null 2>&1 && echo open ||
+	    echo closed" <&-' "$JOULESTAT"
+	assert_eq "$(cat out)" closed "the workload's stdin"
+}
+
 # Judged on the plain binary only: under a checker (make check-valgrind)
 # the checker's own log descriptors reach the workload.
 # no_leaks [JOULESTAT-OPTION...]: the workload has the descriptors it has without joulestat.
@@ -215,6 +227,7 @@ t_run "stdin reaches the workload byte for byte" test_stdin_reaches_workload
 t_run "1 MiB passes through stdin and stdout" test_large_stdin_passes_through
 t_run "stdin from a pipe reaches the workload" test_stdin_from_pipe
 t_run "the workload's stdio are joulestat's own files" test_stdio_are_joulestats_own
+t_run "stdio closed for joulestat stay closed for the workload" test_closed_stdio_stays_closed
 t_run "no joulestat descriptor leaks into the workload" test_no_descriptor_leaks
 t_run "no NVML library descriptor leaks into the workload" test_no_library_descriptor_leaks
 t_run "descriptors given to joulestat reach the workload" test_given_descriptors_reach_workload

@@ -332,6 +332,15 @@ test_command_strings() {
 	jget r.json .runs[0].command
 	assert_eq "$j_v" "$(printf '%s args say "hi"\\ two\nlines caf\357\277\275' "$JS_WORK")" \
 	    command
+	# A runtime's device mask from the environment, not UTF-8: the same, and
+	# the other forms written too (before: "Cannot allocate memory", none of them).
+	try env CUDA_VISIBLE_DEVICES="$(printf '\377')" "$JOULESTAT" -q --json=v.json \
+	    --markdown=v.md -- true
+	assert_rc 0
+	json_ok v.json
+	jget v.json .runs[0].visible_devices
+	assert_eq "$j_v" "$(printf 'CUDA_VISIBLE_DEVICES=\357\277\275')" visible_devices
+	[ -s v.md ] || fail "no Markdown"
 }
 
 test_outcomes() {

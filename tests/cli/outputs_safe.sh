@@ -40,8 +40,11 @@ test_own_stdout_refused() {
 test_earlier_results_survive() {
 	echo earlier >s.csv
 	echo earlier >j.json
-	refused --csv=s.csv --json=j.json -p 999999999
+	echo earlier >t.csv
+	refused --csv=s.csv --json=j.json --timeline=t.csv -p 999999999
 	assert_eq "$(cat s.csv)" earlier "s.csv after a dead -p"
+	# The timeline is written in place: opened only once set-up has succeeded.
+	assert_eq "$(cat t.csv)" earlier "t.csv after a dead -p"
 	spawn "$JOULESTAT" --csv=s.csv --json=j.json -- "$JS_WORK" -p w sleep 30s
 	wait_file w
 	kill -s KILL "$t_pid"
@@ -89,6 +92,69 @@ test_closed_stdout_and_fifo() {
 	[ ! -e ran ] || fail "the workload ran"
 }
 
+# Through a symbolic link (/dev/stdout is one) the file it leads to is the
+# output, and the link stays: --list-devices and merge replaced the link
+# itself with a regular file (as root, /dev/stdout of the whole machine).
+# joulestat's own standard input is refused as its standard output is; a
+# device such as /dev/null is no file to lose.
+test_links_and_std_streams() {
+	ln -s /proc/self/fd/1 out-link
+	try sh -c '"$0" --list-devices --json=out-link >listed' "$JOULESTAT"
+	assert_rc 125
+	assert_match err "joulestat's own standard output"
+	[ -L out-link ] || fail "the link was replaced"
+	try "$JOULESTAT" -q --csv=s.csv -- true
+	try sh -c '"$0" merge -q s.csv --json=out-link >merged' "$JOULESTAT"
+	assert_rc 125
+	[ -L out-link ] || fail "the link was replaced by merge"
+	echo earlier >e.csv
+	ln -s e.csv to-e.csv
+	try "$JOULESTAT" -q --csv=to-e.csv -- true
+	assert_rc 0
+	[ -L to-e.csv ] || fail "to-e.csv is no longer a link"
+	assert_match e.csv '^schema_version,'
+	echo input >in.txt
+	try_in in.txt "$JOULESTAT" -q --csv=in.txt -- cat
+	assert_rc 125
+	assert_match err "in.txt: that is joulestat's own standard input"
+	assert_eq "$(cat in.txt)" input "in.txt"
+	try sh -c '"$0" -q --csv=/dev/null -- true >/dev/null' "$JOULESTAT"
+	assert_rc 0
+}
+
+# merge and report do not write over the files they read; merge takes a
+# file once; --markdown=github's file is checked as the others are.
+test_inputs_kept() {
+	try "$JOULESTAT" -q --csv=a.csv --json=r.json -- true
+	cp a.csv a0.csv
+	cp r.json r0.json
+	try "$JOULESTAT" merge -q a.csv --csv=a.csv
+	assert_rc 125
+	assert_match err 'merge: --csv a.csv: that is the input a.csv'
+	cmp -s a.csv a0.csv || fail "merge replaced its input"
+	try "$JOULESTAT" merge -q a.csv ./a.csv --csv=m.csv
+	assert_rc 125
+	assert_match err 'merge: a.csv and ./a.csv are the same file'
+	try "$JOULESTAT" report --markdown=r.json r.json
+	assert_rc 125
+	cmp -s r.json r0.json || fail "report replaced its input"
+	echo summary >sum.md
+	try env GITHUB_STEP_SUMMARY="$PWD/sum.md" "$JOULESTAT" -q --markdown=github \
+	    --csv=sum.md -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err 'name the same file'
+	assert_eq "$(cat sum.md)" summary "the step summary"
+	[ ! -e ran ] || fail "the workload ran"
+}
+
+# A name of 250 bytes (the temporary file's would pass NAME_MAX).
+test_long_name() {
+	n=$(printf 'a%.0s' $(seq 1 250)).csv
+	try "$JOULESTAT" -q --csv="$n" -- true
+	assert_rc 0
+	[ -s "$n" ] || fail "the long name was not written"
+}
+
 test_merge_one_document_on_stdout() {
 	try "$JOULESTAT" -q --csv=s.csv -- true
 	try "$JOULESTAT" merge -o - --json=- s.csv
@@ -103,4 +169,8 @@ t_run "outputs get the mode a plain open gives" test_mode_of_a_plain_open
 t_run "output names that look like options are refused" test_option_like_names
 t_run "- on a closed stdout and a FIFO without reader are errors" test_closed_stdout_and_fifo
 t_run "merge: one document on stdout" test_merge_one_document_on_stdout
+t_run "links lead to their file; stdin is refused; /dev/null is no file" \
+    test_links_and_std_streams
+t_run "merge and report keep their inputs; --markdown=github is checked" test_inputs_kept
+t_run "a 250-byte name is written" test_long_name
 t_done

@@ -255,6 +255,12 @@ test_mark_command() {
 	assert_match err 'mark: a phase name is'
 	try "$JOULESTAT" mark
 	assert_rc 125
+	# A file that is not joulestat's FIFO is left as it is (before: "phase warm" written over it).
+	printf 'IMPORTANT\n' >f
+	try env JOULESTAT_MARK="$PWD/f" "$JOULESTAT" mark warm
+	assert_rc 125
+	assert_match err 'is not a FIFO, so no joulestat is reading it'
+	assert_eq "$(cat f)" IMPORTANT "the file named by JOULESTAT_MARK"
 }
 
 # The man page's Python and C examples mark a phase as they say.

@@ -59,6 +59,21 @@ test_signal_during_cooldown() {
 	assert_match err 'signal 15: the series was interrupted after 1 of 3 runs'
 }
 
+# SIGINT during run 1 of a workload that ignores it and succeeds: the
+# series stops after that run, and says so (before: "signal 2 before the
+# command started: it was not run", though run 1 was reported).
+test_signal_during_first_run() {
+	spawn "$JOULESTAT" -r 3 --csv=s.csv -- sh -c 'trap "" INT; echo x >>runs; sleep 1'
+	wait_for test -s runs
+	wait_for sig_handled "$t_pid" 2
+	kill -s INT "$t_pid"
+	reap
+	assert_rc 130
+	assert_eq "$(wc -l <runs | tr -d ' ')" 1 "runs started"
+	assert_match err 'signal 2: the series was interrupted after 1 of 3 runs'
+	assert_no_match err 'it was not run'
+}
+
 # A stopped workload: SIGTERM is forwarded, then SIGCONT (as timeout(1)).
 test_term_reaches_stopped_workload() {
 	spawn -t 20 "$JOULESTAT" -- "$JS_WORK" -p w sleep 30s
@@ -76,5 +91,7 @@ t_run "every catchable terminating signal is forwarded and the report written" \
     test_every_terminating_signal
 t_run "a signal during a slow start-up: 128+N, the command never runs" test_signal_during_slow_startup
 t_run "a signal during --cooldown ends the series with 128+N" test_signal_during_cooldown
+t_run "a signal during run 1 of 3 ends the series after it, said so" \
+    test_signal_during_first_run
 t_run "SIGTERM reaches a stopped workload" test_term_reaches_stopped_workload
 t_done
