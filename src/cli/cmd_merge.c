@@ -6,8 +6,6 @@
  */
 #include "joulestat/commands.h"
 
-#include <sys/stat.h>
-
 #include <popt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -178,24 +176,11 @@ check_outputs(const struct merge_opts *o, const char **files)
 		.inputs = files,
 	};
 	struct errbuf		 err = { "" };
-	struct stat		 a, b;
-	size_t			 i, k;
 
-	if (outputs_check(&paths, &err) != 0) {
-		warnmsg("merge: %s", err.msg);
-		return -1;
-	}
-	/* A rank given twice would be counted twice. */
-	for (i = 0; files[i] != NULL; i++) {
-		for (k = 0; k < i && stat(files[i], &a) == 0; k++) {
-			if (stat(files[k], &b) == 0 && a.st_dev == b.st_dev && a.st_ino == b.st_ino) {
-				warnmsg("merge: %s and %s are the same file", VIS(files[k]),
-				    VIS(files[i]));
-				return -1;
-			}
-		}
-	}
-	return 0;
+	if (outputs_check(&paths, &err) == 0)
+		return 0;
+	warnmsg("merge: %s", err.msg);
+	return -1;
 }
 
 /* Read every file into one job; the outputs are opened only when all of them read. */
