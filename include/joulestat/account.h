@@ -57,6 +57,8 @@ enum pstate_split {
 
 struct dev_acct {
 	enum power_kind	power_kind;	/* what the power readings mean; set by the caller */
+	int64_t		counter_step_ns; /* device.counter_step_ns; set by the caller */
+	int		first_slot;	/* the state of the first good reading */
 	bool		has_prev;
 	bool		is_after_gap;	/* readings were lost since prev */
 	struct sample	prev;		/* last good reading; points not kept */

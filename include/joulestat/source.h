@@ -135,6 +135,8 @@ struct device {
 	char		 arch[16];		/* "Hopper", as the library names it; "" unknown */
 	char		 how[512];		/* "power=CALL energy=CALL ...", for --list-devices */
 	uint64_t	 energy_range_mj;	/* counter wraps above this; 0 = never */
+	int64_t		 counter_step_ns;	/* the counter moves this often, so a value
+						   lags up to this behind; 0 = at once */
 	int64_t		 max_gap_ns;		/* sample at least this often; 0 = no need */
 	int64_t		 driver_period_ns;	/* the driver's own power sampling period; 0 = unknown */
 	char		 notes[DEVICE_MAX_NOTES][DEVICE_NOTE_LEN]; /* context for the report */

@@ -94,6 +94,12 @@ acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns)
 	return fabs(b_mw - a_mw) / 2 * (double)dt_ns / 1e9;
 }
 
+double
+acct_counter_quantum_mj(const struct dev_acct *a, double p_mw)
+{
+	return ACCOUNT_COUNTER_QUANTUM_MJ + p_mw * (double)a->counter_step_ns / 1e9;
+}
+
 /*
  * Integrate the driver's own power samples that are new in s (trapezoid
  * between samples; before the first one, its power stands from first_ns).
@@ -337,6 +343,7 @@ account_add(struct dev_acct *a, const struct sample *s, uint64_t range_mj)
 	if (!a->has_prev) {
 		a->first_ns = a->last_ns = s->t_ns;
 		a->first_read_ns = a->last_read_ns = s->read_ns;
+		a->first_slot = acct_state_slot(s);
 		/* Lost from the start: that time is unmeasured too. */
 		a->head_lost_ns = s->t_ns - a->start_ns;
 		a->lost_ns += a->head_lost_ns;
@@ -505,12 +512,14 @@ account_energy_err_mj(const struct dev_acct *a, enum energy_method method)
 	switch (method) {
 	case ENERGY_COUNTER:
 		/*
-		 * Truncation at both ends and at each reset, power over the read
-		 * times, and what resets left to power readings.
+		 * Truncation and the counter's step at both ends and at each
+		 * reset (each end lags by up to a step, so the two ends are
+		 * off by one step at most), power over the read times, and
+		 * what resets left to power readings.
 		 */
 		p_mw = a->has_power ? a->peak_power_mw : a->counter_ns > 0 ?
 		    a->counter_mj / ((double)a->counter_ns / 1e9) : 0;
-		return ACCOUNT_COUNTER_QUANTUM_MJ * (1 + (double)a->counter_resets) +
+		return acct_counter_quantum_mj(a, p_mw) * (1 + (double)a->counter_resets) +
 		    p_mw * (double)(a->first_read_ns + a->last_read_ns) / 1e9 +
 		    a->counter_fill_err_mj;
 	case ENERGY_POINTS:
@@ -545,7 +554,13 @@ account_state_split(const struct dev_acct *a)
 double
 account_state_energy_err_mj(const struct dev_acct *a, int slot)
 {
-	return a->states[slot].energy_err_mj + a->hidden_mj;
+	double	lag = 0;
+
+	/* A counter that moves in steps lags at the run's ends: the states there. */
+	if (a->has_counter && a->counter_step_ns > 0 && a->has_prev &&
+	    (slot == a->first_slot || slot == acct_state_slot(&a->prev)))
+		lag = acct_counter_quantum_mj(a, a->peak_power_mw) - ACCOUNT_COUNTER_QUANTUM_MJ;
+	return a->states[slot].energy_err_mj + a->hidden_mj + lag;
 }
 
 bool

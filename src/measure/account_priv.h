@@ -31,6 +31,12 @@ acct_has_both(const struct sample *a, const struct sample *b, unsigned bit)
 double	acct_trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns);
 /* Its bound: exact when power changes once, monotonically, between the two readings. */
 double	acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns);
+/*
+ * What a counter value can lag behind at power p_mw (a counter that moves
+ * every counter_step_ns reads the value of its last move): its unit, and
+ * the energy of one step.
+ */
+double	acct_counter_quantum_mj(const struct dev_acct *a, double p_mw);
 /* What averaged power gains and loses at the ends: at most one window of the larger. */
 double	acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw);
 /*

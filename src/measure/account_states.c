@@ -35,7 +35,8 @@ has_instant(const struct dev_acct *a, const struct sample *p, const struct sampl
  * bounds it by the counter's quantum, the time the readings took (the
  * counter and the power are not read at the same instant), and how far
  * the counter disagrees with the readings (a crossing outside the
- * interval); never more than all or none of e.
+ * interval); never more than all or none of e.  A counter that moves in
+ * steps adds its step (acct_split_states).
  */
 static double
 split_counter(const struct sample *p, const struct sample *s, double e, double *err)
@@ -98,7 +99,8 @@ check_hidden(struct dev_acct *a, const struct sample *p, const struct sample *s,
 
 	lo = min_d(p->power_mw, s->power_mw);
 	hi = max_d(p->power_mw, s->power_mw);
-	tol = 2 * ACCOUNT_COUNTER_QUANTUM_MJ / h + 0.02 * hi;
+	/* A counter that moves in steps can show a step more or less than the time had. */
+	tol = 2 * acct_counter_quantum_mj(a, hi) / h + 0.02 * hi;
 	dev = mean < lo ? lo - mean : mean > hi ? mean - hi : 0;
 	if (dev > tol && is_toward_other(a, acct_state_slot(p), (lo + hi) / 2, mean, dev)) {
 		a->hidden_ns += s->t_ns - p->t_ns;
@@ -221,6 +223,15 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 			a->later[a->nlater++] = (struct split_later){ e, (double)dt / 1e9,
 			    (double)(p->read_ns + s->read_ns) / 1e9, ea, err, sp, sc };
 	}
+	/*
+	 * A counter that moves in steps may have shown up to a step of the
+	 * state before in the intervals after the change, or the reverse, and
+	 * no bound of those intervals says so: each state's says it here.
+	 */
+	if (has_e && is_counter && a->counter_step_ns > 0)
+		err += acct_counter_quantum_mj(a, acct_has_both(p, s, M_POWER) ?
+		    max_d(p->power_mw, s->power_mw) : max_d(a->peak_power_mw, e /
+		    ((double)dt / 1e9))) - ACCOUNT_COUNTER_QUANTUM_MJ;
 	a->states[sp].energy_err_mj += err;
 	a->states[sc].energy_err_mj += err;
 	a->states[sp].energy_mj += has_e ? ea : 0;

@@ -50,12 +50,13 @@ phases_bad(struct phases *ph, const char *why)
 
 void
 phases_reading(struct phases *ph, size_t gdev, const struct sample *s, uint64_t range_mj,
-    enum power_kind kind)
+    enum power_kind kind, int64_t counter_step_ns)
 {
 	size_t	i;
 
 	for (i = 0; i < ph->nopen && gdev < ph->ndev; i++) {
 		ph->open[i].acct[gdev].power_kind = kind;
+		ph->open[i].acct[gdev].counter_step_ns = counter_step_ns;
 		account_add(&ph->open[i].acct[gdev], s, range_mj);
 	}
 }

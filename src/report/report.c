@@ -358,6 +358,8 @@ build_short(struct dev_report *d)
 	d->driver_window_ns = d->dev->driver_period_ns;
 	if (d->method != ENERGY_COUNTER && d->dev->power_kind == POWER_KIND_AVERAGE_1S)
 		d->driver_window_ns = NSEC_PER_SEC;
+	if (d->method == ENERGY_COUNTER && d->dev->counter_step_ns > d->driver_window_ns)
+		d->driver_window_ns = d->dev->counter_step_ns;
 	d->has_driver_window = d->driver_window_ns > 0;
 	d->is_short = d->has_measured && d->has_driver_window &&
 	    d->window_ns < d->driver_window_ns;

@@ -45,11 +45,12 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		b->span_ns[i] = a->has_prev ? b->cur[i].t_ns - a->prev.t_ns : 0;
 		/* The device's now: a GPU identified late learns it then. */
 		a->power_kind = b->devs[i].power_kind;
+		a->counter_step_ns = b->devs[i].counter_step_ns;
 		account_add(a, &b->cur[i], b->devs[i].energy_range_mj);
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
 		if (run->phases.nopen > 0)
 			phases_reading(&run->phases, dev_base + i, &b->cur[i],
-			    b->devs[i].energy_range_mj, a->power_kind);
+			    b->devs[i].energy_range_mj, a->power_kind, a->counter_step_ns);
 	}
 	/* The names the per-process table will show, a second old at most. */
 	for (i = 0; i < run->pids.n; i++)

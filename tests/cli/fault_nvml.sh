@@ -396,6 +396,26 @@ test_power_fails_at_start() {
 	assert_num "$csv_v" energy_readings_j
 }
 
+# An H100 whose instantaneous power field times out during the probe only:
+# the field is kept and read on, not swapped for nvmlDeviceGetPowerUsage,
+# a 1 s trailing average on Hopper, for the whole run (before: power kind
+# average-1s, "power readings are 1 s trailing averages").
+test_power_field_timeout_at_probe() {
+	gpu_block pt.scn
+	cat >>pt.scn <<-EOF
+	pciid 0x233010DE 0x16C110DE
+	cuda_cc 9.0
+	power average1s
+	fail nvmlDeviceGetFieldValues 10 0 50
+	EOF
+	js_fault "$PWD/pt.scn" 1s 0 -i 100
+	assert_rc 0
+	csv_get s.csv power_kind scope=device device=0
+	assert_eq "$csv_v" instant "power kind"
+	assert_no_match err '1 s trailing averages'
+	assert_match err 'note: failed at start: power \(Timeout\); tried again on every reading'
+}
+
 # Failing to the end (from 0.6 s, leaving room for a slow start to read
 # power first): the counter still covers everything; the integral of the
 # readings covers less, and says so instead of a comparison.
@@ -682,6 +702,8 @@ t_run "three counter resets, one while lost: counted, energy exact" test_counter
 t_run "3,000 foreign pids appear mid-run: all read, tree found" test_procs_3000
 t_run "power fails mid-run: counter, P-state, window kept" test_power_fails_mid
 t_run "power fails at probe: kept, noted, read later" test_power_fails_at_start
+t_run "the power field times out at probe: still the field, instantaneous" \
+    test_power_field_timeout_at_probe
 t_run "a clock the GPU does not report leaves the others" test_one_clock_absent
 t_run "power fails to the end: counter exact, readings' integral marked" test_power_fails_to_end
 t_run "GPU lost at probe 0.6 s: window from the first good reading, partial" test_gpu_lost_at_probe

@@ -76,12 +76,14 @@ test_energy_per_phase_truth() {
 		note "phase $p: $got J, truth between the marks $want J"
 		# 310 W at most: 2 ms between a mark and its reading is 0.62 J.
 		assert_near "$got" "$want" "$(calc "0.62 * $slack")" "phase $p energy"
-		# A counter's phase energy is bounded by its quantum and the two readings' own
-		# durations (the readings themselves are checked against the truth above).
+		# A counter's phase energy is bounded by its quantum, the two readings' own
+		# durations (the readings themselves are checked against the truth above),
+		# and the 100 ms the driver may take to move an NVML counter, at the
+		# peak power (310 W).
 		csv_get s.csv energy_err_j scope=phase phase=$p device=0
 		note "phase $p: bound ± $csv_v J"
 		assert_ge "$csv_v" 0.0001 "phase $p energy bound (given, above 0)"
-		assert_le "$csv_v" "$(calc "$got * 0.001")" "phase $p energy bound"
+		assert_le "$csv_v" "$(calc "$got * 0.001 + 310 * 0.1")" "phase $p energy bound"
 		csv_get s.csv energy_method scope=phase phase=$p device=0
 		assert_eq "$csv_v" counter "phase $p energy method"
 		i=$((i + 1))

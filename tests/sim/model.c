@@ -117,6 +117,15 @@ model_counter_mj(const struct simdev *d, double t_ms)
 {
 	double	 from = 0, base = (double)d->energy_offset_mj;
 
+	/*
+	 * A driver that refreshes its counter every N ms, the first time at
+	 * PHASE ms: the value of the last refresh.
+	 */
+	if (d->energy_update_ms > 0 && t_ms > 0)
+		t_ms = fmax(0, floor((t_ms + d->energy_update_ms - d->energy_phase_ms) /
+		    d->energy_update_ms) * d->energy_update_ms - d->energy_update_ms +
+		    d->energy_phase_ms);
+
 	for (size_t i = 0; i < d->nresets; i++) {
 		if ((double)d->resets[i] > t_ms)
 			break;

@@ -168,6 +168,8 @@ struct simdev {
 	unsigned	 arch;			/* nvmlDeviceGetArchitecture; 0: NOT_SUPPORTED */
 	unsigned	 clock_absent;		/* bit per nvmlClockType_t: NOT_SUPPORTED */
 	bool		 has_energy;
+	unsigned	 energy_update_ms;	/* counter refreshed every N ms; 0: continuous */
+	unsigned	 energy_phase_ms;	/* ... the first time at this time */
 	enum power_kind	 power;
 	unsigned	 sample_ms;		/* 0: GetSamples is NOT_SUPPORTED */
 	unsigned	 procutil_ms;		/* per-process sample period */

@@ -291,6 +291,17 @@ kw_energy_offset(struct parser *p, int argc, char **argv)
 }
 
 static int
+kw_energy_update_ms(struct parser *p, int argc, char **argv)
+{
+	if (scn_parse_uint(p, "energy_update_ms", argv[1], 60000, &p->dev->energy_update_ms) != 0)
+		return -1;
+	if (argc > 2 && scn_parse_uint(p, "energy_update_ms phase", argv[2],
+	    p->dev->energy_update_ms, &p->dev->energy_phase_ms) != 0)
+		return -1;
+	return 0;
+}
+
+static int
 kw_power(struct parser *p, int argc, char **argv)
 {
 	static const char *const words[] = { "instant", "average1s", NULL };
@@ -569,6 +580,7 @@ static const struct keyword keywords[] = {
 	{ "arch",		kw_arch,		true,	2, 2 },
 	{ "energy_counter",	kw_energy_counter,	true,	2, 2 },
 	{ "energy_offset",	kw_energy_offset,	true,	2, 2 },
+	{ "energy_update_ms",	kw_energy_update_ms,	true,	2, 3 },
 	{ "power",		kw_power,		true,	2, 2 },
 	{ "sample_ms",		kw_sample_ms,		true,	2, 2 },
 	{ "procutil_ms",	kw_procutil_ms,		true,	2, 2 },
