@@ -175,8 +175,8 @@ static const char HELP_ABOUT[] =
 
 static const char HELP_TAIL[] =
     "\nClusters:\n"
-    "Output file names may hold %h host, %r rank, %j job id (Slurm, PBS, LSF, "
-    "Open MPI and MPICH variables), %p pid and %% a percent sign; "
+    "Output file names may hold %h host, %r rank (Open MPI, MPICH or Slurm), %j job id "
+    "(Slurm, PBS or LSF), %p pid and %% a percent sign; "
     "\"joulestat merge\" adds up the ranks' summaries, counting a device once.\n"
     "\nPhases:\n"
     "The command may mark its phases by writing lines \"phase NAME\", \"begin NAME\", "

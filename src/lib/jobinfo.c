@@ -18,6 +18,9 @@
  */
 static const char *const rank_vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID" };
 
+/* The batch systems' job ids: Slurm, PBS (Pro and Torque), LSF. */
+static const char *const job_vars[] = { "SLURM_JOB_ID", "PBS_JOBID", "LSB_JOBID" };
+
 static int
 take_var(char *dst, size_t size, const char *name, const char *val, const char *allowed,
     const char *what, struct errbuf *err)
@@ -37,8 +40,9 @@ jobinfo_get(struct jobinfo *ji, const char *(*get)(const char *), const char *ho
     struct errbuf *err)
 {
 	static const char	digits[] = "0123456789";
+	/* PBS's array jobs are "1234[5].server". */
 	static const char	idchars[] =
-	    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz._-";
+	    "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz._-[]";
 	const char		*v;
 	size_t			 i;
 
@@ -55,9 +59,11 @@ jobinfo_get(struct jobinfo *ji, const char *(*get)(const char *), const char *ho
 			break;
 		}
 	}
-	if ((v = get("SLURM_JOB_ID")) != NULL && v[0] != '\0' &&
-	    take_var(ji->job, sizeof ji->job, "SLURM_JOB_ID", v, idchars, "job id", err) != 0)
-		return -1;
+	for (i = 0; i < ARRAY_SIZE(job_vars); i++) {
+		if ((v = get(job_vars[i])) != NULL && v[0] != '\0')
+			return take_var(ji->job, sizeof ji->job, job_vars[i], v, idchars, "job id",
+			    err);
+	}
 	return 0;
 }
 

@@ -207,6 +207,18 @@ test_job_id(void **state)
 	id[JOBINFO_JOB_MAX - 1] = 'j';
 	id[JOBINFO_JOB_MAX] = '\0';
 	get(fx, -1);
+	/* PBS (an array job's id too) and LSF, when Slurm gives none. */
+	env_set("SLURM_JOB_ID", "");
+	env_set("PBS_JOBID", "4242[7].pbs01");
+	env_set("LSB_JOBID", "4343");
+	get(fx, 0);
+	assert_string_equal(fx->ji.job, "4242[7].pbs01");
+	env_set("PBS_JOBID", "");
+	get(fx, 0);
+	assert_string_equal(fx->ji.job, "4343");
+	env_set("SLURM_JOB_ID", "99");
+	get(fx, 0);
+	assert_string_equal(fx->ji.job, "99");
 }
 
 static void
