@@ -7,7 +7,9 @@
  */
 #include "joulestat/commands.h"
 
+#include <errno.h>
 #include <popt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -69,8 +71,23 @@ load(const char *path, struct errbuf *err)
 {
 	json_error_t	 je;
 	json_t		*doc;
+	FILE		*f = stdin;
+	int		 e = 0;
 
-	doc = strcmp(path, "-") == 0 ? json_loadf(stdin, 0, &je) : json_load_file(path, 0, &je);
+	/* The file's own error, not jansson's "line -1: unable to open" or "'[' expected". */
+	if (strcmp(path, "-") != 0 && (f = fopen(path, "r")) == NULL) {
+		errbuf_set(err, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	doc = json_loadf(f, 0, &je);
+	if (ferror(f))
+		e = errno;
+	if (f != stdin)
+		fclose(f);
+	if (doc == NULL && e != 0) {
+		errbuf_set(err, "%s: %s", path, strerror(e));
+		return NULL;
+	}
 	if (doc == NULL) {
 		errbuf_set(err, "%s: line %d: %s", strcmp(path, "-") == 0 ? "standard input" :
 		    path, je.line, je.text);

@@ -179,6 +179,14 @@ test_report_redraws_from_json() {
 	try "$JOULESTAT" report
 	assert_rc 125
 	assert_match err 'no JSON report given'
+	# The file's own error (before: "line -1: unable to open", "'[' expected").
+	try "$JOULESTAT" report nothere.json
+	assert_rc 125
+	assert_match err '^joulestat: nothere\.json: No such file or directory$'
+	mkdir adir
+	try "$JOULESTAT" report adir
+	assert_rc 125
+	assert_match err '^joulestat: adir: Is a directory$'
 }
 
 test_github_annotations() {
