@@ -95,9 +95,15 @@ acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns)
 }
 
 double
+acct_counter_step_mj(const struct dev_acct *a, double p_mw)
+{
+	return p_mw * (double)a->counter_step_ns / 1e9;
+}
+
+double
 acct_counter_quantum_mj(const struct dev_acct *a, double p_mw)
 {
-	return ACCOUNT_COUNTER_QUANTUM_MJ + p_mw * (double)a->counter_step_ns / 1e9;
+	return ACCOUNT_COUNTER_QUANTUM_MJ + acct_counter_step_mj(a, p_mw);
 }
 
 /*
@@ -559,7 +565,7 @@ account_state_energy_err_mj(const struct dev_acct *a, int slot)
 	/* A counter that moves in steps lags at the run's ends: the states there. */
 	if (a->has_counter && a->counter_step_ns > 0 && a->has_prev &&
 	    (slot == a->first_slot || slot == acct_state_slot(&a->prev)))
-		lag = acct_counter_quantum_mj(a, a->peak_power_mw) - ACCOUNT_COUNTER_QUANTUM_MJ;
+		lag = acct_counter_step_mj(a, a->peak_power_mw);
 	return a->states[slot].energy_err_mj + a->hidden_mj + lag;
 }
 

@@ -32,10 +32,11 @@ double	acct_trapezoid_mj(double a_mw, double b_mw, int64_t dt_ns);
 /* Its bound: exact when power changes once, monotonically, between the two readings. */
 double	acct_trapezoid_err_mj(double a_mw, double b_mw, int64_t dt_ns);
 /*
- * What a counter value can lag behind at power p_mw (a counter that moves
- * every counter_step_ns reads the value of its last move): its unit, and
- * the energy of one step.
+ * What a counter value can lag behind at power p_mw: a counter that moves
+ * every counter_step_ns reads the value of its last move, one step's
+ * energy behind at most; with its unit, its quantum.
  */
+double	acct_counter_step_mj(const struct dev_acct *a, double p_mw);
 double	acct_counter_quantum_mj(const struct dev_acct *a, double p_mw);
 /* What averaged power gains and loses at the ends: at most one window of the larger. */
 double	acct_average_window_mj(const struct dev_acct *a, double first_mw, double last_mw);

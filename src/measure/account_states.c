@@ -229,9 +229,9 @@ acct_split_states(struct dev_acct *a, const struct sample *p, const struct sampl
 	 * no bound of those intervals says so: each state's says it here.
 	 */
 	if (has_e && is_counter && a->counter_step_ns > 0)
-		err += acct_counter_quantum_mj(a, acct_has_both(p, s, M_POWER) ?
+		err += acct_counter_step_mj(a, acct_has_both(p, s, M_POWER) ?
 		    max_d(p->power_mw, s->power_mw) : max_d(a->peak_power_mw, e /
-		    ((double)dt / 1e9))) - ACCOUNT_COUNTER_QUANTUM_MJ;
+		    ((double)dt / 1e9)));
 	a->states[sp].energy_err_mj += err;
 	a->states[sc].energy_err_mj += err;
 	a->states[sp].energy_mj += has_e ? ea : 0;
