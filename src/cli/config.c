@@ -526,6 +526,13 @@ apply_raw(struct config *cfg, const struct raw_opts *r, struct errbuf *err)
 	cfg->out.is_quiet = r->is_quiet != 0;
 	if (r->is_list_devices)
 		cfg->action = ACTION_LIST_DEVICES;
+	/* --list-devices writes the list, or its JSON: a run's outputs would be lost without a word. */
+	if (r->is_list_devices && (r->output != NULL || r->csv != NULL || r->timeline != NULL ||
+	    r->plot != NULL || r->markdown != NULL || r->junit != NULL || r->metrics != NULL)) {
+		errbuf_set(err, "--list-devices writes its list to standard output, or as --json: "
+		    "-o, --csv, --timeline, --plot, --markdown, --junit and --openmetrics are a run's");
+		return -1;
+	}
 	if (r->require != NULL && (!r->is_list_devices ||
 	    config_parse_require(&cfg->need, r->require, err) != 0)) {
 		if (!r->is_list_devices)

@@ -104,6 +104,12 @@ t_absent() {
 	try env JOULESTAT_SYSFS_ROOT="$PWD/empty" "$JOULESTAT" -- "$JS_WORK" exit 0
 	assert_rc 0
 	assert_no_match err 'drm|rapl|device 0'
+	# A run's outputs with --list-devices: a usage error, not nothing written and 0.
+	for opt in --csv=f -o=f --timeline=f --markdown=f; do
+		try "$JOULESTAT" --list-devices "${opt%%=*}" "${opt#*=}"
+		assert_rc 125
+		assert_match err '^joulestat: --list-devices writes its list to standard output, or as --json'
+	done
 }
 
 # energy_uj unreadable: one line with the fix, not a failure.
