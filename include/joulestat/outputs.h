@@ -48,6 +48,8 @@ struct out_file {
 	const char	*path;
 	char		*target;	/* the file path's symlinks lead to, or NULL */
 	char		*tmp;		/* NULL: written in place (stdout, a FIFO, a device) */
+	bool		 is_copied;	/* tmp is in the temporary directory (the file's
+					   own is not writable): copied into it at the end */
 	mode_t		 mode;		/* what a plain open would have given path */
 };
 

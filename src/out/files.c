@@ -81,7 +81,21 @@ open_file(const char *path, struct out_file *of)
 		errno = ENOMEM;
 		goto fail;
 	}
-	if ((fd = mkostemp(of->tmp, O_CLOEXEC)) == -1) {
+	fd = mkostemp(of->tmp, O_CLOEXEC);
+	/*
+	 * A file that may be written in a directory that may not (a shared
+	 * results file): written in the temporary directory, copied into the
+	 * file when the run is over, so a failed run still leaves it whole.
+	 */
+	if (fd == -1 && (errno == EACCES || errno == EPERM || errno == EROFS) && is_there &&
+	    access(path, W_OK) == 0) {
+		free(of->tmp);
+		if (asprintf(&of->tmp, "%s/." PROGNAME ".%s", temp_dir(), unique) == -1)
+			of->tmp = NULL;
+		else if ((fd = mkostemp(of->tmp, O_CLOEXEC)) != -1)
+			of->is_copied = true;
+	}
+	if (fd == -1) {
 		free(of->tmp);
 		of->tmp = NULL;
 		goto fail;
@@ -323,6 +337,28 @@ check_linked(FILE *f)
 	return f != stdout && f != stderr && fd_is_unlinked(fileno(f)) ? -ENOENT : 0;
 }
 
+/* The temporary file f, written, into the file at path in place. */
+static int
+copy_into(FILE *f, const char *path)
+{
+	char	buf[65536];
+	ssize_t	n;
+	int	fd, werr = 0;
+
+	if (fflush(f) != 0 || lseek(fileno(f), 0, SEEK_SET) == -1 ||
+	    (fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)) == -1)
+		return -errno;
+	while (werr == 0 && (n = read(fileno(f), buf, sizeof buf)) != 0) {
+		if (n == -1 && errno != EINTR)
+			werr = -errno;
+		else if (n > 0 && write_all(fd, buf, (size_t)n) != 0)
+			werr = -errno;
+	}
+	if (close(fd) != 0 && werr == 0)
+		werr = -errno;
+	return werr;
+}
+
 /* Close f; a temporary file takes the mode a plain open gives and replaces the name. */
 static void
 close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
@@ -331,16 +367,19 @@ close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
 
 	if (f == NULL)
 		return;
-	if (werr == 0)
+	if (werr == 0 && !of->is_copied)
 		werr = check_linked(f);
-	if (werr == 0 && of->tmp != NULL && fflush(f) == 0 && fchmod(fileno(f), of->mode) != 0)
+	if (werr == 0 && of->is_copied)
+		werr = copy_into(f, of->target != NULL ? of->target : path);
+	if (werr == 0 && of->tmp != NULL && !of->is_copied && fflush(f) == 0 &&
+	    fchmod(fileno(f), of->mode) != 0)
 		werr = -errno;
 	if (f != stdout && f != stderr && fclose(f) != 0 && werr == 0)
 		werr = -errno;
-	if (werr == 0 && of->tmp != NULL &&
+	if (werr == 0 && of->tmp != NULL && !of->is_copied &&
 	    rename(of->tmp, of->target != NULL ? of->target : path) != 0)
 		werr = -errno;
-	if (of->tmp != NULL && werr != 0)
+	if (of->tmp != NULL && (werr != 0 || of->is_copied))
 		unlink(of->tmp);
 	free(of->tmp);
 	free(of->target);

@@ -147,6 +147,27 @@ test_inputs_kept() {
 	[ ! -e ran ] || fail "the workload ran"
 }
 
+# A file that may be written in a directory that may not: written through
+# the temporary directory and copied in at the end (before: "Permission
+# denied", nothing written); a run that fails still leaves it whole.
+test_file_in_readonly_dir() {
+	. "$TOP/tests/fixtures/writer.sh"
+	fx_nodac || skip "root cannot drop CAP_DAC_OVERRIDE here (no setpriv or no CAP_SETPCAP)"
+	mkdir rodir tmp
+	echo earlier >rodir/r.csv
+	chmod 666 rodir/r.csv
+	chmod 555 rodir
+	try env TMPDIR="$PWD/tmp" "${FX_NODAC[@]}" "$JOULESTAT" -q --csv=rodir/r.csv \
+	    -p 999999999
+	assert_rc 125
+	assert_eq "$(cat rodir/r.csv)" earlier "r.csv after a failed run"
+	try env TMPDIR="$PWD/tmp" "${FX_NODAC[@]}" "$JOULESTAT" -q --csv=rodir/r.csv -- true
+	chmod 755 rodir
+	assert_rc 0
+	assert_match rodir/r.csv '^schema_version,'
+	[ -z "$(ls -A tmp)" ] || fail "temporary files left: $(ls -A tmp)"
+}
+
 # A name of 250 bytes (the temporary file's would pass NAME_MAX).
 test_long_name() {
 	n=$(printf 'a%.0s' $(seq 1 250)).csv
@@ -173,4 +194,6 @@ t_run "links lead to their file; stdin is refused; /dev/null is no file" \
     test_links_and_std_streams
 t_run "merge and report keep their inputs; --markdown=github is checked" test_inputs_kept
 t_run "a 250-byte name is written" test_long_name
+t_run "a writable file in a directory that is not: written, kept on failure" \
+    test_file_in_readonly_dir
 t_done
