@@ -73,7 +73,10 @@ parse_limit(enum gate_metric metric, const char *s, double max, double *out)
 	case GATE_AVG_POWER: rc = parse_quantity(s, UNIT_WATTS, 1, out); break;
 	default: rc = parse_double(s, out);
 	}
-	return rc != 0 || !isfinite(*out) || *out < 0 || *out > max ? -1 : 0;
+	if (rc != 0 || !isfinite(*out) || *out < 0 || *out > max)
+		return -1;
+	*out += 0.0;	/* "-0" is 0: its sign would be printed with the limit */
+	return 0;
 }
 
 /* "DEV:" in front of an entry: the device index, else GATE_ALL_DEVICES. */

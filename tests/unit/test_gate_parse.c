@@ -56,6 +56,10 @@ test_parse_total_and_devices(void **state)
 	add_gate(fx, GATE_ENERGY, "1e12");
 	assert_near(g[5].limit, 1e12, 0);
 	assert_int_equal(fx->gc.nspecs, 6);
+	/* "-0" is 0, printed without a sign (before: "<= -0.000 J"). */
+	add_gate(fx, GATE_ENERGY, "-0");
+	assert_near(g[6].limit, 0, 0);
+	assert_false(signbit(g[6].limit));
 }
 
 static void
