@@ -2,10 +2,11 @@
  * libFuzzer target: jobinfo_get on an environment, then jobinfo_expand of
  * an output path template.  The input is lines: OMPI_COMM_WORLD_RANK,
  * PMI_RANK, SLURM_PROCID (the order jobinfo believes them in),
- * SLURM_JOB_ID (an empty line leaves the variable unset), the host name, and then the template, which is the
+ * SLURM_JOB_ID, PBS_JOBID, LSB_JOBID (likewise; an empty line leaves the
+ * variable unset), the host name, and then the template, which is the
  * rest of the input, newlines and all.  The rank must be the first
- * launcher's variable that is set, all digits; the job id made of the
- * allowed characters; the host free of '/'.  The expansion is compared
+ * launcher's variable that is set, all digits; the job id the first batch
+ * system's, made of the allowed characters; the host free of '/'.  The expansion is compared
  * with one done here, by a second, simpler reading of the same rules.
  */
 #include "joulestat/jobinfo.h"
@@ -14,10 +15,11 @@
 #include "fuzz.h"
 
 #define FUZZ_PID	31337
-#define FUZZ_NVARS	4
+#define FUZZ_NVARS	6
 
 static const char *const fuzz_names[FUZZ_NVARS] = {
-	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "SLURM_JOB_ID",
+	"OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID", "SLURM_JOB_ID", "PBS_JOBID",
+	"LSB_JOBID",
 };
 
 /* The variables of the current input; the get function has no context. */
@@ -39,16 +41,18 @@ fuzz_getenv(const char *name)
 static void
 fuzz_check_jobinfo(const struct jobinfo *ji, const char *host)
 {
-	const char	*rank = "";
+	const char	*rank = "", *job = "";
 	size_t		 i;
 
 	for (i = 0; i < 3 && rank[0] == '\0'; i++)
 		rank = fuzz_vals[i] != NULL ? fuzz_vals[i] : "";
+	for (i = 3; i < 6 && job[0] == '\0'; i++)
+		job = fuzz_vals[i] != NULL ? fuzz_vals[i] : "";
 	FUZZ_CHECK(strcmp(ji->rank, rank) == 0);
 	FUZZ_CHECK(strspn(ji->rank, "0123456789") == strlen(ji->rank));
-	FUZZ_CHECK(strcmp(ji->job, fuzz_vals[3] != NULL ? fuzz_vals[3] : "") == 0);
+	FUZZ_CHECK(strcmp(ji->job, job) == 0);
 	FUZZ_CHECK(strspn(ji->job, "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "abcdefghijklmnopqrstuvwxyz._-") == strlen(ji->job));
+	    "abcdefghijklmnopqrstuvwxyz._-[]") == strlen(ji->job));
 	FUZZ_CHECK(strchr(ji->host, '/') == NULL);
 	FUZZ_CHECK(strlen(ji->host) == (strlen(host) < JOBINFO_HOST_MAX ? strlen(host) :
 	    JOBINFO_HOST_MAX - 1));
