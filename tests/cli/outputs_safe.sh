@@ -41,10 +41,13 @@ test_earlier_results_survive() {
 	echo earlier >s.csv
 	echo earlier >j.json
 	echo earlier >t.csv
-	refused --csv=s.csv --json=j.json --timeline=t.csv -p 999999999
+	refused --csv=s.csv --json=j.json -p 999999999
 	assert_eq "$(cat s.csv)" earlier "s.csv after a dead -p"
 	# The timeline is written in place: opened only once set-up has succeeded.
+	try "$JOULESTAT" --csv=s.csv --timeline=t.csv -p 999999999
+	assert_rc 125
 	assert_eq "$(cat t.csv)" earlier "t.csv after a dead -p"
+	assert_eq "$(cat s.csv)" earlier "s.csv after a dead -p (attached)"
 	spawn "$JOULESTAT" --csv=s.csv --json=j.json -- "$JS_WORK" -p w sleep 30s
 	wait_file w
 	kill -s KILL "$t_pid"
