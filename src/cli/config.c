@@ -552,6 +552,11 @@ take_command(struct config *cfg, struct parser *ps, struct errbuf *err)
 
 	while (rest != NULL && rest[n] != NULL)
 		n++;
+	/* A command or -p with --list-devices would be neither run nor said to be left out. */
+	if (cfg->action == ACTION_LIST_DEVICES && (n > 0 || cfg->npids > 0)) {
+		errbuf_set(err, "--list-devices runs nothing: give it no command and no --pid");
+		return -1;
+	}
 	if (n > 0 && cfg->npids > 0) {
 		errbuf_set(err, "give a command or --pid, not both");
 		return -1;

@@ -110,6 +110,13 @@ t_absent() {
 		assert_rc 125
 		assert_match err '^joulestat: --list-devices writes its list to standard output, or as --json'
 	done
+	# Nor a command or -p, which it would neither run nor say it left out.
+	try "$JOULESTAT" --list-devices -- sh -c 'touch ran'
+	assert_rc 125
+	assert_match err '^joulestat: --list-devices runs nothing'
+	[ ! -e ran ] || fail "the command ran"
+	try "$JOULESTAT" --list-devices -p 1
+	assert_rc 125
 }
 
 # energy_uj unreadable: one line with the fix, not a failure.
