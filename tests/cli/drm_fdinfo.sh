@@ -197,7 +197,9 @@ t_others_bursts() {
 	shares
 	note "workload $w J, other processes $o J, of $e J"
 	assert_num "$o" "other processes' energy"
-	assert_near "$(calc "$w / $e")" 1 0.05 "the workload's share"
+	# The turns the readings catch are not quite even (98.8% here, 93.6%
+	# under valgrind): within a tenth, which the 81% before is not.
+	assert_near "$(calc "$w / $e")" 1 0.1 "the workload's share"
 }
 
 # The real /proc: the workload's fds (a pipe, /dev/null, the terminal's)
