@@ -443,6 +443,8 @@ setup_take_devices(struct run *run, struct exclusive *ex, double wait_s, int sig
 	free(ids);
 	if (rc < 0)
 		warnmsg("%s", err.msg);
+	else if (rc > 0)
+		warnmsg("signal %d while waiting for --exclusive: the command was not run", rc);
 	return rc;
 }
 

@@ -86,6 +86,8 @@ test_signal_while_waiting() {
 	wait "$b"
 	assert_eq "$?" 143 "exit status after SIGTERM while waiting"
 	[ ! -e ran ] || fail "the workload ran"
+	# Said, as for a signal during --idle-baseline (before: nothing).
+	assert_match b.err 'signal 15 while waiting for --exclusive: the command was not run'
 	kill "$holder"
 	reap
 }
