@@ -589,7 +589,8 @@ drm_parse_dpm(const char *text, uint32_t clock_mhz, struct drm_dpm *out)
 	char		 line[128];
 	const char	*p = text, *nl;
 	size_t		 len;
-	struct dpm_scan	 sc = { clock_mhz, UINT32_MAX, UINT32_MAX, 0, 0, false, false, 0, 0 };
+	struct dpm_scan	 sc = { .clock_mhz = clock_mhz, .min_other = UINT32_MAX,
+			    .near_diff = UINT32_MAX };
 
 	memset(out, 0, sizeof *out);
 	for (; *p != '\0'; p = nl != NULL ? nl + 1 : p + len) {

@@ -8,8 +8,8 @@
  */
 #include <sys/types.h>
 
-#include <dirent.h>
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>

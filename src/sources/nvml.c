@@ -664,18 +664,18 @@ nvml_probe(const struct source_config *sc, struct device **devs, size_t *ndev,
     struct errbuf *err)
 {
 	struct nvml_ctx	*ctx;
+	const char	*dev_root = sc->dev_root != NULL ? sc->dev_root : "/dev";
 	int		 rc;
 
 	*devs = NULL;
 	*ndev = 0;
 	ctx = xcalloc(1, sizeof *ctx);
-	if (nvml_load(ctx, sc->nvml_lib, sc->dev_root != NULL ? sc->dev_root : "/dev", err) != 0) {
+	if (nvml_load(ctx, sc->nvml_lib, dev_root, err) != 0) {
 		free(ctx);
 		return -1;
 	}
 	ctx->is_pid_hidden = nvml_pids_hidden();
-	snprintf(ctx->dev_prefix, sizeof ctx->dev_prefix, "%s/nvidia",
-	    sc->dev_root != NULL ? sc->dev_root : "/dev");
+	snprintf(ctx->dev_prefix, sizeof ctx->dev_prefix, "%s/nvidia", dev_root);
 	rc = nvml_enumerate(ctx, sc->sel, devs, ndev, err);
 	if (rc != 0 || *ndev == 0) {
 		/* Nothing to measure: let go of the library now. */
