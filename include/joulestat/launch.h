@@ -24,15 +24,19 @@ struct child {
 	int		wstatus;	/* from wait4 once has_exited */
 	struct rusage	ru;		/* of the child and its waited-for descendants */
 	bool		is_in_cgroup;	/* born in the cgroup asked for */
+	bool		has_pidfd;	/* pidfd is the child's, from clone3 */
+	int		pidfd;
 };
 
 /*
  * Fork a corked child that will exec argv (searched in PATH).  The child
  * restores child_mask as its signal mask and SIGPIPE to pipe_action before
- * exec, and closes the fds 0-2 whose bits closed_std sets.  With cgroup_fd (a cgroup v2 directory, else -1) the child is born
- * in that cgroup where the kernel can (clone3 with CLONE_INTO_CGROUP, 5.7),
- * which costs far less than moving it there; c->is_in_cgroup says whether
- * it was.  Returns 0, or -1 with a cause in err (fork or pipe failed).
+ * exec, and closes the fds 0-2 whose bits closed_std sets.  With
+ * cgroup_fd (a cgroup v2 directory, else -1) the child is born in that
+ * cgroup where the kernel can (clone3 with CLONE_INTO_CGROUP, 5.7), which
+ * costs far less than moving it there; c->is_in_cgroup says whether it
+ * was, and then c->pidfd is its pidfd (has_pidfd).  Returns 0, or -1 with
+ * a cause in err (fork or pipe failed).
  */
 int	launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 	    const struct sigaction *pipe_action, unsigned closed_std, int cgroup_fd,
@@ -67,6 +71,9 @@ void	launch_fds_open(int **fds, size_t *n);
  * /proc/self/fd.
  */
 void	launch_seal_fds(const int *inherited, size_t n);
+
+/* Close the child's pidfd, if launch_prepare got one and nobody took it. */
+void	launch_drop_pidfd(struct child *c);
 
 /* Release a child that must not run: it exits without exec.  Reaps it. */
 void	launch_cancel(struct child *c);

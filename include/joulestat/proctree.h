@@ -135,6 +135,16 @@ int	proctree_init(struct proctree *tree, const char *proc_root,
 size_t	proctree_refresh(struct proctree *tree, int64_t t_ns);
 
 /*
+ * The first refresh of a tree in a fresh cgroup (proctree_use_cgroup) at
+ * time t_ns, when the one process it can hold is the child just born in
+ * it, pid, whose pidfd clone3 gave (CLONE_PIDFD) and is_bare_ok: the child
+ * is recorded bare, taking pidfd, with nothing read in /proc or the
+ * cgroup.  false, with pidfd still the caller's, when that does not apply
+ * (then proctree_refresh).
+ */
+bool	proctree_start_launched(struct proctree *tree, pid_t pid, int pidfd, int64_t t_ns);
+
+/*
  * From now on, the members are the processes of cg (cgroup.procs), not the
  * descendants found through /proc: one read a refresh, one epoll_wait on
  * the members' pidfds for those that ended, and /proc/PID/stat only of a

@@ -19,6 +19,12 @@
  */
 void	reading_take(struct run *run, int64_t t_ns);
 
+/*
+ * The first reading of a run, reading_take's, but for a tree that is the
+ * launched child alone (reading.c).
+ */
+void	reading_first(struct run *run, int64_t t_ns);
+
 /* A tick's reading: every device, and the tree when READING_TREE_GAP_NS has passed. */
 void	reading_tick(struct run *run, int64_t t_ns);
 

@@ -120,6 +120,9 @@ ssize_t	pread_text(int fd, char *buf, size_t size);
  */
 ssize_t	pread_grow(int fd, char **buf, size_t *cap);
 
+/* Give *buf (NULL, *cap 0) the room pread_grow would first make, ahead of need. */
+void	pread_grow_reserve(char **buf, size_t *cap);
+
 /*
  * s made fit for a one-line message: control characters become \n, \t or
  * \xHH, and a long string is cut with "...".  Returns buf.

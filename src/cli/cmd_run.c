@@ -102,7 +102,7 @@ run_once(struct run *run, struct sigstate *ss, struct live *lv, struct report *r
 	run->t0_ns = now_ns();
 	run->t0_unix_ns = realtime_ns();
 	phases_init(&run->phases, setup_ndev(run));
-	reading_take(run, run->t0_ns);
+	reading_first(run, run->t0_ns);
 	if (!run->is_attach && launch_start(&run->child) != 0)
 		exec_failed(run);
 	else if (!run->is_attach)

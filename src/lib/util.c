@@ -334,6 +334,20 @@ pread_text(int fd, char *buf, size_t size)
 	return (ssize_t)n;
 }
 
+static void
+grow(char **buf, size_t *cap)
+{
+	*cap = *cap < 2 * PREAD_WHOLE_BELOW ? 4 * PREAD_WHOLE_BELOW : 2 * *cap;
+	*buf = xreallocarray(*buf, *cap, 1);
+}
+
+void
+pread_grow_reserve(char **buf, size_t *cap)
+{
+	if (*cap < 2 * PREAD_WHOLE_BELOW)
+		grow(buf, cap);
+}
+
 ssize_t
 pread_grow(int fd, char **buf, size_t *cap)
 {
@@ -341,10 +355,8 @@ pread_grow(int fd, char **buf, size_t *cap)
 	ssize_t	r;
 
 	for (;;) {
-		if (*cap - n < PREAD_WHOLE_BELOW) {
-			*cap = *cap < 2 * PREAD_WHOLE_BELOW ? 4 * PREAD_WHOLE_BELOW : 2 * *cap;
-			*buf = xreallocarray(*buf, *cap, 1);
-		}
+		if (*cap - n < PREAD_WHOLE_BELOW)
+			grow(buf, cap);
 		/* The next offset is where the kernel's text stopped: it goes on from there. */
 		do
 			r = pread(fd, *buf + n, *cap - 1 - n, (off_t)n);

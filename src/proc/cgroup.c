@@ -307,6 +307,11 @@ cgroup_create(struct cgroup *cg, const char *root, struct errbuf *err)
 		(void)cgroup_remove(cg, &(struct errbuf){ "" });
 		return -1;
 	}
+	/*
+	 * Room for cgroup.procs now: when joulestat runs out of memory,
+	 * cgroup_remove still lists what runs, to give it back and rmdir.
+	 */
+	pread_grow_reserve(&cg->buf, &cg->cap);
 	return 0;
 }
 

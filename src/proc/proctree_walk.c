@@ -183,21 +183,51 @@ tree_walk_scan(struct proctree *tree, int64_t t_ns)
 	free(pairs);
 }
 
+/* pidfd into the tree's epoll set for procs[idx]: 0, or -1 (then fd is still the caller's). */
+static int
+watch_pidfd(struct proctree *tree, int fd, size_t idx)
+{
+	struct epoll_event	ev = { .events = EPOLLIN, .data.u64 = idx };
+
+	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, fd, &ev) == -1)
+		return -1;
+	tree->nfds++;
+	return 0;
+}
+
 /* A pidfd for pid in the tree's epoll set, or -1 (the descriptor budget, kernels before 5.3). */
 static int
 watch_member(struct proctree *tree, pid_t pid, size_t idx)
 {
-	struct epoll_event	ev = { .events = EPOLLIN, .data.u64 = idx };
-	int			fd;
+	int	fd;
 
 	if (tree->nfds >= tree->maxfds || (fd = (int)syscall(SYS_pidfd_open, pid, 0)) == -1)
 		return -1;
-	if (epoll_ctl(tree->epfd, EPOLL_CTL_ADD, fd, &ev) == -1) {
+	if (watch_pidfd(tree, fd, idx) != 0) {
 		close(fd);
 		return -1;
 	}
-	tree->nfds++;
 	return fd;
+}
+
+bool
+proctree_start_launched(struct proctree *tree, pid_t pid, int pidfd, int64_t t_ns)
+{
+	struct proc	*p;
+
+	if (tree->cg == NULL || !tree->is_bare_ok || tree->refreshes != 0 || tree->nproc != 0 ||
+	    tree->nfds >= tree->maxfds || watch_pidfd(tree, pidfd, tree->nproc) != 0)
+		return false;
+	p = tree_add_bare(tree, pid, t_ns);
+	p->pidfd = pidfd;
+	tree_live_push(tree, p);
+	tree->has_running = true;
+	/* Newer pids than the child's may be out already: the next refresh then reads the list. */
+	tree->last_pid = pid;
+	tree->walk_ns = t_ns;
+	tree->max_concurrent = 1;
+	tree->refreshes++;
+	return true;
 }
 
 /*

@@ -65,22 +65,26 @@ child_exec(int cork_rd, int errno_wr, char *const argv[], const sigset_t *mask,
  * clone3 or CLONE_INTO_CGROUP is missing, a plain fork.
  */
 static pid_t
-fork_into(int cgroup_fd, bool *is_in)
+fork_into(int cgroup_fd, struct child *c)
 {
+	int			pidfd = -1;
 	struct clone_args	args = {
-		.flags = CLONE_INTO_CGROUP,
+		.flags = CLONE_INTO_CGROUP | CLONE_PIDFD,
+		.pidfd = (uint64_t)(uintptr_t)&pidfd,
 		.exit_signal = SIGCHLD,
 		.cgroup = (uint64_t)cgroup_fd,
 	};
 	long			pid;
 
-	*is_in = false;
 	if (cgroup_fd >= 0) {
 		pid = syscall(SYS_clone3, &args, sizeof args);
-		if (pid >= 0) {
-			*is_in = true;
-			return (pid_t)pid;
+		if (pid > 0) {
+			c->is_in_cgroup = true;
+			c->pidfd = pidfd;
+			c->has_pidfd = true;
 		}
+		if (pid >= 0)
+			return (pid_t)pid;
 	}
 	return fork();
 }
@@ -104,7 +108,7 @@ launch_prepare(struct child *c, char *const argv[], const sigset_t *child_mask,
 		close(cork[1]);
 		return -1;
 	}
-	if ((c->pid = fork_into(cgroup_fd, &c->is_in_cgroup)) == -1) {
+	if ((c->pid = fork_into(cgroup_fd, c)) == -1) {
 		errbuf_set(err, "fork: %s", strerror(errno));
 		close(cork[0]);
 		close(cork[1]);
@@ -343,10 +347,19 @@ launch_cancel(struct child *c)
 	if (c->errno_fd != -1)
 		close(c->errno_fd);
 	c->cork_fd = c->errno_fd = -1;
+	launch_drop_pidfd(c);
 	do
 		r = wait4(c->pid, &c->wstatus, 0, &c->ru);
 	while (r == -1 && errno == EINTR);
 	c->has_exited = true;
+}
+
+void
+launch_drop_pidfd(struct child *c)
+{
+	if (c->has_pidfd)
+		close(c->pidfd);
+	c->has_pidfd = false;
 }
 
 int

@@ -109,6 +109,28 @@ take(struct run *run, int64_t t_ns, bool is_pid_due)
 }
 
 /*
+ * The run's first reading, before the launched child is released: in a
+ * fresh cgroup, with no device that reads the members, the child is the
+ * tree and its pidfd from clone3 says when it ends, so nothing is read for
+ * the tree (the workload waits for this reading).
+ */
+void
+reading_first(struct run *run, int64_t t_ns)
+{
+	struct child	*c = &run->child;
+
+	run->tree.is_bare_ok = !reads_members(run);
+	if (c->has_pidfd && proctree_start_launched(&run->tree, c->pid, c->pidfd, t_ns)) {
+		c->has_pidfd = false;	/* the tree's now */
+		run->tree_walk_ns = t_ns;
+		sample_devices(run, t_ns, true);
+		return;
+	}
+	launch_drop_pidfd(c);
+	take(run, t_ns, true);
+}
+
+/*
  * The first and last readings (and the one when the workload ends) also
  * read per-process data whatever its schedule: the last data before
  * teardown is what the energy after it is shared by.

@@ -250,6 +250,57 @@ test_bare_member_ends(void **state)
 	assert_int_equal(fx->tree.max_concurrent, 2);
 }
 
+/*
+ * The first refresh of a fresh cgroup holding only the launched child:
+ * recorded bare from the pid and pidfd clone3 gave.  A process started
+ * after it (its pid newer) is read from the list at the next refresh.
+ */
+static void
+test_start_launched(void **state)
+{
+	struct fixture		*fx = fixture_of(state);
+	const struct proc	*p;
+	int			 pidfd = (int)syscall(SYS_pidfd_open, fx->kids[0], 0);
+
+	assert_true(pidfd >= 0);
+	fx->tree.is_bare_ok = true;
+	assert_true(proctree_start_launched(&fx->tree, fx->kids[0], pidfd, 1000));
+	assert_int_equal(fx->tree.nlive, 1);
+	assert_non_null(p = proctree_find_live(&fx->tree, fx->kids[0]));
+	assert_true(p->is_bare);
+	assert_int_equal(p->pidfd, pidfd);
+	assert_int_equal(fx->tree.max_concurrent, 1);
+	assert_true(fx->tree.has_running);
+	assert_int_equal(proctree_refresh(&fx->tree, 2000), 2);
+	assert_non_null(proctree_find_live(&fx->tree, fx->kids[1]));
+	assert_int_equal(fx->tree.nproc, 2);
+	/* The launched child ends: its pidfd says so, and it stays counted. */
+	kill(fx->kids[0], SIGKILL);
+	waitpid(fx->kids[0], NULL, 0);
+	fx->kids[0] = fx->kids[1];
+	write_list(fx, 1);
+	assert_int_equal(proctree_refresh(&fx->tree, 3000), 1);
+	assert_int_equal(fx->tree.nproc, 2);
+}
+
+/* Where members are read in full, or the tree was refreshed, a normal refresh must be made. */
+static void
+test_start_launched_refused(void **state)
+{
+	struct fixture	*fx = fixture_of(state);
+	int		 pidfd = (int)syscall(SYS_pidfd_open, fx->kids[0], 0);
+
+	assert_true(pidfd >= 0);
+	fx->tree.is_bare_ok = false;
+	assert_false(proctree_start_launched(&fx->tree, fx->kids[0], pidfd, 1000));
+	assert_int_equal(fx->tree.nproc, 0);
+	fx->tree.is_bare_ok = true;
+	proctree_refresh(&fx->tree, 1000);
+	assert_false(proctree_start_launched(&fx->tree, fx->kids[0], pidfd, 2000));
+	assert_true(fcntl(pidfd, F_GETFD) != -1);	/* still the caller's */
+	close(pidfd);
+}
+
 int
 main(void)
 {
@@ -258,6 +309,8 @@ main(void)
 		cmocka_unit_test_setup_teardown(test_bare_read_when_wanted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_named, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_member_ends, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_launched, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_launched_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
