@@ -16,8 +16,9 @@
 # Wall times are medians of RUNS (default 30) runs by build/tests/spawntime,
 # which also gives the mean CPU time of a run: on a loaded machine the CPU
 # time is the steadier figure.  The wrapper row takes the lowest of ROUNDS
-# (default 3) rounds, joulestat and /usr/bin/time in turn.  Environment:
-# RUNS, ROUNDS, RSS_SECONDS (0 skips 3).
+# (default 3) rounds, joulestat and /usr/bin/time in turn; the CPU rows
+# and their floors, the median of CPU_ROUNDS (default 3).  Environment:
+# RUNS, ROUNDS, CPU_ROUNDS, RSS_SECONDS (0 skips 3).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -53,11 +54,18 @@ row() {
 	printf '  %-46s %-50s %s\n' "$1" "$2" "$3"
 }
 
+# median X...: the middle one of the figures (the lower middle of an even count).
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+
 # cpu_row NAME GOAL TRACKER INTERVAL_MS WORKLOAD...: joulestat's own CPU
 # wrapping WORKLOAD (whose "@" is its duration) for 2 s and for 5 s.  The
 # 5 s run gives the share of a core and the CPU a tick all told (set-up and
 # the first reading of every process included); the difference between the
-# two, the CPU of one more tick in a steady tree ("steady").
+# two, the CPU of one more tick in a steady tree ("steady").  Each figure is
+# the median of CPU_ROUNDS (default 3) such pairs: one pair moves by a
+# third from run to run on a 2-core virtual machine.
 cpu_row() {
 	n=$1
 	g=$2
@@ -66,10 +74,24 @@ cpu_row() {
 	shift 4
 	a=$(echo "$*" | sed 's/@/2s/')
 	b=$(echo "$*" | sed 's/@/5s/')
-	set -- $(sampler_cpu --tracker="$tr" -i "$iv" -- $a) $(sampler_cpu --tracker="$tr" -i "$iv" -- $b)
-	row "$n" "$(awk -v c1="$1" -v t1="$2" -v c2="$4" -v t2="$5" -v w2="$6" 'BEGIN {
-	    printf "%.2f%% of a core, %.1f us a tick (steady %.1f)", 100 * c2 / w2,
-	    t2 ? 1e6 * c2 / t2 : 0, (t2 > t1) ? 1e6 * (c2 - c1) / (t2 - t1) : 0 }')" "$g"
+	shares=""
+	ticks=""
+	steadies=""
+	k=0
+	while [ $k -lt "${CPU_ROUNDS:-3}" ]; do
+		set -- $(sampler_cpu --tracker="$tr" -i "$iv" -- $a) \
+		    $(sampler_cpu --tracker="$tr" -i "$iv" -- $b)
+		set -- $(awk -v c1="$1" -v t1="$2" -v c2="$4" -v t2="$5" -v w2="$6" 'BEGIN {
+		    printf "%.4f %.2f %.2f", 100 * c2 / w2, t2 ? 1e6 * c2 / t2 : 0,
+		    (t2 > t1) ? 1e6 * (c2 - c1) / (t2 - t1) : 0 }')
+		shares="$shares $1"
+		ticks="$ticks $2"
+		steadies="$steadies $3"
+		k=$((k + 1))
+	done
+	row "$n" "$(awk -v s="$(median $shares)" -v t="$(median $ticks)" \
+	    -v d="$(median $steadies)" 'BEGIN {
+	    printf "%.2f%% of a core, %.1f us a tick (steady %.1f)", s, t, d }')" "$g"
 }
 
 trackers=proc
@@ -126,10 +148,19 @@ wrapper_row() {
 
 # The machine's floor: a loop that only wakes up at 10 and 100 Hz, as
 # joulestat's does, costs this much by the same accounting (getrusage).
+# The median of CPU_ROUNDS runs, as the rows it is the floor of.
 for ms in 100 10; do
-	set -- $("$BUILD/tests/timerfloor" $ms $((5000 / ms)))
-	row "floor: a bare timer wake-up at $((1000 / ms)) Hz" "$2% of a core, $1 us a tick" \
-	    "(what any sampler pays here)"
+	us=""
+	pct=""
+	k=0
+	while [ $k -lt "${CPU_ROUNDS:-3}" ]; do
+		set -- $("$BUILD/tests/timerfloor" $ms $((5000 / ms)))
+		us="$us $1"
+		pct="$pct $2"
+		k=$((k + 1))
+	done
+	row "floor: a bare timer wake-up at $((1000 / ms)) Hz" \
+	    "$(median $pct)% of a core, $(median $us) us a tick" "(what any sampler pays here)"
 done
 for tr in $trackers; do
 	echo " -- tracker $tr"
