@@ -55,8 +55,7 @@ int	backend_open_dir(int dirfd, const char *path);
  * Fill v (room for max elements of size) with the first max, in cmp's
  * order, of the entries of the directory open at dirfd for which
  * keep(name, element), given a zeroed element, returns true.  dirfd stays
- * open.  Returns how many
- * were kept; 0 when the directory cannot be read.
+ * open.  Returns how many were kept; 0 when the directory cannot be read.
  */
 size_t	backend_list_dir(int dirfd, void *v, size_t max, size_t size,
 	    bool (*keep)(const char *name, void *elem), int (*cmp)(const void *, const void *));

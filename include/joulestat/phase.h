@@ -102,9 +102,13 @@ void	phases_bad(struct phases *ph, const char *why);
 /* Apply mark m at point pt (the reading it shares). */
 void	phases_mark(struct phases *ph, const struct mark *m, const struct phase_point *pt);
 
-/* Every reading of device gdev goes to the open phases too, with its power kind and counter step. */
+/*
+ * Every reading of device gdev goes to the open phases too, with what the
+ * run's accounting of that device, dev, knows of it (its power kind and
+ * counter step).
+ */
 void	phases_reading(struct phases *ph, size_t gdev, const struct sample *s, uint64_t range_mj,
-	    enum power_kind kind, int64_t counter_step_ns);
+	    const struct dev_acct *dev);
 
 /* The end of the run: every open phase ends at pt. */
 void	phases_end_all(struct phases *ph, const struct phase_point *pt);

@@ -50,14 +50,16 @@ phases_bad(struct phases *ph, const char *why)
 
 void
 phases_reading(struct phases *ph, size_t gdev, const struct sample *s, uint64_t range_mj,
-    enum power_kind kind, int64_t counter_step_ns)
+    const struct dev_acct *dev)
 {
-	size_t	i;
+	struct dev_acct	*a;
+	size_t		 i;
 
 	for (i = 0; i < ph->nopen && gdev < ph->ndev; i++) {
-		ph->open[i].acct[gdev].power_kind = kind;
-		ph->open[i].acct[gdev].counter_step_ns = counter_step_ns;
-		account_add(&ph->open[i].acct[gdev], s, range_mj);
+		a = &ph->open[i].acct[gdev];
+		a->power_kind = dev->power_kind;
+		a->counter_step_ns = dev->counter_step_ns;
+		account_add(a, s, range_mj);
 	}
 }
 

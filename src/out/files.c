@@ -364,20 +364,22 @@ static void
 close_output(FILE *f, struct out_file *of, int werr, bool *is_failed)
 {
 	const char	*path = of->path;
+	/* The file replaced: through a link, the one it leads to. */
+	const char	*dest = of->target != NULL ? of->target : path;
 
 	if (f == NULL)
 		return;
 	if (werr == 0 && !of->is_copied)
 		werr = check_linked(f);
 	if (werr == 0 && of->is_copied)
-		werr = copy_into(f, of->target != NULL ? of->target : path);
+		werr = copy_into(f, dest);
 	if (werr == 0 && of->tmp != NULL && !of->is_copied && fflush(f) == 0 &&
 	    fchmod(fileno(f), of->mode) != 0)
 		werr = -errno;
 	if (f != stdout && f != stderr && fclose(f) != 0 && werr == 0)
 		werr = -errno;
 	if (werr == 0 && of->tmp != NULL && !of->is_copied &&
-	    rename(of->tmp, of->target != NULL ? of->target : path) != 0)
+	    rename(of->tmp, dest) != 0)
 		werr = -errno;
 	if (of->tmp != NULL && (werr != 0 || of->is_copied))
 		unlink(of->tmp);

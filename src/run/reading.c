@@ -50,7 +50,7 @@ sample_backend(struct run *run, struct backend *b, size_t dev_base, int64_t t_ns
 		account_note_idle(a, &b->devs[i], &b->cur[i]);
 		if (run->phases.nopen > 0)
 			phases_reading(&run->phases, dev_base + i, &b->cur[i],
-			    b->devs[i].energy_range_mj, a->power_kind, a->counter_step_ns);
+			    b->devs[i].energy_range_mj, a);
 	}
 	/* The names the per-process table will show, a second old at most. */
 	for (i = 0; i < run->pids.n; i++)

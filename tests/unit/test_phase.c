@@ -41,7 +41,7 @@ reading(struct world *w, int64_t t_ms, uint64_t e_mj)
 	w->s.valid = M_ENERGY;
 	w->s.energy_mj = e_mj;
 	w->s.pstate = PSTATE_UNKNOWN;
-	phases_reading(&w->ph, 0, &w->s, 0, POWER_KIND_INSTANT, 0);
+	phases_reading(&w->ph, 0, &w->s, 0, &(struct dev_acct){ .power_kind = POWER_KIND_INSTANT });
 	w->cur[0] = &w->s;
 	w->pt = (struct phase_point){ .t_ns = MS(t_ms), .cur = w->cur, .range_mj = w->range,
 	    .attrib_a_mj = w->a, .attrib_b_ns = w->b };
